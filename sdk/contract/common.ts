@@ -1,0 +1,134 @@
+/**
+ * Shared building blocks of the contract: scopes, error codes and their HTTP statuses,
+ * the error envelope, pagination, and the small schema helpers every section uses.
+ */
+import { z } from 'zod';
+
+/** Scopes a key can carry (spec: Authentication, rule 4). */
+export const SCOPES = [
+  'catalog',
+  'listings',
+  'stock',
+  'stats',
+  'orders',
+  'payouts',
+  'documents',
+  'keys',
+  'hooks',
+] as const;
+export const Scope = z.enum(SCOPES);
+export type Scope = z.infer<typeof Scope>;
+
+/** Every error code of the API and the HTTP status it is answered with (gaps.md). */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  idempotency_key_required: 400,
+  no_key: 401,
+  bad_key: 401,
+  revoked: 401,
+  not_seller: 403,
+  seller_blocked: 403,
+  scope: 403,
+  not_found: 404,
+  rejected: 409,
+  idempotency_mismatch: 422,
+  rate: 429,
+  internal: 500,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ErrorCode = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
+
+/** Codes that mean "this key cannot be used": the CLI exits 4 on them. */
+export const AUTH_CODES: readonly ErrorCode[] = [
+  'no_key',
+  'bad_key',
+  'revoked',
+  'not_seller',
+  'seller_blocked',
+  'scope',
+];
+
+/** A rule refusal: `kind` plus optional details (`field`, `allowed`, `reason`). */
+export const Refusal = z.looseObject({
+  kind: z.string(),
+  field: z.string().optional(),
+  allowed: z.array(z.union([z.string(), z.number()])).optional(),
+  reason: z.string().optional(),
+});
+export type Refusal = z.infer<typeof Refusal>;
+
+/** The error envelope of every non-2xx answer. */
+export const ErrorBody = z.object({
+  error: ErrorCode,
+  detail: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  refusal: Refusal.optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+// ---------------------------------------------------------------------------
+// Scalars
+// ---------------------------------------------------------------------------
+
+/** ISO 8601 UTC timestamp with milliseconds: `2026-11-21T08:13:39.000Z`. */
+export const Timestamp = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'an ISO 8601 UTC timestamp with milliseconds');
+
+/** A real calendar date `YYYY-MM-DD`. */
+export const DateString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD')
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00.000Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  }, 'a real calendar date');
+
+/** Integer roubles. */
+export const Rub = z.number().int().min(0);
+
+/** A slug of the catalogue: lower-case letters, digits and dashes. */
+export const Slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a slug (a-z, 0-9, -)');
+
+/** A prefixed record id such as `ord_…`. */
+export const prefixedId = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]{1,64}$`), `an id starting with ${prefix}_`);
+
+/** Free text a seller writes; the contact filter applies on the server. */
+export const Text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
+
+// ---------------------------------------------------------------------------
+// Query and path helpers: accept the typed value from the SDK or the string from a URL.
+// ---------------------------------------------------------------------------
+
+/** An integer in a query string or path. */
+export const intParam = (min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .union([z.number(), z.string().regex(/^-?\d+$/, 'an integer').transform(Number)])
+    .pipe(z.number().int('an integer').min(min).max(max));
+
+/** A boolean in a query string: `true`/`false` (also `1`/`0`). */
+export const boolParam = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((v) => v === true || v === 'true' || v === '1');
+
+/** The card number in a path. */
+export const CardNumberParam = z.strictObject({ number: intParam(1) });
+/** A string record id in a path. */
+export const IdParam = z.strictObject({ id: z.string().min(1).max(80) });
+
+// ---------------------------------------------------------------------------
+// Pagination (gaps.md): `limit` 1–200 default 50, opaque `cursor`, `{items, nextCursor}`.
+// ---------------------------------------------------------------------------
+
+export const PAGE_LIMIT_MAX = 200;
+export const PAGE_LIMIT_DEFAULT = 50;
+
+export const pageQuery = {
+  limit: intParam(1, PAGE_LIMIT_MAX).optional(),
+  cursor: z.string().min(1).max(512).optional(),
+};
+
+export const page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+
+export type Page<T> = { items: T[]; nextCursor: string | null };

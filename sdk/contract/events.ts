@@ -1,0 +1,52 @@
+/** Webhook events: kinds, their `data`, the body a subscriber receives. */
+import { z } from 'zod';
+import { prefixedId, Timestamp } from './common.ts';
+import { EVENT_KINDS, EventKind, OrderStatus } from './enums.ts';
+
+const orderData = z.object({ order: prefixedId('ord'), number: z.number().int(), status: OrderStatus });
+
+/** The `data` of each event kind (gaps.md). No buyer identity anywhere. */
+export const EventData = {
+  'order.new': orderData,
+  'order.paid': orderData.extend({ slaMinutes: z.number().int() }),
+  'order.message': orderData.extend({ message: z.object({ id: prefixedId('msg'), text: z.string(), at: Timestamp }) }),
+  'order.dispute': orderData,
+  'order.cancelled': orderData,
+  'order.completed': orderData,
+  'stock.out': z.object({ number: z.number().int() }),
+  'review.new': z.object({ review: prefixedId('rev'), number: z.number().int() }),
+  'question.new': z.object({ question: prefixedId('q'), number: z.number().int() }),
+} as const satisfies Record<EventKind, z.ZodType>;
+
+export type EventDataOf<K extends EventKind> = z.infer<(typeof EventData)[K]>;
+
+const envelope = {
+  at: Timestamp,
+  delivery: prefixedId('dlv'),
+  attempt: z.number().int().min(1),
+  test: z.literal(true).optional(),
+};
+
+/** The JSON body of a webhook delivery, a union by `event`. */
+export const WebhookEvent = z.discriminatedUnion(
+  'event',
+  EVENT_KINDS.map((kind) => z.object({ event: z.literal(kind), data: EventData[kind], ...envelope })) as unknown as [
+    z.ZodObject,
+    ...z.ZodObject[],
+  ],
+);
+
+export type WebhookEvent = {
+  [K in EventKind]: { event: K; data: EventDataOf<K>; at: string; delivery: string; attempt: number; test?: true };
+}[EventKind];
+
+/** Header names of a delivery. */
+export const WEBHOOK_HEADERS = {
+  event: 'x-service-event',
+  delivery: 'x-service-delivery',
+  timestamp: 'x-service-timestamp',
+  attempt: 'x-service-attempt',
+  signature: 'x-service-signature',
+} as const;
+
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
