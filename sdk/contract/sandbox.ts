@@ -82,6 +82,7 @@ export const sandboxOperations = {
     params: IdParam,
     body: z.strictObject({ approve: z.boolean() }),
     answer: CatalogRequest,
+    refusals: ['already_decided'],
   }),
   'sandbox.createOrder': op({
     id: 'sandbox.createOrder',

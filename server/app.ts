@@ -1,0 +1,115 @@
+/**
+ * `buildApp(options)`: one fastify instance serving the seller API and the sandbox, with every
+ * route registered from the operation table. Used by `seller-server` and by `inject` tests.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { apiOperations, sandboxOperations } from '../sdk/contract/index.ts';
+import { Clock } from './clock.ts';
+import type { ServerContext } from './context.ts';
+import { UnitOfWork } from './context.ts';
+import { InFlight } from './http/idempotency.ts';
+import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './http/rate-limit.ts';
+import { JSON_BODY_LIMIT, registerOperations } from './http/routes.ts';
+import { base62 } from './ids.ts';
+import { apiHandlerTable } from './routes/index.ts';
+import { sandboxHandlerTable } from './sandbox/index.ts';
+import { SEED_CATALOG } from './seed/catalog.ts';
+import { Store } from './store/store.ts';
+
+export interface AppOptions {
+  /** Directory of the data files. Omit (or pass `memory: true`) for an in-memory store. */
+  dataDir?: string;
+  memory?: boolean;
+  /** A store opened by the caller (tests that restart a server over the same store). */
+  store?: Store;
+  /** Sandbox admin token. @default SERVICE_ADMIN_TOKEN, else generated */
+  adminToken?: string;
+  /** Allow `http://` webhook addresses on loopback. @default false */
+  allowLocalHooks?: boolean;
+  clock?: Clock;
+  rateLimit?: Partial<RateLimitOptions>;
+  /** Fastify's logger. @default false */
+  logger?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    service: ServerContext;
+    /** How many operations of the table this server serves (API, sandbox). */
+    served: { api: number; sandbox: number };
+  }
+}
+
+export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> {
+  const store = opts.store ?? (await Store.open({ dataDir: opts.memory ? undefined : opts.dataDir }));
+  await Promise.all((await store.sellerIds()).map((id) => store.sellerDb(id)));
+  const clock = opts.clock ?? new Clock(store.shared.clock.offsetMs);
+  const svc: ServerContext = {
+    store,
+    clock,
+    limiter: new RateLimiter({ ...DEFAULT_RATE_LIMIT, ...opts.rateLimit }),
+    inflight: new InFlight(),
+    adminToken: opts.adminToken ?? process.env.SERVICE_ADMIN_TOKEN ?? `adm_${base62(32)}`,
+    options: { allowLocalHooks: opts.allowLocalHooks ?? false, publicUrl: null },
+    lastPrune: new Map(),
+    services: {},
+  };
+  await seedCatalog(svc);
+
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: JSON_BODY_LIMIT,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('service', svc);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send({ error: 'not_found', detail: `no route ${req.method} ${req.url.split('?')[0]}` });
+  });
+  app.setErrorHandler((err: { statusCode?: number; code?: string; message?: string }, req, reply) => {
+    const status = err.statusCode ?? 500;
+    if (status >= 500) {
+      req.log.error({ err }, 'unexpected error');
+      return reply.code(500).send({ error: 'internal', detail: 'internal error; the request id identifies it in the server log' });
+    }
+    return reply.code(400).send({ error: 'bad_request', detail: clientErrorDetail(err) });
+  });
+
+  app.decorate('served', {
+    api: registerOperations(app, svc, apiHandlerTable, Object.values(apiOperations)),
+    sandbox: registerOperations(app, svc, sandboxHandlerTable, Object.values(sandboxOperations)),
+  });
+  return app;
+}
+
+/** A client error raised by fastify itself (body parsing, size): a safe, specific detail. */
+function clientErrorDetail(err: { code?: string; message?: string }): string {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return 'body: not valid JSON';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'body: empty JSON body with Content-Type application/json';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'body: too large';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'body: unsupported Content-Type';
+    default:
+      return 'malformed request';
+  }
+}
+
+/** The marketplace catalogue is seeded on a new store (it is the marketplace's, not a demo's). */
+async function seedCatalog(svc: ServerContext): Promise<void> {
+  if (svc.store.shared.catalog.length > 0) return;
+  const tx = new UnitOfWork(svc);
+  tx.shared().catalog = structuredClone(SEED_CATALOG);
+  await tx.commit();
+}

@@ -1,0 +1,78 @@
+/**
+ * API keys: issued as `service_<mode>_` + 40 base62 characters, stored only as a SHA-256 hash.
+ * `authenticate` answers exactly one of the spec's refusal codes or the caller's identity.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { KEY_PREFIX_LENGTH, type KeyMode, type Scope } from '../sdk/contract/index.ts';
+import { ApiError } from './http/errors.ts';
+import { base62, newId } from './ids.ts';
+import type { KeyRecord, SellerDoc, SellerEntry } from './store/docs.ts';
+import type { Store } from './store/store.ts';
+
+export const hashKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+
+export interface Caller {
+  seller: SellerEntry;
+  key: KeyRecord;
+  doc: SellerDoc;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const unauthorized = (code: 'no_key' | 'bad_key' | 'revoked', detail: string) =>
+  new ApiError(code, detail, { 'www-authenticate': `Bearer realm="service", error="invalid_token"` });
+
+/** Reads `Authorization: Bearer <key>`; throws the spec's code when it cannot be used. */
+export async function authenticate(store: Store, authorization: string | undefined, now: Date): Promise<Caller> {
+  const match = authorization ? BEARER.exec(authorization) : null;
+  if (!match) {
+    throw new ApiError('no_key', 'send Authorization: Bearer <API key>', { 'www-authenticate': 'Bearer realm="service"' });
+  }
+  const entry = store.shared.keyIndex[hashKey(match[1]!)];
+  if (!entry) throw unauthorized('bad_key', 'the key is not recognised');
+  const seller = store.shared.sellers[entry.sellerId];
+  const doc = await store.seller(entry.sellerId);
+  const key = doc.keys.find((k) => k.id === entry.keyId);
+  if (!seller || !key) throw unauthorized('bad_key', 'the key is not recognised');
+  if (key.revoked) throw unauthorized('revoked', 'the key was revoked; issue a new one');
+  if (seller.status === 'not_seller') throw new ApiError('not_seller', "the key's owner is not a seller");
+  if (seller.status === 'blocked') throw new ApiError('seller_blocked', 'the seller is blocked');
+  key.lastUsedAt = now.toISOString();
+  return { seller, key, doc };
+}
+
+/** `null` scope means any key having at least one scope (only `GET /me`). */
+export function requireScope(key: KeyRecord, scope: Scope | null): void {
+  if (scope === null ? key.scopes.length > 0 : key.scopes.includes(scope)) return;
+  throw new ApiError('scope', scope === null ? { needed: 'any' } : { needed: scope });
+}
+
+/** Creates a key record and registers its hash; the value is returned once and never stored. */
+export function issueKey(
+  store: Store,
+  doc: SellerDoc,
+  opts: { name: string; scopes: readonly Scope[]; mode: KeyMode; now: Date },
+): { record: KeyRecord; key: string } {
+  const key = `service_${opts.mode}_${base62(40)}`;
+  const record: KeyRecord = {
+    id: newId('key'),
+    name: opts.name,
+    hash: hashKey(key),
+    prefix: key.slice(0, KEY_PREFIX_LENGTH),
+    scopes: [...new Set(opts.scopes)],
+    mode: opts.mode,
+    createdAt: opts.now.toISOString(),
+    lastUsedAt: null,
+    revoked: false,
+    revokedAt: null,
+  };
+  doc.keys.push(record);
+  store.shared.keyIndex[record.hash] = { sellerId: doc.sellerId, keyId: record.id };
+  return { record, key };
+}
+
+/** Constant-time comparison of two secrets (for the sandbox's admin token). */
+export function sameSecret(a: string, b: string): boolean {
+  const x = createHash('sha256').update(a).digest();
+  const y = createHash('sha256').update(b).digest();
+  return timingSafeEqual(x, y);
+}

@@ -1,0 +1,62 @@
+/**
+ * What every handler can reach: the store, the clock, options; and the unit of work of one call
+ * (which documents it touched, so that exactly those are written before the answer).
+ */
+import type { Clock } from './clock.ts';
+import type { InFlight } from './http/idempotency.ts';
+import type { RateLimiter } from './http/rate-limit.ts';
+import type { SellerDoc, SharedDoc } from './store/docs.ts';
+import type { Store } from './store/store.ts';
+
+export interface ServerOptions {
+  /** Lets webhook addresses be `http://` on loopback (local development only). */
+  allowLocalHooks: boolean;
+  /** The public base URL of this server, once listening (for probe and image URLs). */
+  publicUrl: string | null;
+}
+
+export interface ServerContext {
+  store: Store;
+  clock: Clock;
+  limiter: RateLimiter;
+  inflight: InFlight;
+  adminToken: string;
+  options: ServerOptions;
+  /** Per-seller time of the last idempotency prune. */
+  lastPrune: Map<string, number>;
+  /** Extension slots that later capabilities fill (stock crypto, webhook outbox, ...). */
+  services: Record<string, unknown>;
+}
+
+/** The documents one call touched; `commit` writes them (the answer waits for it). */
+export class UnitOfWork {
+  readonly #svc: ServerContext;
+  readonly #sellers = new Set<string>();
+  #shared = false;
+
+  constructor(svc: ServerContext) {
+    this.#svc = svc;
+  }
+
+  /** A seller's document, marked to be written. */
+  async seller(sellerId: string): Promise<SellerDoc> {
+    this.#sellers.add(sellerId);
+    return this.#svc.store.seller(sellerId);
+  }
+
+  markSeller(sellerId: string): void {
+    this.#sellers.add(sellerId);
+  }
+
+  /** The shared document, marked to be written. */
+  shared(): SharedDoc {
+    this.#shared = true;
+    return this.#svc.store.shared;
+  }
+
+  async commit(): Promise<void> {
+    const writes: Promise<void>[] = [...this.#sellers].map((id) => this.#svc.store.writeSeller(id));
+    if (this.#shared) writes.push(this.#svc.store.writeShared());
+    await Promise.all(writes);
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The demo seller of `seller-server` (unless `--no-demo`): admission complete, all scopes.
+ * With a data directory its key is kept in `demo.key` (mode 0600) beside the data so a restart
+ * can print it again; only its hash is in the store.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { hashKey } from './auth.ts';
+import { UnitOfWork, type ServerContext } from './context.ts';
+import { createSeller } from './sandbox/sellers.ts';
+
+export interface DemoSeller {
+  sellerId: string;
+  apiKey: string;
+}
+
+export async function ensureDemoSeller(svc: ServerContext): Promise<DemoSeller> {
+  const file = svc.store.dataDir ? path.join(svc.store.dataDir, 'demo.key') : null;
+  const existing = await reuse(svc, file);
+  if (existing) return existing;
+  const tx = new UnitOfWork(svc);
+  const created = await createSeller(svc, tx, { admission: 'complete', sellerType: 'ip', keyName: 'demo' }, svc.clock.now());
+  tx.shared().demo = { sellerId: created.sellerId };
+  await tx.commit();
+  if (file) await writeFile(file, `${created.apiKey}\n`, { mode: 0o600 });
+  return { sellerId: created.sellerId, apiKey: created.apiKey };
+}
+
+async function reuse(svc: ServerContext, file: string | null): Promise<DemoSeller | null> {
+  const demo = svc.store.shared.demo;
+  if (!demo || !file) return null;
+  const apiKey = (await readFile(file, 'utf8').catch(() => '')).trim();
+  const entry = apiKey ? svc.store.shared.keyIndex[hashKey(apiKey)] : undefined;
+  if (!entry || entry.sellerId !== demo.sellerId) return null;
+  const key = (await svc.store.seller(demo.sellerId)).keys.find((k) => k.id === entry.keyId);
+  return key && !key.revoked ? { sellerId: demo.sellerId, apiKey } : null;
+}

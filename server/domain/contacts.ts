@@ -1,0 +1,332 @@
+/**
+ * The contact filter. The marketplace forbids contact details (e-mail, phone, messenger, social
+ * profile) in card descriptions, messages, delivery notes, answers, replies and complaints; the
+ * server refuses such text with kind `contacts` (or sets `noteRejected` on a delivery).
+ *
+ * Design: precision first, since a false positive blocks an honest seller. What counts:
+ *   - e-mail addresses, also lightly disguised: `name (at) mail.ru`, `name[at]gmail[dot]com`,
+ *     `name собака mail точка ru`, `name @ mail.ru`. A bare English ` at ` only counts together with
+ *     a disguised dot or a well-known mailbox domain (`Plus at chatgpt.com` is ordinary text), and
+ *     `@gmail.com` with nothing before it (“activation on your @gmail.com address”) is not an address;
+ *   - phone numbers: Russian (`+7 …`, `8 …` with an area code 3xx–9xx, and 10-digit `9xx` mobiles
+ *     written with separators), international (`+` and 10–15 digits), and any number of 6+ digits right
+ *     after `тел.`/`phone:`-like words; separators may be spaces, dots, dashes and brackets;
+ *   - messenger links (`t.me/…`, `telegram.me/…`, `wa.me/…`, `discord.gg/…`, `viber://…`, …, kind
+ *     `messenger`) and social-profile links (`vk.com/…`, `instagram.com/…`, …, kind `link`) that carry a
+ *     path — a bare `vk.com` names the service, not a person;
+ *   - `@handle` (5–32 Latin letters, digits, `_`, beginning with a letter) that is not part of a
+ *     domain (`@gmail.com`) or a package name (`@types/node`);
+ *   - a messenger word (`telegram`, `телеграм`, `тг`, `tg`, `whatsapp`, `ватсап`, `viber`, `вайбер`,
+ *     `skype`, `discord`, `инст`, `vk`, …) followed by a handle or a number: always when the handle has
+ *     a digit or `_` or an `@`, or the number has 7+ digits; a plain word only after `:`/`-`/`ник`
+ *     (`tg: name`), and never a product word (`Telegram Premium`, `Discord: Nitro`).
+ * Generic URLs (the vendor's own site, `youtube.com/premium`) are not contacts. Prices, dates,
+ * durations, versions, resolutions, sizes and order ids are never matched.
+ *
+ * Zero-width characters and soft hyphens are ignored while matching (`t.m\u200Be/x` is caught); the
+ * reported `match` is the original text, with them. Not covered (left open): numbers spelled in words
+ * or with letters for digits (`восемь девятьсот…`, `8999I234567`), Cyrillic look-alike letters inside
+ * Latin domains, and spaced-out e-mails without any `@`/`at`/`собака` marker.
+ */
+
+export type ContactKind = 'email' | 'phone' | 'messenger' | 'link';
+
+export interface ContactMatch {
+  kind: ContactKind;
+  /** The matched piece of the original text. */
+  match: string;
+  /** Offset of `match` in the original text (UTF-16 code units). */
+  index: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared regex pieces (all regexes use the `u` and `i` flags)
+
+/** Not preceded by a letter, digit or underscore of any script (JS `\b` knows only ASCII). */
+const NOT_AFTER_WORD = String.raw`(?<![\p{L}\p{N}_])`;
+/** Not followed by a letter, digit or underscore of any script. */
+const NOT_BEFORE_WORD = String.raw`(?![\p{L}\p{N}_])`;
+
+/** Separator inside a phone number: up to two spaces, dots or dashes. */
+const PSEP = String.raw`[\s.\-\u2010-\u2015]{0,2}`;
+
+// ---------------------------------------------------------------------------------------------
+// E-mail
+
+const AT_BRACKETED = String.raw`\s?[(\[{<]\s?(?:at|собака|собачка)\s?[)\]}>]\s?`;
+const AT_WORD = String.raw`\s(?:at|собака|собачка)\s`;
+const AT = String.raw`(?<at>@\s?|\s@\s|${AT_BRACKETED}|${AT_WORD})`;
+const DOT_DISGUISED = String.raw`\s?[(\[{<]\s?(?:dot|точка|тчк)\s?[)\]}>]\s?|\s(?:dot|точка|тчк)\s|\s\.\s`;
+const DOT = String.raw`(?:\.|${DOT_DISGUISED})`;
+const LABEL = String.raw`[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?`;
+const EMAIL_RE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}._%+\-])(?<local>[\p{L}\p{N}](?:[\p{L}\p{N}._%+\-]{0,63}[\p{L}\p{N}_])?)${AT}` +
+    String.raw`(?<domain>(?:${LABEL}${DOT})+(?<tld>[a-z]{2,24}))(?![\p{L}\p{N}_\-])`,
+  'giu',
+);
+const DISGUISED_DOT_TEST = new RegExp(DOT_DISGUISED, 'iu');
+
+/** Mailbox providers: with these, even a bare ` at ` is an e-mail (`ivan at gmail.com`). */
+const MAILBOX_DOMAINS = new Set([
+  'gmail', 'googlemail', 'mail', 'bk', 'inbox', 'list', 'internet', 'rambler', 'yandex', 'ya', 'hotmail', 'outlook',
+  'live', 'yahoo', 'icloud', 'me', 'proton', 'protonmail', 'pm', 'tutanota', 'gmx', 'aol', 'zoho', 'ukr', 'i',
+]);
+/** File extensions are not top-level domains here (`icon@2x.png`). */
+const FILE_TLDS = new Set(['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'bmp', 'ico', 'pdf', 'zip', 'txt', 'js', 'ts', 'json']);
+
+function acceptEmail(m: RegExpExecArray): boolean {
+  const g = m.groups ?? {};
+  const at = (g['at'] ?? '').trim().toLowerCase();
+  const domain = g['domain'] ?? '';
+  const tld = (g['tld'] ?? '').toLowerCase();
+  if (FILE_TLDS.has(tld)) return false;
+  if (at === 'at') {
+    // A bare English "at" is everyday prose; need a disguised dot or a mailbox provider.
+    const first = (domain.split(/[\s.([{<]/u)[0] ?? '').toLowerCase();
+    return DISGUISED_DOT_TEST.test(domain) || MAILBOX_DOMAINS.has(first);
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messenger and social links
+
+interface LinkHost {
+  host: string;
+  kind: 'messenger' | 'link';
+  /** First path segments that are the service's own pages, not a person. */
+  servicePaths?: readonly string[];
+}
+
+const LINK_HOSTS: readonly LinkHost[] = [
+  { host: 't.me', kind: 'messenger' },
+  { host: 'telegram.me', kind: 'messenger' },
+  { host: 'telegram.dog', kind: 'messenger' },
+  { host: 'wa.me', kind: 'messenger' },
+  { host: 'api.whatsapp.com', kind: 'messenger' },
+  { host: 'chat.whatsapp.com', kind: 'messenger' },
+  { host: 'whatsapp.com', kind: 'messenger', servicePaths: ['download', 'business', 'legal', 'privacy', 'security', 'features', 'contact'] },
+  { host: 'vk.me', kind: 'messenger' },
+  { host: 'm.me', kind: 'messenger' },
+  { host: 'discord.gg', kind: 'messenger' },
+  { host: 'discord.com/invite', kind: 'messenger' },
+  { host: 'discordapp.com/invite', kind: 'messenger' },
+  { host: 'discord.com/users', kind: 'messenger' },
+  { host: 'icq.im', kind: 'messenger' },
+  { host: 'signal.me', kind: 'messenger' },
+  { host: 'join.skype.com', kind: 'messenger' },
+  {
+    host: 'vk.com',
+    kind: 'link',
+    servicePaths: ['music', 'combo', 'settings', 'vkpay', 'feed', 'apps', 'support', 'audio', 'video', 'services', 'terms', 'legal', 'help', 'faq', 'about', 'im', 'login', 'join', 'restore', 'dev', 'blog', 'press', 'jobs'],
+  },
+  { host: 'vkontakte.ru', kind: 'link' },
+  { host: 'ok.ru', kind: 'link', servicePaths: ['music', 'video', 'games', 'help', 'settings', 'feed'] },
+  { host: 'instagram.com', kind: 'link', servicePaths: ['accounts', 'explore', 'about', 'legal', 'help', 'reels', 'direct'] },
+  { host: 'instagr.am', kind: 'link' },
+  { host: 'facebook.com', kind: 'link', servicePaths: ['help', 'legal', 'policies', 'privacy', 'settings', 'login', 'business', 'watch', 'gaming', 'marketplace'] },
+  { host: 'fb.com', kind: 'link' },
+  { host: 'fb.me', kind: 'link' },
+  { host: 'twitter.com', kind: 'link', servicePaths: ['home', 'explore', 'settings', 'i', 'tos', 'privacy', 'login', 'search'] },
+  { host: 'x.com', kind: 'link', servicePaths: ['home', 'explore', 'settings', 'i', 'tos', 'privacy', 'login', 'search', 'premium'] },
+  { host: 'tiktok.com', kind: 'link', servicePaths: ['legal', 'about', 'foryou', 'explore', 'login', 'upload', 'live', 'coins'] },
+  { host: 'linkedin.com/in', kind: 'link' },
+  { host: 'threads.net', kind: 'link' },
+];
+
+const LINK_DOT = String.raw`(?:\s?\.\s?|\s?[(\[]\s?(?:dot|точка)\s?[)\]]\s?)`;
+const escapeHost = (host: string): string =>
+  host
+    .split('/')
+    .map((part) => part.split('.').map((label) => label.replace(/[-]/g, '\\-')).join(LINK_DOT))
+    .join(String.raw`\s?/\s?`);
+
+const LINK_RE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}_.\-@])(?:https?\s?:\s?//\s?)?(?:www\.|m\.|mobile\.)?` +
+    `(?<host>${LINK_HOSTS.map((h) => escapeHost(h.host)).join('|')})` +
+    String.raw`\s?/\s?(?<path>[\p{L}\p{N}_@+~\-][^\s<>"'()\[\]{},;!]*)`,
+  'giu',
+);
+
+/** Custom URL schemes of messengers. */
+const SCHEME_RE = new RegExp(
+  String.raw`${NOT_AFTER_WORD}(?:(?:viber|tg|whatsapp|discord|skype)://\S+|skype:[\w.:\-]+\?(?:chat|call|add)\S*)`,
+  'giu',
+);
+
+function hostInfo(raw: string): LinkHost | undefined {
+  const norm = raw
+    .toLowerCase()
+    .replace(/\s/g, '')
+    .replace(/[(\[](?:dot|точка)[)\]]/gu, '.');
+  return LINK_HOSTS.find((h) => h.host === norm);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phones
+
+const RU_PHONE_RE = new RegExp(
+  String.raw`(?:(?<![\p{L}\p{N}_+])\+\s?7|(?<![\p{L}\p{N}_+.,\-/])[78])${PSEP}\(?\s?[3-9](?:${PSEP}\d){2}\s?\)?` +
+    String.raw`(?:${PSEP}\d){7}(?!\p{N}|[.,]\p{N})`,
+  'giu',
+);
+const RU_MOBILE10_RE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}_+.,\-/])(?:\(\s?9\d{2}\s?\)|9\d{2})${PSEP}\d(?:${PSEP}\d){6}(?!\p{N}|[.,]\p{N})`,
+  'giu',
+);
+const INTL_PHONE_RE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}_+])\+\s?[1-9](?:[\s.\-\u2010-\u2015()]{0,3}\d){9,14}(?!\p{N}|[.,]\p{N})`,
+  'giu',
+);
+const PHONE_WORD_RE = new RegExp(
+  NOT_AFTER_WORD +
+    String.raw`(?:(?:тел|tel|моб|mob)\.|(?:телефон\p{L}*|тел|tel|phone|моб|мобильн\p{L}*|сотов\p{L}*|mobile|whats\s?app|ватс?апп?|вацапп?|viber|вайбер)\s*:|(?:позвоните|звоните|звонить|call\s+me|call\s+us|call)${NOT_BEFORE_WORD}\s*:?)` +
+    String.raw`\s*[\-\u2013\u2014]?\s*\+?\(?\d(?:[\s.\-\u2010-\u2015()]{0,2}\d){5,14}(?!\p{N})`,
+  'giu',
+);
+
+function acceptMobile10(m: RegExpExecArray): boolean {
+  // A bare run of ten digits is as likely an id or an INN as a phone; demand phone-like grouping.
+  return /[\s.\-\u2010-\u2015()]/u.test(m[0]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messenger words and handles
+
+const MESSENGER_WORD = String.raw`(?:telegram|tlg|tg|тг|тлг|телеграм\p{L}*|телег[аеуи]|whats\s?app|вотс?ап\p{L}*|ватс?ап\p{L}*|вацап\p{L}*|viber|вайбер\p{L}*|вибер\p{L}*|skype|скайп\p{L}*|discord|дискорд\p{L}*|insta|instagram|инст|инста|инстаграм\p{L}*|vk|вк|icq|аськ\p{L}*)`;
+const HANDLE_FILLER = String.raw`(?:ник|никнейм|nick|nickname|username|юзернейм|юзер|логин|login|id|айди)`;
+const MESSENGER_RE = new RegExp(
+  NOT_AFTER_WORD +
+    MESSENGER_WORD +
+    NOT_BEFORE_WORD +
+    String.raw`(?<sep>\s*[:=]\s*|\s*[\-\u2013\u2014>]+\s*|\s+)` +
+    String.raw`(?:(?<filler>${HANDLE_FILLER})\s*[:=\-]?\s*)?` +
+    String.raw`(?:(?<num>\+?\(?\d(?:[\s.\-()]{0,2}\d){6,14})(?!\p{N})|(?<handle>@?[a-z][a-z0-9_.]{2,31})(?![\p{L}\p{N}_@]))`,
+  'giu',
+);
+
+/** Words that follow a messenger's name in product text; never taken for a handle. */
+const PRODUCT_WORDS = new Set([
+  'premium', 'stars', 'star', 'nitro', 'basic', 'classic', 'business', 'plus', 'pro', 'gold', 'boost', 'boosts',
+  'gift', 'gifts', 'credit', 'credits', 'number', 'numbers', 'account', 'accounts', 'desktop', 'web', 'app', 'apps',
+  'android', 'ios', 'iphone', 'ipad', 'mobile', 'windows', 'macos', 'mac', 'linux', 'bot', 'bots', 'channel',
+  'channels', 'group', 'groups', 'chat', 'chats', 'official', 'combo', 'music', 'video', 'play', 'family',
+  'individual', 'duo', 'student', 'subscription', 'manager', 'beta', 'lite', 'light', 'team', 'teams', 'server',
+  'servers', 'unlimited', 'month', 'months', 'year', 'years', 'days', 'day', 'week', 'weeks', 'gifting', 'code',
+  'codes', 'key', 'keys', 'voucher', 'login', 'user', 'users', 'stories', 'reels', 'ads', 'out', 'phone', 'calls',
+  'call', 'support', 'store', 'version', 'update', 'client', 'link', 'links', 'invite', 'emoji', 'stickers',
+  'sticker', 'theme', 'themes', 'with', 'for', 'and', 'the', 'via', 'from',
+]);
+
+function acceptMessenger(m: RegExpExecArray): boolean {
+  const g = m.groups ?? {};
+  if (g['num'] !== undefined) return true;
+  const handle = (g['handle'] ?? '').replace(/\.+$/u, '');
+  if (handle.startsWith('@')) return handle.length >= 4;
+  const bare = handle.toLowerCase();
+  if (PRODUCT_WORDS.has(bare)) return false;
+  if (/[\d_]/u.test(bare)) return true;
+  const sep = g['sep'] ?? '';
+  const marked = /[:=\-\u2013\u2014>]/u.test(sep) || g['filler'] !== undefined;
+  return marked && bare.length >= 4;
+}
+
+const HANDLE_RE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}_.@/\\])@(?<h>[a-z][a-z0-9_]{4,31})(?![\p{L}\p{N}_@/\-]|\.[\p{L}\p{N}])`,
+  'giu',
+);
+/** `@words` that are not people in product text. */
+const NOT_HANDLES = new Set(['everyone', 'here', 'channel', 'latest', 'types', 'media', 'import', 'username', 'handle', 'example']);
+
+// ---------------------------------------------------------------------------------------------
+// Matching
+
+interface Detector {
+  re: RegExp;
+  kind: ContactKind | ((m: RegExpExecArray) => ContactKind | null);
+  accept?: (m: RegExpExecArray) => boolean;
+}
+
+/** In priority order: an earlier detector's span wins over a later overlapping one. */
+const DETECTORS: readonly Detector[] = [
+  { re: EMAIL_RE, kind: 'email', accept: acceptEmail },
+  {
+    re: LINK_RE,
+    kind: (m) => {
+      const info = hostInfo(m.groups?.['host'] ?? '');
+      if (!info) return null;
+      const first = (m.groups?.['path'] ?? '').split(/[/?#]/u)[0]?.toLowerCase() ?? '';
+      if (info.servicePaths?.includes(first)) return null;
+      return info.kind;
+    },
+  },
+  { re: SCHEME_RE, kind: 'messenger' },
+  { re: RU_PHONE_RE, kind: 'phone' },
+  { re: INTL_PHONE_RE, kind: 'phone' },
+  { re: RU_MOBILE10_RE, kind: 'phone', accept: acceptMobile10 },
+  { re: PHONE_WORD_RE, kind: 'phone' },
+  { re: MESSENGER_RE, kind: 'messenger', accept: acceptMessenger },
+  { re: HANDLE_RE, kind: 'messenger', accept: (m) => !NOT_HANDLES.has((m.groups?.['h'] ?? '').toLowerCase()) },
+];
+
+/** Characters ignored while matching: zero-width spaces and joiners, word joiner, BOM, soft hyphen. */
+const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/u;
+
+/** The text without invisible characters, and for each of its code units the original offset. */
+function stripInvisible(text: string): { clean: string; map: number[] } {
+  let clean = '';
+  const map: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (INVISIBLE.test(ch)) continue;
+    clean += ch;
+    map.push(i);
+  }
+  map.push(text.length);
+  return { clean, map };
+}
+
+/** Trailing characters that end a sentence rather than a contact. */
+const TRAILING = /[\s.,;:!?)\]}»"'…]+$/u;
+
+/**
+ * Every contact detail found in `text`, in order of appearance. Overlapping finds are reported once
+ * (e-mail before link before phone before messenger word before handle).
+ */
+export function findContacts(text: string): ContactMatch[] {
+  if (typeof text !== 'string' || text.length === 0) return [];
+  const { clean, map } = stripInvisible(text);
+  const taken: Array<{ start: number; end: number; kind: ContactKind }> = [];
+  const overlaps = (start: number, end: number): boolean => taken.some((t) => start < t.end && t.start < end);
+
+  for (const det of DETECTORS) {
+    det.re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = det.re.exec(clean)) !== null) {
+      const raw = m[0];
+      const trimmed = raw.replace(TRAILING, '').replace(/^\s+/u, '');
+      const start = m.index + (raw.length - raw.replace(/^\s+/u, '').length);
+      const end = start + trimmed.length;
+      const kind = typeof det.kind === 'function' ? det.kind(m) : det.kind;
+      const accepted = kind !== null && trimmed.length > 0 && (det.accept?.(m) ?? true) && !overlaps(start, end);
+      if (accepted) {
+        taken.push({ start, end, kind });
+      } else {
+        // Give a shorter match starting inside this one a chance.
+        det.re.lastIndex = m.index + 1;
+      }
+    }
+  }
+
+  taken.sort((a, b) => a.start - b.start);
+  return taken.map((t) => {
+    const from = map[t.start]!;
+    const to = map[t.end - 1]! + 1;
+    return { kind: t.kind, match: text.slice(from, to), index: from };
+  });
+}
+
+/** Whether `text` holds any contact detail (see {@link findContacts}). */
+export function hasContacts(text: string): boolean {
+  return findContacts(text).length > 0;
+}

@@ -1,0 +1,45 @@
+/**
+ * Handler types, derived from the operation table: a handler gets the parsed inputs of its
+ * operation and returns (the input type of) its answer schema.
+ */
+import type { z } from 'zod';
+import type { AnyOperation, ApiOperations, SandboxOperations } from '../../sdk/contract/index.ts';
+import type { Caller } from '../auth.ts';
+import type { ServerContext, UnitOfWork } from '../context.ts';
+import type { ApiError } from './errors.ts';
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface HandlerInput<Op extends AnyOperation> {
+  params: Out<Op['params']>;
+  query: Out<Op['query']>;
+  body: Out<Op['body']>;
+  /** Raw bytes of a binary body (`bodyType: 'binary'`). */
+  raw: Buffer | undefined;
+  contentType: string | undefined;
+}
+
+export interface CallContext {
+  svc: ServerContext;
+  tx: UnitOfWork;
+  now: Date;
+  op: AnyOperation;
+  /** The error for a missing or foreign record (`throw ctx.notFound()`): 409 `not_found` where the op lists it, else 404. */
+  notFound(what?: string): ApiError;
+}
+
+export interface ApiContext extends CallContext {
+  caller: Caller;
+}
+
+type Answer<Op extends AnyOperation> = z.input<Op['answer']>;
+
+export type ApiHandler<Op extends AnyOperation> = (ctx: ApiContext, input: HandlerInput<Op>) => Promise<Answer<Op>> | Answer<Op>;
+export type SandboxHandler<Op extends AnyOperation> = (ctx: CallContext, input: HandlerInput<Op>) => Promise<Answer<Op>> | Answer<Op>;
+
+export type ApiHandlers = { [Id in keyof ApiOperations]?: ApiHandler<ApiOperations[Id]> };
+export type SandboxHandlers = { [Id in keyof SandboxOperations]?: SandboxHandler<SandboxOperations[Id]> };
+
+/** Typed identity helpers for route modules. */
+export const apiHandlers = (h: ApiHandlers): ApiHandlers => h;
+export const sandboxHandlers = (h: SandboxHandlers): SandboxHandlers => h;

@@ -1,0 +1,86 @@
+/**
+ * Idempotency (gaps.md): every changing API call carries `Idempotency-Key`; records are per seller,
+ * kept 24 hours on the server clock, fingerprinted by method, path and canonical body. A replay
+ * answers the stored status and body with `Idempotent-Replayed: true`; another request under the
+ * same key is `idempotency_mismatch`; a twin of a request still running waits for it.
+ */
+import { createHash } from 'node:crypto';
+import type { IdempotencyRecord, SellerDoc } from '../store/docs.ts';
+import { ApiError, badRequest } from './errors.ts';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+export function requireIdempotencyKey(value: string | undefined): string {
+  if (value === undefined || value === '') {
+    throw new ApiError('idempotency_key_required', 'send an Idempotency-Key header (1–255 printable ASCII characters) with every changing call');
+  }
+  if (!KEY_PATTERN.test(value)) throw badRequest('Idempotency-Key: 1–255 printable ASCII characters');
+  return value;
+}
+
+/** JSON with object keys sorted, so that `{a,b}` and `{b,a}` are the same request. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export function fingerprint(method: string, path: string, body: unknown, raw?: Buffer): string {
+  const h = createHash('sha256').update(`${method} ${path}\n`);
+  if (raw) h.update(raw);
+  else h.update(canonicalJson(body));
+  return h.digest('hex');
+}
+
+export interface StoredAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** Finds a live record; an expired one is dropped. */
+export function lookup(doc: SellerDoc, key: string, nowMs: number): IdempotencyRecord | null {
+  const record = doc.idempotency[key];
+  if (!record) return null;
+  if (nowMs - record.createdAt >= IDEMPOTENCY_TTL_MS) {
+    delete doc.idempotency[key];
+    return null;
+  }
+  return record;
+}
+
+export function remember(doc: SellerDoc, key: string, fp: string, answer: StoredAnswer, nowMs: number): void {
+  doc.idempotency[key] = { fingerprint: fp, status: answer.status, body: answer.body, createdAt: nowMs };
+}
+
+/** Drops expired records (at most once a minute per seller, so the document stays small). */
+export function prune(doc: SellerDoc, nowMs: number, lastPrune: Map<string, number>): void {
+  if (nowMs - (lastPrune.get(doc.sellerId) ?? 0) < 60_000) return;
+  lastPrune.set(doc.sellerId, nowMs);
+  for (const [key, record] of Object.entries(doc.idempotency)) {
+    if (nowMs - record.createdAt >= IDEMPOTENCY_TTL_MS) delete doc.idempotency[key];
+  }
+}
+
+/** Requests still running, per seller and key, so a twin can wait for the first. */
+export class InFlight {
+  readonly #running = new Map<string, Promise<void>>();
+
+  wait(slot: string): Promise<void> | undefined {
+    return this.#running.get(slot);
+  }
+
+  start(slot: string): () => void {
+    let done!: () => void;
+    this.#running.set(slot, new Promise<void>((resolve) => (done = resolve)));
+    return () => {
+      this.#running.delete(slot);
+      done();
+    };
+  }
+}

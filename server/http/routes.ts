@@ -1,0 +1,59 @@
+/**
+ * Registers one fastify route per operation that has a handler, straight from the operation table.
+ * The route only adapts HTTP to the transport-neutral `execute` pipeline.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BASE_PATH, IMAGE_MAX_BYTES, type AnyOperation } from '../../sdk/contract/index.ts';
+import type { ServerContext } from '../context.ts';
+import { execute } from './execute.ts';
+
+export const JSON_BODY_LIMIT = 16 * 1024 * 1024;
+
+const header = (req: FastifyRequest, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+function bodyOf(op: AnyOperation, req: FastifyRequest): { body: unknown; raw?: Buffer } {
+  const body = req.body;
+  if (op.bodyType === 'binary') return { body: undefined, raw: Buffer.isBuffer(body) ? body : Buffer.alloc(0) };
+  if (Buffer.isBuffer(body)) {
+    if (body.length === 0) return { body: undefined };
+    return { body: Symbol.for('not-json') };
+  }
+  return { body };
+}
+
+export function registerOperations(app: FastifyInstance, svc: ServerContext, handlers: Record<string, unknown>, ops: Iterable<AnyOperation>): number {
+  let served = 0;
+  for (const op of ops) {
+    const handler = handlers[op.id] as Parameters<typeof execute>[1] | undefined;
+    if (!handler) continue;
+    served++;
+    app.route({
+      method: op.method,
+      url: BASE_PATH[op.surface] + op.path.replace(/\{(\w+)\}/g, ':$1'),
+      bodyLimit: op.bodyType === 'binary' ? IMAGE_MAX_BYTES * 4 : JSON_BODY_LIMIT,
+      handler: async (req, reply) => {
+        const { body, raw } = bodyOf(op, req);
+        if (body === Symbol.for('not-json')) {
+          return reply.code(400).send({ error: 'bad_request', detail: 'body: send Content-Type: application/json' });
+        }
+        const result = await execute(svc, handler, {
+          op,
+          path: req.url.split('?')[0]!,
+          authorization: header(req, 'authorization'),
+          idempotencyKey: header(req, 'idempotency-key'),
+          params: req.params,
+          query: req.query,
+          body,
+          raw,
+          contentType: header(req, 'content-type'),
+        });
+        if (result.error) req.log.error({ err: result.error, op: op.id }, 'unexpected error');
+        return reply.code(result.status).headers(result.headers).send(result.body);
+      },
+    });
+  }
+  return served;
+}

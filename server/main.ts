@@ -1,0 +1,87 @@
+/**
+ * The `seller-server` command line (gaps.md):
+ * seller-server [--port 8787] [--host 127.0.0.1] [--data DIR | --memory] [--admin-token T]
+ *               [--allow-local-hooks] [--no-demo]
+ */
+import { parseArgs } from 'node:util';
+import { StoreError } from './store/store.ts';
+import { startServer } from './index.ts';
+
+const USAGE = `usage: seller-server [--port 8787] [--host 127.0.0.1] [--data DIR | --memory]
+                     [--admin-token T] [--allow-local-hooks] [--no-demo]
+
+  --port N             port to listen on; 0 takes a free port (default 8787)
+  --host H             address to bind (default 127.0.0.1)
+  --data DIR           keep the store in DIR (default ./.seller-data)
+  --memory             keep the store in memory only
+  --admin-token T      sandbox admin token (default SERVICE_ADMIN_TOKEN, else generated)
+  --allow-local-hooks  allow http:// webhook addresses on loopback (local development only)
+  --no-demo            do not create the demo seller
+`;
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`seller-server: ${message}\n`);
+  process.exit(code);
+}
+
+function parse() {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string', default: '8787' },
+        host: { type: 'string', default: '127.0.0.1' },
+        data: { type: 'string' },
+        memory: { type: 'boolean', default: false },
+        'admin-token': { type: 'string' },
+        'allow-local-hooks': { type: 'boolean', default: false },
+        'no-demo': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (err) {
+    fail(`${(err as Error).message}\n${USAGE}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parse();
+  if (args.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const port = Number(args.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port takes a number from 0 to 65535, got ${args.port}`);
+  if (args.memory && args.data) fail('--data and --memory exclude each other');
+  const server = await startServer({
+    port,
+    host: args.host,
+    memory: args.memory,
+    dataDir: args.memory ? undefined : (args.data ?? './.seller-data'),
+    adminToken: args['admin-token'],
+    allowLocalHooks: args['allow-local-hooks'],
+    demo: !args['no-demo'],
+  });
+  const out = (line = '') => process.stdout.write(`${line}\n`);
+  out(`store: ${args.memory ? 'memory (lost on exit)' : (args.data ?? './.seller-data')}`);
+  out(`admin token (sandbox): ${server.adminToken}`);
+  if (server.demo) {
+    out(`demo seller: ${server.demo.sellerId}`);
+    out(`demo key: ${server.demo.apiKey}`);
+    out(`point the CLI at it: echo ${server.demo.apiKey} | seller login --base-url ${server.url} --with-key-stdin`);
+  }
+  if (args['allow-local-hooks']) out('warning: webhook addresses on loopback over http are allowed (local development only)');
+  out(`listening on ${server.url}`);
+  const stop = () => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof StoreError) fail(err.message, 1);
+  if ((err as { code?: string }).code === 'EADDRINUSE') fail(`${(err as Error).message}; choose another --port (0 takes a free one)`, 1);
+  fail(`cannot start: ${(err as Error).message}`, 1);
+});

@@ -1,0 +1,44 @@
+/** API keys: list, issue (never beyond the issuer's scopes), revoke (refused at once everywhere). */
+import { issueKey } from '../auth.ts';
+import { Refused } from '../http/errors.ts';
+import { apiHandlers } from '../http/handlers.ts';
+import { pageOf } from '../http/paging.ts';
+import type { KeyRecord } from '../store/docs.ts';
+
+const view = (k: KeyRecord) => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  scopes: k.scopes,
+  mode: k.mode,
+  createdAt: k.createdAt,
+  lastUsedAt: k.lastUsedAt,
+  revoked: k.revoked,
+});
+
+export const keyHandlers = apiHandlers({
+  'keys.list': ({ caller }, { query }) => {
+    const page = pageOf(caller.doc.keys, query, { key: (k) => `${k.createdAt}|${k.id}`, desc: true });
+    return { items: page.items.map(view), nextCursor: page.nextCursor };
+  },
+
+  'keys.create': ({ svc, caller, tx, now }, { body }) => {
+    const beyond = body.scopes.filter((s) => !caller.key.scopes.includes(s));
+    if (beyond.length > 0) {
+      throw new Refused('scope_escalation', { allowed: caller.key.scopes }, `the issuing key lacks: ${beyond.join(', ')}`);
+    }
+    tx.shared();
+    const { record, key } = issueKey(svc.store, caller.doc, { name: body.name, scopes: body.scopes, mode: caller.key.mode, now });
+    return { id: record.id, name: record.name, prefix: record.prefix, scopes: record.scopes, mode: record.mode, createdAt: record.createdAt, key };
+  },
+
+  'keys.revoke': (ctx, { params }) => {
+    const key = ctx.caller.doc.keys.find((k) => k.id === params.id);
+    if (!key) throw ctx.notFound('no such key');
+    if (!key.revoked) {
+      key.revoked = true;
+      key.revokedAt = ctx.now.toISOString();
+    }
+    return { id: key.id, revoked: true as const };
+  },
+});

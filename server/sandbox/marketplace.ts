@@ -1,0 +1,23 @@
+/** Sandbox: the marketplace's decisions and the clock. */
+import { Refused } from '../http/errors.ts';
+import { sandboxHandlers } from '../http/handlers.ts';
+
+export const marketplaceSandboxHandlers = sandboxHandlers({
+  'sandbox.decideCatalogRequest': async (ctx, { params, body }) => {
+    const sellerId = ctx.svc.store.shared.requestIndex[params.id];
+    const request = sellerId ? (await ctx.tx.seller(sellerId)).catalogRequests.find((r) => r.id === params.id) : undefined;
+    if (!request) throw ctx.notFound(`no catalogue request ${params.id}`);
+    if (request.status !== 'pending') throw new Refused('already_decided', {}, `the request is already ${request.status}`);
+    request.status = body.approve ? 'approved' : 'rejected';
+    request.decidedAt = ctx.now.toISOString();
+    return request;
+  },
+
+  'sandbox.clock': (ctx) => ({ now: ctx.now.toISOString() }),
+
+  'sandbox.advanceClock': async (ctx, { body }) => {
+    const now = await ctx.svc.clock.advance(body.seconds);
+    ctx.tx.shared().clock.offsetMs = ctx.svc.clock.offsetMs;
+    return { now: now.toISOString() };
+  },
+});

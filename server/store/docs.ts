@@ -1,0 +1,143 @@
+/**
+ * The stored documents. One shared document (catalogue, sellers, indexes, clock) and one document
+ * per seller, so that the cost of a write grows with one seller's business, not with the whole store.
+ * Records here are the server's own; answers are built from them through the contract's schemas.
+ */
+import type { KeyMode, Position, Scope, SellerType } from '../../sdk/contract/index.ts';
+
+export const DOC_VERSION = 1;
+
+export type SellerStatus = 'active' | 'blocked' | 'not_seller';
+
+export interface SellerEntry {
+  id: string;
+  status: SellerStatus;
+  mode: KeyMode;
+  createdAt: string;
+}
+
+export interface KeyIndexEntry {
+  sellerId: string;
+  keyId: string;
+}
+
+export interface SharedDoc {
+  version: number;
+  seq: { card: number };
+  sellers: Record<string, SellerEntry>;
+  /** sha256 of a key → its owner; keys themselves are never stored. */
+  keyIndex: Record<string, KeyIndexEntry>;
+  /** card number → seller id, order id → seller id, request id → seller id. */
+  cardIndex: Record<string, string>;
+  orderIndex: Record<string, string>;
+  requestIndex: Record<string, string>;
+  /** lower-cased nickname → seller id (nicknames are unique). */
+  nicknames: Record<string, string>;
+  catalog: Position[];
+  clock: { offsetMs: number };
+  demo: { sellerId: string } | null;
+}
+
+export interface KeyRecord {
+  id: string;
+  name: string;
+  hash: string;
+  prefix: string;
+  scopes: Scope[];
+  mode: KeyMode;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revoked: boolean;
+  revokedAt: string | null;
+}
+
+export interface IdempotencyRecord {
+  fingerprint: string;
+  status: number;
+  body: unknown;
+  createdAt: number;
+}
+
+export interface CatalogRequestRecord {
+  id: string;
+  title: string;
+  category: string | null;
+  url: string | null;
+  comment: string | null;
+  status: 'pending' | 'approved' | 'rejected';
+  createdAt: string;
+  decidedAt: string | null;
+}
+
+export interface PapersRecord {
+  nickname: string | null;
+  offerAcceptedAt: string | null;
+  sellerType: SellerType | null;
+  inn: string | null;
+  registryName: string | null;
+  registryConfirmed: boolean;
+  payout: {
+    method: 'account' | 'sbp';
+    /** Encrypted when the store has a master key; the tail is kept apart for answers. */
+    sealed: string | null;
+    accountTail: string | null;
+    bik: string | null;
+    name: string;
+    kpp: string | null;
+  } | null;
+}
+
+export interface SellerDoc {
+  version: number;
+  sellerId: string;
+  keys: KeyRecord[];
+  papers: PapersRecord;
+  catalogRequests: CatalogRequestRecord[];
+  idempotency: Record<string, IdempotencyRecord>;
+  /** Sections added by later capabilities keep their records under their own names. */
+  [section: string]: unknown;
+}
+
+export function newSharedDoc(): SharedDoc {
+  return {
+    version: DOC_VERSION,
+    seq: { card: 1000 },
+    sellers: {},
+    keyIndex: {},
+    cardIndex: {},
+    orderIndex: {},
+    requestIndex: {},
+    nicknames: {},
+    catalog: [],
+    clock: { offsetMs: 0 },
+    demo: null,
+  };
+}
+
+export function newSellerDoc(sellerId: string): SellerDoc {
+  return {
+    version: DOC_VERSION,
+    sellerId,
+    keys: [],
+    papers: {
+      nickname: null,
+      offerAcceptedAt: null,
+      sellerType: null,
+      inn: null,
+      registryName: null,
+      registryConfirmed: false,
+      payout: null,
+    },
+    catalogRequests: [],
+    idempotency: {},
+  };
+}
+
+/** Fills fields a newer version added, so an older data file keeps working. */
+export function upgradeShared(doc: SharedDoc): SharedDoc {
+  return { ...newSharedDoc(), ...doc };
+}
+
+export function upgradeSeller(doc: SellerDoc): SellerDoc {
+  return { ...newSellerDoc(doc.sellerId), ...doc };
+}

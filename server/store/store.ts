@@ -1,0 +1,132 @@
+/**
+ * The document store: lowdb documents, on files (atomic replace through steno, concurrent writes
+ * coalesced) or in memory. A changing call is answered only after `write()` resolved.
+ * A data file that cannot be read or parsed stops the server; it is never overwritten.
+ */
+import { mkdir, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { Low, Memory } from 'lowdb';
+import { DataFile } from 'lowdb/node';
+import {
+  newSellerDoc,
+  newSharedDoc,
+  upgradeSeller,
+  upgradeShared,
+  type SellerDoc,
+  type SharedDoc,
+} from './docs.ts';
+
+export class StoreError extends Error {
+  override name = 'StoreError';
+}
+
+export interface StoreOptions {
+  /** Directory of the data files; omit for an in-memory store. */
+  dataDir?: string;
+}
+
+type Adapter<T> = ConstructorParameters<typeof Low<T>>[0];
+
+function fileAdapter<T>(file: string): Adapter<T> {
+  return new DataFile<T>(file, {
+    parse: (text) => {
+      try {
+        return JSON.parse(text) as T;
+      } catch (err) {
+        throw new StoreError(
+          `data file ${file} is not valid JSON (${(err as Error).message}); it was left untouched. ` +
+            'Restore it from a backup or move it away, then start again.',
+        );
+      }
+    },
+    stringify: (data) => JSON.stringify(data),
+  });
+}
+
+async function open<T>(adapter: Adapter<T>, file: string | null, fresh: () => T): Promise<{ db: Low<T>; created: boolean }> {
+  let data: T | null;
+  try {
+    data = await adapter.read();
+  } catch (err) {
+    if (err instanceof StoreError) throw err;
+    throw new StoreError(`cannot read data file ${file}: ${(err as Error).message}; it was left untouched.`);
+  }
+  if (data !== null && (typeof data !== 'object' || Array.isArray(data))) {
+    throw new StoreError(`data file ${file} does not hold a store document; it was left untouched.`);
+  }
+  return { db: new Low<T>(adapter, data ?? fresh()), created: data === null };
+}
+
+export class Store {
+  readonly dataDir: string | null;
+  #shared!: Low<SharedDoc>;
+  #sellers = new Map<string, Promise<Low<SellerDoc>>>();
+  #created = false;
+
+  private constructor(opts: StoreOptions) {
+    this.dataDir = opts.dataDir ?? null;
+  }
+
+  /** Opens (or creates) a store; throws StoreError on an unreadable or corrupt file. */
+  static async open(opts: StoreOptions = {}): Promise<Store> {
+    const store = new Store(opts);
+    if (store.dataDir) await mkdir(path.join(store.dataDir, 'sellers'), { recursive: true, mode: 0o700 });
+    const file = store.dataDir ? path.join(store.dataDir, 'shared.json') : null;
+    const { db, created } = await open<SharedDoc>(file ? fileAdapter(file) : new Memory(), file, newSharedDoc);
+    db.data = upgradeShared(db.data);
+    store.#shared = db;
+    store.#created = created;
+    return store;
+  }
+
+  /** Whether the shared document was created by this open (a fresh store). */
+  get created(): boolean {
+    return this.#created;
+  }
+
+  get shared(): SharedDoc {
+    return this.#shared.data;
+  }
+
+  writeShared(): Promise<void> {
+    return this.#shared.write();
+  }
+
+  /** The seller's document, loaded on first use. */
+  async sellerDb(sellerId: string): Promise<Low<SellerDoc>> {
+    let pending = this.#sellers.get(sellerId);
+    if (!pending) {
+      pending = this.#openSeller(sellerId);
+      this.#sellers.set(sellerId, pending);
+      pending.catch(() => this.#sellers.delete(sellerId));
+    }
+    return pending;
+  }
+
+  async seller(sellerId: string): Promise<SellerDoc> {
+    return (await this.sellerDb(sellerId)).data;
+  }
+
+  async writeSeller(sellerId: string): Promise<void> {
+    await (await this.sellerDb(sellerId)).write();
+  }
+
+  /** Ids of every seller document on disk or in memory (for start-up work such as resuming deliveries). */
+  async sellerIds(): Promise<string[]> {
+    const ids = new Set(Object.keys(this.shared.sellers));
+    if (this.dataDir) {
+      for (const f of await readdir(path.join(this.dataDir, 'sellers'))) {
+        if (f.endsWith('.json')) ids.add(f.slice(0, -5));
+      }
+    }
+    return [...ids];
+  }
+
+  async #openSeller(sellerId: string): Promise<Low<SellerDoc>> {
+    if (!/^[A-Za-z0-9_]+$/.test(sellerId)) throw new StoreError(`bad seller id ${sellerId}`);
+    const file = this.dataDir ? path.join(this.dataDir, 'sellers', `${sellerId}.json`) : null;
+    const { db } = await open<SellerDoc>(file ? fileAdapter(file) : new Memory(), file, () => newSellerDoc(sellerId));
+    db.data = upgradeSeller(db.data);
+    return db;
+  }
+}
