@@ -16,6 +16,7 @@ import { base62 } from './ids.ts';
 import { apiHandlerTable } from './routes/index.ts';
 import { sandboxHandlerTable } from './sandbox/index.ts';
 import { SEED_CATALOG } from './seed/catalog.ts';
+import { loadMasterKey, Sealer } from './store/crypto.ts';
 import { Store } from './store/store.ts';
 
 export interface AppOptions {
@@ -46,8 +47,10 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
   const store = opts.store ?? (await Store.open({ dataDir: opts.memory ? undefined : opts.dataDir }));
   await Promise.all((await store.sellerIds()).map((id) => store.sellerDb(id)));
   const clock = opts.clock ?? new Clock(store.shared.clock.offsetMs);
+  const sealer = new Sealer(await loadMasterKey(store.dataDir));
   const svc: ServerContext = {
     store,
+    sealer,
     clock,
     limiter: new RateLimiter({ ...DEFAULT_RATE_LIMIT, ...opts.rateLimit }),
     inflight: new InFlight(),
@@ -68,6 +71,8 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('service', svc);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  // fastify parses text/plain into a string by default; JSON routes must see it as a non-JSON body.
+  app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });

@@ -5,6 +5,7 @@
 import type { Clock } from './clock.ts';
 import type { InFlight } from './http/idempotency.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
+import type { Sealer } from './store/crypto.ts';
 import type { SellerDoc, SharedDoc } from './store/docs.ts';
 import type { Store } from './store/store.ts';
 
@@ -17,6 +18,8 @@ export interface ServerOptions {
 
 export interface ServerContext {
   store: Store;
+  /** Seals secrets at rest (stock items, vaults, payout account, hook secrets). */
+  sealer: Sealer;
   clock: Clock;
   limiter: RateLimiter;
   inflight: InFlight;

@@ -18,7 +18,7 @@
  *     domain (`@gmail.com`) or a package name (`@types/node`);
  *   - a messenger word (`telegram`, `телеграм`, `тг`, `tg`, `whatsapp`, `ватсап`, `viber`, `вайбер`,
  *     `skype`, `discord`, `инст`, `vk`, …) followed by a handle or a number: always when the handle has
- *     a digit or `_` or an `@`, or the number has 7+ digits; a plain word only after `:`/`-`/`ник`
+ *     a digit or `_` or an `@`, or it is a run of 8+ digits (an id); a plain word only after `:`/`-`/`ник`
  *     (`tg: name`), and never a product word (`Telegram Premium`, `Discord: Nitro`).
  * Generic URLs (the vendor's own site, `youtube.com/premium`) are not contacts. Prices, dates,
  * durations, versions, resolutions, sizes and order ids are never matched.
@@ -68,8 +68,8 @@ const DISGUISED_DOT_TEST = new RegExp(DOT_DISGUISED, 'iu');
 
 /** Mailbox providers: with these, even a bare ` at ` is an e-mail (`ivan at gmail.com`). */
 const MAILBOX_DOMAINS = new Set([
-  'gmail', 'googlemail', 'mail', 'bk', 'inbox', 'list', 'internet', 'rambler', 'yandex', 'ya', 'hotmail', 'outlook',
-  'live', 'yahoo', 'icloud', 'me', 'proton', 'protonmail', 'pm', 'tutanota', 'gmx', 'aol', 'zoho', 'ukr', 'i',
+  'gmail', 'googlemail', 'mail', 'bk', 'inbox', 'list', 'rambler', 'yandex', 'hotmail', 'outlook', 'yahoo', 'icloud',
+  'proton', 'protonmail', 'tutanota', 'gmx', 'aol',
 ]);
 /** File extensions are not top-level domains here (`icon@2x.png`). */
 const FILE_TLDS = new Set(['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'bmp', 'ico', 'pdf', 'zip', 'txt', 'js', 'ts', 'json']);
@@ -185,9 +185,33 @@ const PHONE_WORD_RE = new RegExp(
   'giu',
 );
 
+/**
+ * Allowed groupings of the ten digits after the country prefix (area code + subscriber number),
+ * as digit-group lengths. Anything else (`899 1290 1990` — three prices) is not taken for a phone.
+ */
+const PHONE_SHAPES = new Set(['10', '3,7', '3,3,4', '3,3,2,2', '3,2,2,3', '1,1,1,1,1,1,1,1,1,1']);
+
+/** Digit-group shape of a Russian number; the country prefix (`7`/`8`) is dropped from the front. */
+function ruShape(raw: string, withPrefix: boolean): string {
+  const groups = raw.match(/\d+/gu) ?? [];
+  if (withPrefix && groups.length > 0) {
+    const first = groups[0]!;
+    // The prefix stands alone (`8 999…`), is fused with the area code only (`8999 …`) or with all of it.
+    if (first.length !== 1 && first.length !== 4 && first.length !== 11) return '';
+    groups[0] = first.slice(1);
+    if (groups[0] === '') groups.shift();
+  }
+  return groups.map((g) => g.length).join(',');
+}
+
+function acceptRuPhone(m: RegExpExecArray): boolean {
+  return PHONE_SHAPES.has(ruShape(m[0], true));
+}
+
 function acceptMobile10(m: RegExpExecArray): boolean {
   // A bare run of ten digits is as likely an id or an INN as a phone; demand phone-like grouping.
-  return /[\s.\-\u2010-\u2015()]/u.test(m[0]);
+  const shape = ruShape(m[0], false);
+  return shape !== '10' && PHONE_SHAPES.has(shape);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,7 +225,7 @@ const MESSENGER_RE = new RegExp(
     NOT_BEFORE_WORD +
     String.raw`(?<sep>\s*[:=]\s*|\s*[\-\u2013\u2014>]+\s*|\s+)` +
     String.raw`(?:(?<filler>${HANDLE_FILLER})\s*[:=\-]?\s*)?` +
-    String.raw`(?:(?<num>\+?\(?\d(?:[\s.\-()]{0,2}\d){6,14})(?!\p{N})|(?<handle>@?[a-z][a-z0-9_.]{2,31})(?![\p{L}\p{N}_@]))`,
+    String.raw`(?:(?<num>\+?\d{8,15})(?!\p{N})|(?<handle>@?[a-z][a-z0-9_.]{2,31}(?:#\d{4})?)(?![\p{L}\p{N}_@]))`,
   'giu',
 );
 
@@ -261,7 +285,7 @@ const DETECTORS: readonly Detector[] = [
     },
   },
   { re: SCHEME_RE, kind: 'messenger' },
-  { re: RU_PHONE_RE, kind: 'phone' },
+  { re: RU_PHONE_RE, kind: 'phone', accept: acceptRuPhone },
   { re: INTL_PHONE_RE, kind: 'phone' },
   { re: RU_MOBILE10_RE, kind: 'phone', accept: acceptMobile10 },
   { re: PHONE_WORD_RE, kind: 'phone' },
@@ -286,6 +310,26 @@ function stripInvisible(text: string): { clean: string; map: number[] } {
   return { clean, map };
 }
 
+interface Span {
+  start: number;
+  end: number;
+  kind: ContactKind;
+}
+
+/** Whether [start, end) overlaps a span of `spans` (sorted by start, pairwise disjoint). */
+function overlapsAny(spans: readonly Span[], start: number, end: number): boolean {
+  // First span whose end is past `start`; being disjoint and sorted, ends ascend with starts.
+  let lo = 0;
+  let hi = spans.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (spans[mid]!.end <= start) lo = mid + 1;
+    else hi = mid;
+  }
+  const next = spans[lo];
+  return next !== undefined && next.start < end;
+}
+
 /** Trailing characters that end a sentence rather than a contact. */
 const TRAILING = /[\s.,;:!?)\]}»"'…]+$/u;
 
@@ -296,29 +340,31 @@ const TRAILING = /[\s.,;:!?)\]}»"'…]+$/u;
 export function findContacts(text: string): ContactMatch[] {
   if (typeof text !== 'string' || text.length === 0) return [];
   const { clean, map } = stripInvisible(text);
-  const taken: Array<{ start: number; end: number; kind: ContactKind }> = [];
-  const overlaps = (start: number, end: number): boolean => taken.some((t) => start < t.end && t.start < end);
+  // Spans accepted by earlier detectors: sorted, never overlapping each other.
+  let taken: Span[] = [];
 
   for (const det of DETECTORS) {
+    const found: Span[] = [];
     det.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = det.re.exec(clean)) !== null) {
       const raw = m[0];
-      const trimmed = raw.replace(TRAILING, '').replace(/^\s+/u, '');
-      const start = m.index + (raw.length - raw.replace(/^\s+/u, '').length);
+      const lead = raw.length - raw.replace(/^\s+/u, '').length;
+      const trimmed = raw.slice(lead).replace(TRAILING, '');
+      const start = m.index + lead;
       const end = start + trimmed.length;
       const kind = typeof det.kind === 'function' ? det.kind(m) : det.kind;
-      const accepted = kind !== null && trimmed.length > 0 && (det.accept?.(m) ?? true) && !overlaps(start, end);
-      if (accepted) {
-        taken.push({ start, end, kind });
+      if (kind !== null && trimmed.length > 0 && (det.accept?.(m) ?? true) && !overlapsAny(taken, start, end)) {
+        // A detector's own accepted matches never overlap: the next search starts at this one's end.
+        found.push({ start, end, kind });
       } else {
         // Give a shorter match starting inside this one a chance.
         det.re.lastIndex = m.index + 1;
       }
     }
+    if (found.length > 0) taken = [...taken, ...found].sort((a, b) => a.start - b.start);
   }
 
-  taken.sort((a, b) => a.start - b.start);
   return taken.map((t) => {
     const from = map[t.start]!;
     const to = map[t.end - 1]! + 1;

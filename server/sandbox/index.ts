@@ -1,9 +1,13 @@
 /** Every sandbox handler, by operation id. */
 import type { SandboxHandlers } from '../http/handlers.ts';
+import { feedbackSandboxHandlers } from './feedback.ts';
 import { marketplaceSandboxHandlers } from './marketplace.ts';
+import { orderSandboxHandlers } from './orders.ts';
 import { sellerSandboxHandlers } from './sellers.ts';
 
 export const sandboxHandlerTable: SandboxHandlers = {
   ...sellerSandboxHandlers,
   ...marketplaceSandboxHandlers,
+  ...orderSandboxHandlers,
+  ...feedbackSandboxHandlers,
 };

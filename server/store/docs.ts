@@ -4,6 +4,11 @@
  * Records here are the server's own; answers are built from them through the contract's schemas.
  */
 import type { KeyMode, Position, Scope, SellerType } from '../../sdk/contract/index.ts';
+import type { EventRecord } from '../domain/events.ts';
+import type { ComplaintRecord, PayoutRecord, QuestionRecord, ReviewRecord, WorkModeRecord } from './records/account.ts';
+import type { DeliveryRecord, HookRecord, ProbeHitRecord } from './records/hooks.ts';
+import type { CardRecord, StockItemRecord } from './records/listings.ts';
+import type { OrderRecord } from './records/orders.ts';
 
 export const DOC_VERSION = 1;
 
@@ -94,8 +99,22 @@ export interface SellerDoc {
   papers: PapersRecord;
   catalogRequests: CatalogRequestRecord[];
   idempotency: Record<string, IdempotencyRecord>;
-  /** Sections added by later capabilities keep their records under their own names. */
-  [section: string]: unknown;
+  /** Cards by number; stock items by card number. */
+  cards: Record<string, CardRecord>;
+  stock: Record<string, StockItemRecord[]>;
+  orders: Record<string, OrderRecord>;
+  /** Latest `updatedAt` given to an order (kept strictly increasing). */
+  lastOrderUpdate: string | null;
+  questions: QuestionRecord[];
+  reviews: ReviewRecord[];
+  complaints: ComplaintRecord[];
+  payouts: PayoutRecord[];
+  workMode: WorkModeRecord;
+  hooks: HookRecord | null;
+  deliveries: DeliveryRecord[];
+  probe: { token: string; hits: ProbeHitRecord[] } | null;
+  /** The outbox of events, newest last. */
+  events: EventRecord[];
 }
 
 export function newSharedDoc(): SharedDoc {
@@ -130,6 +149,19 @@ export function newSellerDoc(sellerId: string): SellerDoc {
     },
     catalogRequests: [],
     idempotency: {},
+    cards: {},
+    stock: {},
+    orders: {},
+    lastOrderUpdate: null,
+    questions: [],
+    reviews: [],
+    complaints: [],
+    payouts: [],
+    workMode: { capacity: null, doNotDisturb: false, quietHours: null },
+    hooks: null,
+    deliveries: [],
+    probe: null,
+    events: [],
   };
 }
 

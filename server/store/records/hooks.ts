@@ -1,0 +1,32 @@
+/** Stored records of the event subscription, its deliveries and the probe receiver. */
+import type { EventKind } from '../../../sdk/contract/index.ts';
+
+export interface HookRecord {
+  url: string;
+  events: EventKind[];
+  /** Sealed signing secret, AAD `hook:<seller id>`. */
+  sealedSecret: string;
+  status: 'active' | 'paused' | 'off';
+  failures: number;
+  pausedAt: string | null;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  event: EventKind;
+  eventId: string | null;
+  data: Record<string, unknown>;
+  at: string;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  test: boolean;
+}
+
+export interface ProbeHitRecord {
+  receivedAt: string;
+  headers: Record<string, string>;
+  body: string;
+}

@@ -1,0 +1,37 @@
+/** Stored records of cards and their stock. Stock items are kept sealed; `hash` finds duplicates. */
+import type { CreditsType, DeliveryMethod, ProductType } from '../../../sdk/contract/index.ts';
+
+export interface CardRecord {
+  number: number;
+  service: string;
+  tariff: string;
+  productType: ProductType;
+  deliveryMethod: DeliveryMethod;
+  priceRub: number;
+  slaMinutes: number;
+  guaranteeDays: number;
+  description: string;
+  creditsType: CreditsType | null;
+  creditsAmount: number | null;
+  creditsRate: number | null;
+  declaredStock: number;
+  confirmRequired: boolean;
+  isActive: boolean;
+  isTest: boolean;
+  autoIssue: boolean;
+  image: { url: string; contentType: string; bytes: number; sha256: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface StockItemRecord {
+  id: string;
+  /** AES-256-GCM, AAD `stock:<card number>:<item id>`. */
+  sealed: string;
+  /** Keyed hash within the card, for duplicates. */
+  hash: string;
+  status: 'free' | 'issued';
+  addedAt: string;
+  issuedAt: string | null;
+  order: string | null;
+}

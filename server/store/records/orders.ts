@@ -1,0 +1,47 @@
+/** Stored records of orders. `buyer` is internal: it never appears in a seller-facing answer. */
+import type { DeliveryMethod, OrderStatus, ProductType } from '../../../sdk/contract/index.ts';
+
+export interface MessageRecord {
+  id: string;
+  from: 'seller' | 'buyer' | 'marketplace';
+  text: string;
+  at: string;
+}
+
+export interface VaultRecord {
+  /** AES-256-GCM, AAD `vault:<order id>:<side>`. */
+  sealed: string;
+  opened: boolean;
+  at: string;
+}
+
+export interface OrderRecord {
+  id: string;
+  number: number;
+  service: string;
+  tariff: string;
+  productType: ProductType;
+  deliveryMethod: DeliveryMethod;
+  /** Price snapshot taken when the buyer pressed buy. */
+  priceRub: number;
+  status: OrderStatus;
+  isTest: boolean;
+  confirmRequired: boolean;
+  slaMinutes: number;
+  deliverBy: string | null;
+  guaranteeDays: number;
+  guaranteeUntil: string | null;
+  nextChargeDay: string | null;
+  createdAt: string;
+  paidAt: string | null;
+  /** Strictly increasing per seller, so polling by updatedSince never misses a change. */
+  updatedAt: string;
+  buyer: { id: string; test: boolean };
+  messages: MessageRecord[];
+  unreadBuyerMessage: boolean;
+  disputeReplied: boolean;
+  /** `seller`: what the seller put for the buyer; `buyer`: what the buyer put for the seller. */
+  vaults: { seller: VaultRecord | null; buyer: VaultRecord | null };
+  note: string | null;
+  stockItem: string | null;
+}
