@@ -1,0 +1,66 @@
+/**
+ * The one error a webhook receiver has to handle. Shared by the Node and the Web Crypto verifiers;
+ * no runtime imports, so it is safe in any bundle.
+ */
+
+/** Why a delivery was rejected. */
+export type WebhookVerificationReason =
+  /** A required header (`x-service-signature` or `x-service-timestamp`) is absent or empty. */
+  | 'missing_header'
+  /** The signature header is not `sha256=` followed by hex. */
+  | 'malformed_signature'
+  /** The timestamp header is not unix seconds (an unsigned integer). */
+  | 'malformed_timestamp'
+  /** No secret produces the given signature over the given body. */
+  | 'mismatch'
+  /** The signature is valid but the timestamp is too far from now (either direction). */
+  | 'stale_timestamp'
+  /** The body given to the verifier is not raw text/bytes (usually an already-parsed JSON object). */
+  | 'body_not_raw'
+  /** The signature is valid but the body is not JSON, or not a known webhook event. */
+  | 'malformed_body';
+
+export const WEBHOOK_VERIFICATION_REASONS: readonly WebhookVerificationReason[] = [
+  'missing_header',
+  'malformed_signature',
+  'malformed_timestamp',
+  'mismatch',
+  'stale_timestamp',
+  'body_not_raw',
+  'malformed_body',
+];
+
+export interface WebhookVerificationErrorDetails {
+  /** The header concerned (`missing_header`, `malformed_signature`, `malformed_timestamp`). */
+  header?: string;
+  /** `stale_timestamp`: signed time minus the receiver's time, in seconds (negative = in the past). */
+  skewSeconds?: number;
+  /** `malformed_body`: the JSON or schema error. */
+  cause?: unknown;
+}
+
+/**
+ * Thrown by `verifyWebhook` / `verifyWebhookAsync`. Answer the delivery with a 4xx (e.g. 400 or 401)
+ * when you catch it; `reason` tells what failed, `message` tells what to do about it.
+ */
+export class WebhookVerificationError extends Error {
+  override readonly name = 'WebhookVerificationError';
+  readonly reason: WebhookVerificationReason;
+  readonly header: string | undefined;
+  readonly skewSeconds: number | undefined;
+
+  constructor(reason: WebhookVerificationReason, message: string, details: WebhookVerificationErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.reason = reason;
+    this.header = details.header;
+    this.skewSeconds = details.skewSeconds;
+  }
+}
+
+/** True when `err` is a `WebhookVerificationError` (optionally with the given reason). */
+export function isWebhookVerificationError(
+  err: unknown,
+  reason?: WebhookVerificationReason,
+): err is WebhookVerificationError {
+  return err instanceof WebhookVerificationError && (reason === undefined || err.reason === reason);
+}

@@ -1,0 +1,333 @@
+/**
+ * Webhook verification on Web Crypto (`globalThis.crypto.subtle`), for edge runtimes, workers,
+ * Deno, Bun and browsers. No `node:` imports here: this module (and the shared verification steps
+ * it exports for `verify.ts`) must stay bundleable for any runtime.
+ */
+import { WEBHOOK_HEADERS, WEBHOOK_TOLERANCE_SECONDS, WebhookEvent } from '../contract/events.ts';
+import { WebhookVerificationError } from './errors.ts';
+
+/** The request body exactly as received: text, or bytes (a Node `Buffer` is a `Uint8Array`). */
+export type RawBody = string | Uint8Array | ArrayBuffer;
+
+/** Header values as Node's `IncomingHttpHeaders` has them. */
+export type HeaderValue = string | readonly string[] | undefined;
+
+/**
+ * Request headers: a Fetch `Headers` (or anything with `get(name)`), or a plain object whose keys
+ * may be in any case (Node's `req.headers`, a Lambda event's `headers`, ...).
+ */
+export type WebhookHeaders =
+  | { get(name: string): string | null }
+  | Readonly<Record<string, HeaderValue>>;
+
+/** One signing secret, or several while rotating (the delivery passes when any of them matches). */
+export type WebhookSecret = string | readonly string[];
+
+/** A clock: milliseconds since the epoch (as `Date.now()`), a `Date`, or a function giving one. */
+export type WebhookClock = number | Date | (() => number | Date);
+
+export interface VerifyWebhookOptions {
+  /**
+   * Reject when |now − timestamp| is this many seconds or more (default 300, the spec's value).
+   * Applies both to old deliveries and to ones dated in the future.
+   */
+  toleranceSeconds?: number;
+  /** The receiver's clock; a number is milliseconds since the epoch. Default `Date.now`. */
+  now?: WebhookClock;
+}
+
+const textEncoder = new TextEncoder();
+
+// ---------------------------------------------------------------------------------------------
+// Shared steps (used by verify.ts as well). Not part of the public `service-seller/webhooks` API.
+// ---------------------------------------------------------------------------------------------
+
+/** @internal Everything checked before any HMAC is computed. */
+export interface PreparedVerification {
+  /** `<timestamp>.<raw body>` as bytes: the signed message. */
+  message: Uint8Array<ArrayBuffer>;
+  /** The raw body bytes. */
+  body: Uint8Array<ArrayBuffer>;
+  /** The timestamp header as unix seconds. */
+  timestamp: number;
+  /** The signature from the header, decoded from hex (any length; a wrong length never matches). */
+  signature: Uint8Array<ArrayBuffer>;
+  /** The secrets to try. */
+  secrets: string[];
+}
+
+/** @internal Reads one header from a Fetch `Headers` or a plain object, case-insensitively. */
+export function readHeader(headers: WebhookHeaders, name: string): string | undefined {
+  if (headers === null || typeof headers !== 'object') return undefined;
+  const getter = (headers as { get?: unknown }).get;
+  if (typeof getter === 'function') {
+    const value = (getter as (n: string) => string | null).call(headers, name);
+    return value === null || value === undefined ? undefined : String(value);
+  }
+  const wanted = name.toLowerCase();
+  const record = headers as Readonly<Record<string, HeaderValue>>;
+  let value: HeaderValue = record[wanted];
+  if (value === undefined) {
+    for (const key of Object.keys(record)) {
+      if (key.toLowerCase() === wanted) {
+        value = record[key];
+        break;
+      }
+    }
+  }
+  if (Array.isArray(value)) value = value[0];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** @internal The raw body as bytes, or a `body_not_raw` error. */
+export function rawBodyBytes(rawBody: unknown): Uint8Array<ArrayBuffer> {
+  if (typeof rawBody === 'string') return textEncoder.encode(rawBody);
+  if (rawBody instanceof Uint8Array) return copyBytes(rawBody);
+  if (rawBody instanceof ArrayBuffer) return new Uint8Array(rawBody.slice(0));
+  if (ArrayBuffer.isView(rawBody)) {
+    return copyBytes(new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength));
+  }
+  const what = rawBody === null ? 'null' : rawBody === undefined ? 'undefined' : `a ${typeof rawBody}`;
+  throw new WebhookVerificationError(
+    'body_not_raw',
+    `Webhook body must be the raw request body (string, Buffer or Uint8Array) exactly as received, but got ${what}. ` +
+      'A JSON body parser has probably consumed it already: read the body as raw text/bytes for the webhook route ' +
+      "(e.g. express.raw({ type: 'application/json' }), or `await request.text()`) and verify before parsing.",
+  );
+}
+
+function copyBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(bytes.byteLength);
+  out.set(bytes);
+  return out;
+}
+
+/** @internal `<timestamp>.<body>` as bytes. */
+export function signedMessage(timestamp: string, body: Uint8Array): Uint8Array<ArrayBuffer> {
+  const prefix = textEncoder.encode(`${timestamp}.`);
+  const out = new Uint8Array(prefix.byteLength + body.byteLength);
+  out.set(prefix, 0);
+  out.set(body, prefix.byteLength);
+  return out;
+}
+
+/** @internal Validates a timestamp given to a signer; returns its text form. */
+export function timestampText(timestamp: string | number): string {
+  const text = typeof timestamp === 'number' ? String(timestamp) : timestamp;
+  if (!/^\d{1,15}$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new TypeError(`webhook timestamp must be unix time in whole seconds, got ${JSON.stringify(String(timestamp))}`);
+  }
+  return text;
+}
+
+/** @internal Validates the secret argument. */
+export function secretList(secret: WebhookSecret): string[] {
+  const list = typeof secret === 'string' ? [secret] : Array.isArray(secret) ? [...secret] : [];
+  if (list.length === 0 || list.some((s) => typeof s !== 'string' || s.length === 0)) {
+    throw new TypeError('webhook secret must be a non-empty string or a non-empty array of non-empty strings');
+  }
+  return list;
+}
+
+function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** @internal Lowercase hex of bytes. */
+export function bytesToHex(bytes: Uint8Array): string {
+  let hex = '';
+  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/**
+ * @internal Constant-time comparison written out by hand (no `node:crypto` here). The loop always
+ * runs over the whole of `expected`, so neither where the first difference is nor the length of
+ * `given` changes its duration; differing lengths simply never compare equal.
+ */
+export function constantTimeEqual(expected: Uint8Array, given: Uint8Array): boolean {
+  let diff = expected.length ^ given.length;
+  for (let i = 0; i < expected.length; i++) diff |= (expected[i] ?? 0) ^ (given[i] ?? 0);
+  return diff === 0;
+}
+
+/** @internal The checks done before any HMAC: body, headers, their formats, secrets. */
+export function prepareVerification(
+  rawBody: unknown,
+  headers: WebhookHeaders,
+  secret: WebhookSecret,
+): PreparedVerification {
+  const secrets = secretList(secret);
+  const body = rawBodyBytes(rawBody);
+  if (headers === null || typeof headers !== 'object') {
+    throw new TypeError('webhook headers must be a Headers object or a plain object of header values');
+  }
+
+  const signatureHeader = readHeader(headers, WEBHOOK_HEADERS.signature)?.trim();
+  const timestampHeader = readHeader(headers, WEBHOOK_HEADERS.timestamp)?.trim();
+  for (const [name, value] of [
+    [WEBHOOK_HEADERS.signature, signatureHeader],
+    [WEBHOOK_HEADERS.timestamp, timestampHeader],
+  ] as const) {
+    if (!value) {
+      throw new WebhookVerificationError(
+        'missing_header',
+        `Webhook header ${name} is missing. Pass the request's headers unchanged, and check that no proxy ` +
+          'in front of the receiver strips x-service-* headers.',
+        { header: name },
+      );
+    }
+  }
+  const ts = timestampHeader as string;
+  const sig = signatureHeader as string;
+
+  if (!/^\d{1,15}$/.test(ts)) {
+    throw new WebhookVerificationError(
+      'malformed_timestamp',
+      `Webhook header ${WEBHOOK_HEADERS.timestamp} must be unix time in whole seconds (digits only).`,
+      { header: WEBHOOK_HEADERS.timestamp },
+    );
+  }
+  const match = /^sha256=([0-9a-fA-F]+)$/.exec(sig);
+  if (!match || match[1]!.length % 2 !== 0) {
+    throw new WebhookVerificationError(
+      'malformed_signature',
+      `Webhook header ${WEBHOOK_HEADERS.signature} must be "sha256=" followed by the hex HMAC-SHA256; ` +
+        'pass the header value exactly as received.',
+      { header: WEBHOOK_HEADERS.signature },
+    );
+  }
+
+  return {
+    message: signedMessage(ts, body),
+    body,
+    timestamp: Number(ts),
+    signature: hexToBytes(match[1]!),
+    secrets,
+  };
+}
+
+/** @internal Reads a clock as milliseconds since the epoch. */
+export function nowMilliseconds(now: WebhookClock | undefined): number {
+  const value = typeof now === 'function' ? now() : now === undefined ? Date.now() : now;
+  const ms = value instanceof Date ? value.getTime() : value;
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) {
+    throw new TypeError('options.now must give milliseconds since the epoch or a valid Date');
+  }
+  return ms;
+}
+
+/** @internal The checks after the HMAC: the match itself, the time window, the body. */
+export function finishVerification(
+  prepared: PreparedVerification,
+  matched: boolean,
+  options: VerifyWebhookOptions,
+): WebhookEvent {
+  if (!matched) {
+    throw new WebhookVerificationError(
+      'mismatch',
+      'Webhook signature does not match. Verify the raw request body exactly as received, not a re-serialised ' +
+        'one (JSON.stringify of a parsed body changes the bytes), and check the signing secret ' +
+        '(while rotating, pass both the old and the new secret as an array).',
+    );
+  }
+
+  const tolerance = options.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
+  if (typeof tolerance !== 'number' || Number.isNaN(tolerance) || tolerance <= 0) {
+    throw new TypeError('options.toleranceSeconds must be a positive number of seconds');
+  }
+  const skew = prepared.timestamp - nowMilliseconds(options.now) / 1000;
+  if (Math.abs(skew) >= tolerance) {
+    const rounded = Math.round(Math.abs(skew));
+    const where = skew < 0 ? `${rounded} s in the past` : `${rounded} s in the future`;
+    throw new WebhookVerificationError(
+      'stale_timestamp',
+      `Webhook timestamp is ${where}, outside the ${tolerance} s tolerance. Reject it: it may be a replay. ` +
+        "If genuine deliveries fail this way, the receiver's clock is off (check NTP).",
+      { skewSeconds: skew },
+    );
+  }
+
+  let text: string;
+  let json: unknown;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(prepared.body);
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new WebhookVerificationError(
+      'malformed_body',
+      'Webhook signature is valid but the body is not UTF-8 JSON.',
+      { cause },
+    );
+  }
+  const parsed = WebhookEvent.safeParse(json);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const where = first ? ` (${first.path.join('.') || 'body'}: ${first.message})` : '';
+    throw new WebhookVerificationError(
+      'malformed_body',
+      `Webhook signature is valid but the body is not a known webhook event${where}. ` +
+        'If the service has added an event kind, update service-seller.',
+      { cause: parsed.error },
+    );
+  }
+  return parsed.data as unknown as WebhookEvent;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Public API
+// ---------------------------------------------------------------------------------------------
+
+function subtleCrypto(): SubtleCrypto {
+  const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
+  if (!subtle) {
+    throw new Error('Web Crypto (globalThis.crypto.subtle) is not available here; in Node use verifyWebhook');
+  }
+  return subtle;
+}
+
+async function hmacSha256(secret: string, message: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const subtle = subtleCrypto();
+  const key = await subtle.importKey('raw', textEncoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
+  return new Uint8Array(await subtle.sign('HMAC', key, message));
+}
+
+/**
+ * The `x-service-signature` value (`sha256=<lowercase hex>`) for a timestamp and raw body, on Web
+ * Crypto. Same result as `computeSignature`.
+ */
+export async function computeSignatureAsync(
+  timestamp: string | number,
+  rawBody: string | Uint8Array,
+  secret: string,
+): Promise<string> {
+  const [key] = secretList(secret);
+  const mac = await hmacSha256(key!, signedMessage(timestampText(timestamp), rawBodyBytes(rawBody)));
+  return `sha256=${bytesToHex(mac)}`;
+}
+
+/**
+ * Checks a webhook delivery and returns its typed event, on Web Crypto (edge runtimes, browsers).
+ * Same rules, errors and result as `verifyWebhook`.
+ *
+ * @throws WebhookVerificationError with a `reason` saying what failed.
+ */
+export async function verifyWebhookAsync(
+  rawBody: RawBody,
+  headers: WebhookHeaders,
+  secret: WebhookSecret,
+  options: VerifyWebhookOptions = {},
+): Promise<WebhookEvent> {
+  const prepared = prepareVerification(rawBody, headers, secret);
+  let matched = false;
+  for (const key of prepared.secrets) {
+    const mac = await hmacSha256(key, prepared.message);
+    // Every secret is tried (no early exit), so timing does not tell which one matched.
+    if (constantTimeEqual(mac, prepared.signature)) matched = true;
+  }
+  return finishVerification(prepared, matched, options);
+}
