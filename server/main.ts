@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   if (server.demo) {
     out(`demo seller: ${server.demo.sellerId}`);
     out(`demo key: ${server.demo.apiKey}`);
-    out(`point the CLI at it: echo ${server.demo.apiKey} | seller login --base-url ${server.url} --with-key-stdin`);
+    out(`point the CLI at it: echo ${server.demo.apiKey} | npx seller login --base-url ${server.url} --with-key-stdin`);
   }
   if (args['allow-local-hooks']) out('warning: webhook addresses on loopback over http are allowed (local development only)');
   out(`listening on ${server.url}`);
