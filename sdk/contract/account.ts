@@ -275,10 +275,10 @@ export const accountOperations = {
     method: 'PUT',
     path: '/papers/nickname',
     scope: 'documents',
-    summary: 'Set the public nickname (3–32 characters, unique).',
+    summary: 'Set the public nickname (3–32 characters, unique, not a contact detail).',
     body: z.strictObject({ nickname: z.string().trim().min(3).max(32).regex(/^[\p{L}\p{N}_.-]+$/u, 'letters, digits, _ . -') }),
     answer: z.object({ nickname: z.string() }),
-    refusals: ['nickname_taken'],
+    refusals: ['nickname_taken', 'contacts'],
   }),
   'papers.acceptOffer': op({
     id: 'papers.acceptOffer',

@@ -142,7 +142,8 @@ export const listingOperations = {
     params: number,
     body: z.strictObject({ active: z.boolean(), autoIssue: z.boolean().optional() }),
     answer: z.object({ number: z.number().int(), isActive: z.boolean(), autoIssue: z.boolean() }),
-    refusals: ['stock_empty'],
+    /** `complaint` (field `autoIssue`): auto-delivery asked for a card whose delivery method has no stock. */
+    refusals: ['stock_empty', 'complaint'],
   }),
   'listings.copy': op({
     id: 'listings.copy',
@@ -153,6 +154,8 @@ export const listingOperations = {
     params: number,
     answer: CardCreated,
     status: 201,
+    /** The copy is checked like a new card (the seller's type may have changed since). */
+    refusals: CARD_RULE_KINDS,
   }),
   'listings.setTest': op({
     id: 'listings.setTest',

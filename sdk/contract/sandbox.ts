@@ -109,6 +109,7 @@ export const sandboxOperations = {
     params: IdParam,
     body: z.strictObject({ text: Text(4000) }),
     answer: Message,
+    refusals: ['state_moved'],
   }),
   'sandbox.vault': orderAction(
     'sandbox.vault',

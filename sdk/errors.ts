@@ -1,0 +1,333 @@
+/**
+ * Typed errors of the SDK. Every failed call throws a `SellerError`; the subclass follows the
+ * error code of the answer (gaps.md, "HTTP conventions"), so callers branch with `instanceof` or
+ * on `err.code`, and narrow rule refusals per operation with `isRejected(err, 'orders.deliver')`.
+ *
+ * Messages are written for people (`rejected (state_moved): … [orders.deliver, request r_1]`) and
+ * never carry the API key.
+ */
+import type { ApiOperations, SandboxOperations } from './contract/index.ts';
+import { ERROR_STATUS, type ErrorCode, type Refusal } from './contract/common.ts';
+
+/** An error code of the API, or one the SDK assigns when no usable answer came back. */
+export type SellerErrorCode = ErrorCode | 'connection' | 'invalid_response';
+
+/** The `detail` of an error body: a sentence, or an object such as `{needed: 'orders'}`. */
+export type ErrorDetail = string | Record<string, unknown> | undefined;
+
+/** Every operation the SDK knows, API and sandbox, keyed by id. */
+export type KnownOperations = ApiOperations & SandboxOperations;
+export type KnownOperationId = keyof KnownOperations & string;
+
+/** The rule-refusal kinds an operation may answer: `RefusalKindOf<'orders.deliver'>`. */
+export type RefusalKindOf<Id extends KnownOperationId> = KnownOperations[Id]['refusals'][number];
+
+/** A rule refusal whose `kind` is typed. */
+export type TypedRefusal<Kind extends string = string> = Omit<Refusal, 'kind'> & { kind: Kind };
+
+export interface SellerErrorInit {
+  code: SellerErrorCode;
+  /** HTTP status of the answer; `undefined` when no answer came back. */
+  status?: number | undefined;
+  detail?: ErrorDetail;
+  requestId?: string | undefined;
+  operation?: string | undefined;
+  body?: unknown;
+  cause?: unknown;
+  /** The human part of the message; a default per code is used when absent. */
+  text?: string | undefined;
+}
+
+/** Base class of every error the SDK throws for a call. */
+export class SellerError extends Error {
+  override name = 'SellerError';
+  /** The API error code, or `connection` / `invalid_response` for client-side failures. */
+  readonly code: SellerErrorCode;
+  /** HTTP status; `undefined` when the server never answered (connection errors, timeouts). */
+  readonly status: number | undefined;
+  /** `detail` of the error body. */
+  readonly detail: ErrorDetail;
+  /** `x-request-id` of the answer, to quote when asking for help. */
+  readonly requestId: string | undefined;
+  /** The operation id (`orders.deliver`); `undefined` for raw `client.request()` calls. */
+  readonly operation: string | undefined;
+  /** The parsed answer body (or its text when it was not JSON). */
+  readonly body: unknown;
+
+  constructor(init: SellerErrorInit) {
+    super(formatMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
+    this.code = init.code;
+    this.status = init.status;
+    this.detail = init.detail;
+    this.requestId = init.requestId;
+    this.operation = init.operation;
+    this.body = init.body;
+  }
+}
+
+/** 400: `bad_request` (see `detail`) or `idempotency_key_required`. */
+export class BadRequestError extends SellerError {
+  override name = 'BadRequestError';
+}
+
+/** 401: `no_key`, `bad_key` or `revoked`. Also thrown before any request when no key is configured. */
+export class AuthenticationError extends SellerError {
+  override name = 'AuthenticationError';
+}
+
+/** 403: `not_seller`, `seller_blocked` or `scope`. */
+export class PermissionError extends SellerError {
+  override name = 'PermissionError';
+  /** For `scope`: the scope the key lacks (`detail.needed`). */
+  readonly neededScope: string | undefined;
+
+  constructor(init: SellerErrorInit) {
+    super(init);
+    const needed = typeof init.detail === 'object' ? init.detail['needed'] : undefined;
+    this.neededScope = typeof needed === 'string' ? needed : undefined;
+  }
+}
+
+/** 404 `not_found`: the record is absent or belongs to another seller (the two look the same). */
+export class NotFoundError extends SellerError {
+  override name = 'NotFoundError';
+}
+
+/**
+ * 409 `rejected`: a rule refused the call. `refusal.kind` says which; narrow it per operation with
+ * `isRejected(err, 'orders.deliver')`, which types `kind` as that operation's refusal kinds.
+ */
+export class RejectedError<Kind extends string = string> extends SellerError {
+  override name = 'RejectedError';
+  readonly refusal: TypedRefusal<Kind>;
+
+  constructor(init: SellerErrorInit & { refusal: TypedRefusal<Kind> }) {
+    super(init);
+    this.refusal = init.refusal;
+  }
+}
+
+/** 422 `idempotency_mismatch`: the key was already used with a different request. */
+export class IdempotencyMismatchError extends SellerError {
+  override name = 'IdempotencyMismatchError';
+}
+
+/** 429 `rate`, thrown once the retries are used up. */
+export class RateLimitError extends SellerError {
+  override name = 'RateLimitError';
+  /** `Retry-After` of the last answer, in seconds. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(init: SellerErrorInit & { retryAfterSeconds?: number | undefined }) {
+    super(init);
+    this.retryAfterSeconds = init.retryAfterSeconds;
+  }
+}
+
+/** 5xx, thrown once the retries are used up. */
+export class ServerError extends SellerError {
+  override name = 'ServerError';
+}
+
+/** No answer: the network failed or the attempt timed out (`timedOut`). `cause` keeps the original. */
+export class ConnectionError extends SellerError {
+  override name = 'ConnectionError';
+  readonly timedOut: boolean;
+
+  constructor(init: Omit<SellerErrorInit, 'code'> & { timedOut?: boolean }) {
+    super({ ...init, code: 'connection' });
+    this.timedOut = init.timedOut ?? false;
+  }
+}
+
+/** One problem found in an answer, as zod reports it. */
+export interface AnswerIssue {
+  path: readonly PropertyKey[];
+  message: string;
+  code?: string | undefined;
+}
+
+/** A 2xx answer that does not match the operation's answer schema (or is not JSON). */
+export class ResponseValidationError extends SellerError {
+  override name = 'ResponseValidationError';
+  readonly issues: readonly AnswerIssue[];
+  /** Path of the first issue, e.g. `['items', 0, 'status']`. */
+  readonly path: readonly PropertyKey[];
+
+  constructor(init: Omit<SellerErrorInit, 'code'> & { issues: readonly AnswerIssue[] }) {
+    const first = init.issues[0];
+    const where = first && first.path.length > 0 ? ` at ${first.path.map(String).join('.')}` : '';
+    const text =
+      init.text ?? `the answer does not match the contract${where}${first ? `: ${first.message}` : ''}`;
+    super({ ...init, code: 'invalid_response', text });
+    this.issues = init.issues;
+    this.path = first?.path ?? [];
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------
+
+/** Whether a value is an error thrown by this SDK. */
+export function isSellerError(value: unknown): value is SellerError {
+  return value instanceof SellerError;
+}
+
+/**
+ * Whether `err` is a rule refusal, optionally of the given operation; narrows `err.refusal.kind`
+ * to that operation's kinds.
+ *
+ * @example
+ * try { await client.orders.deliver(id, {}) }
+ * catch (err) {
+ *   if (isRejected(err, 'orders.deliver') && err.refusal.kind === 'need_next_charge') { … }
+ * }
+ */
+export function isRejected<Id extends KnownOperationId>(
+  err: unknown,
+  operation: Id,
+): err is RejectedError<RefusalKindOf<Id>>;
+export function isRejected(err: unknown): err is RejectedError;
+export function isRejected(err: unknown, operation?: string): boolean {
+  return err instanceof RejectedError && (operation === undefined || err.operation === operation);
+}
+
+/** Something with a `get(name)` like `Headers`. */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+/** Parses `Retry-After` (seconds or an HTTP date) into seconds; `undefined` when absent or invalid. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, (at - now) / 1000);
+}
+
+interface Envelope {
+  error: ErrorCode;
+  detail?: ErrorDetail;
+  refusal?: Refusal;
+}
+
+const ERROR_CODES: ReadonlySet<string> = new Set(Object.keys(ERROR_STATUS));
+
+function asEnvelope(body: unknown): Envelope | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { error, detail, refusal } = body as Record<string, unknown>;
+  if (typeof error !== 'string' || !ERROR_CODES.has(error)) return undefined;
+  const envelope: Envelope = { error: error as ErrorCode };
+  if (typeof detail === 'string' || (typeof detail === 'object' && detail !== null && !Array.isArray(detail))) {
+    envelope.detail = detail as ErrorDetail;
+  }
+  if (typeof refusal === 'object' && refusal !== null && typeof (refusal as Refusal).kind === 'string') {
+    envelope.refusal = refusal as Refusal;
+  }
+  return envelope;
+}
+
+/**
+ * Turns a non-2xx answer into the matching error. The class follows the body's `error` code; a body
+ * without the error envelope (a proxy's HTML page, say) is classed by status: 5xx `ServerError`,
+ * 429 `RateLimitError`, 404 `NotFoundError`, anything else a plain `SellerError` with code
+ * `invalid_response`.
+ */
+export function errorFromResponse(
+  status: number,
+  body: unknown,
+  headers: HeaderReader | undefined,
+  operation?: string,
+): SellerError {
+  const envelope = asEnvelope(body);
+  const base = {
+    status,
+    detail: envelope?.detail,
+    requestId: headers?.get('x-request-id') ?? undefined,
+    operation,
+    body,
+  };
+  const code: SellerErrorCode =
+    envelope?.error ??
+    (status >= 500 ? 'internal' : status === 429 ? 'rate' : status === 404 ? 'not_found' : 'invalid_response');
+  switch (code) {
+    case 'bad_request':
+    case 'idempotency_key_required':
+      return new BadRequestError({ ...base, code });
+    case 'no_key':
+    case 'bad_key':
+    case 'revoked':
+      return new AuthenticationError({ ...base, code });
+    case 'not_seller':
+    case 'seller_blocked':
+    case 'scope':
+      return new PermissionError({ ...base, code });
+    case 'not_found':
+      return new NotFoundError({ ...base, code });
+    case 'rejected':
+      return new RejectedError({ ...base, code, refusal: envelope?.refusal ?? { kind: 'unknown' } });
+    case 'idempotency_mismatch':
+      return new IdempotencyMismatchError({ ...base, code });
+    case 'rate':
+      return new RateLimitError({ ...base, code, retryAfterSeconds: parseRetryAfter(headers?.get('retry-after')) });
+    case 'internal':
+      return new ServerError({ ...base, code });
+    default:
+      return new SellerError({ ...base, code, text: `unexpected HTTP ${status} answer without an error body` });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------
+
+const DEFAULT_TEXT: Record<SellerErrorCode, string> = {
+  bad_request: 'the request is malformed',
+  idempotency_key_required: 'a changing call needs an Idempotency-Key header',
+  no_key: 'no API key was presented',
+  bad_key: 'the API key is not recognised',
+  revoked: 'the API key was revoked',
+  not_seller: "the key's owner is not a seller",
+  seller_blocked: 'the seller is blocked',
+  scope: 'the API key lacks the scope this call needs',
+  not_found: 'the record does not exist or is not yours',
+  rejected: 'a rule refused the call',
+  idempotency_mismatch: 'the Idempotency-Key was already used with a different request',
+  rate: 'rate limit exceeded',
+  internal: 'the server failed',
+  connection: 'the server could not be reached',
+  invalid_response: 'the answer could not be understood',
+};
+
+const MAX_DETAIL = 300;
+
+function detailText(detail: ErrorDetail): string | undefined {
+  if (detail === undefined) return undefined;
+  const text = typeof detail === 'string' ? detail : JSON.stringify(detail);
+  return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text;
+}
+
+function refusalText(refusal: Refusal | undefined): string {
+  if (!refusal) return '';
+  const extras = [
+    refusal.field !== undefined ? `field ${refusal.field}` : '',
+    refusal.reason !== undefined ? `reason ${refusal.reason}` : '',
+    refusal.allowed !== undefined ? `allowed: ${refusal.allowed.join(', ')}` : '',
+  ].filter(Boolean);
+  return extras.length > 0 ? ` (${extras.join('; ')})` : '';
+}
+
+function formatMessage(init: SellerErrorInit & { refusal?: Refusal; retryAfterSeconds?: number | undefined }): string {
+  const kind = init.refusal ? ` (${init.refusal.kind})` : '';
+  let text = init.text ?? detailText(init.detail) ?? DEFAULT_TEXT[init.code];
+  if (init.code === 'scope' && typeof init.detail === 'object' && typeof init.detail['needed'] === 'string') {
+    text = `the API key lacks the "${init.detail['needed']}" scope`;
+  }
+  if (init.code === 'rate' && init.retryAfterSeconds !== undefined) text += `; retry after ${init.retryAfterSeconds} s`;
+  const where = [init.operation, init.status !== undefined ? `HTTP ${init.status}` : '', init.requestId ? `request ${init.requestId}` : '']
+    .filter(Boolean)
+    .join(', ');
+  return `${init.code}${kind}: ${text}${refusalText(init.refusal)}${where ? ` [${where}]` : ''}`;
+}

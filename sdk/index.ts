@@ -1,0 +1,62 @@
+/**
+ * service-seller: the typed SDK of the marketplace Seller API.
+ *
+ * @example
+ * import { SellerClient, isRejected } from 'service-seller';
+ * const client = new SellerClient();            // SERVICE_API_KEY, SERVICE_BASE_URL
+ * const me = await client.me.get();
+ */
+export { SellerClient, SDK_VERSION, DEFAULT_BASE_URL } from './client.ts';
+export type { SellerClientOptions, CommonClientOptions, RawRequest } from './client.ts';
+export { SandboxClient } from './sandbox.ts';
+export type { SandboxClientOptions } from './sandbox.ts';
+export { PagedCall } from './pagination.ts';
+export type { RawResponse, Sleep } from './transport.ts';
+export type {
+  RequestOptions,
+  ImageUpload,
+  ImageType,
+  BinaryOperationId,
+  MethodOf,
+  ResultOf,
+  AnswerOf,
+  InputOf,
+  PathArgs,
+  SectionMethods,
+} from './methods.ts';
+export {
+  SellerError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionError,
+  NotFoundError,
+  RejectedError,
+  IdempotencyMismatchError,
+  RateLimitError,
+  ServerError,
+  ConnectionError,
+  ResponseValidationError,
+  errorFromResponse,
+  isRejected,
+  isSellerError,
+  parseRetryAfter,
+} from './errors.ts';
+export type {
+  SellerErrorCode,
+  SellerErrorInit,
+  ErrorDetail,
+  RefusalKindOf,
+  TypedRefusal,
+  KnownOperations,
+  KnownOperationId,
+  AnswerIssue,
+  HeaderReader,
+} from './errors.ts';
+
+// The contract: schemas, types and the operation tables, for users of the SDK.
+export * from './contract/index.ts';
+
+// --- Input validation (sdk/validate/) -------------------------------------------------------
+// Offline checks of tax and bank identifiers, so a form can fail before a call.
+export * from './validate/index.ts';
+// ---------------------------------------------------------------------------------------------

@@ -1,0 +1,241 @@
+/**
+ * From the operation table to methods, at runtime and in the types. Nothing here names an
+ * endpoint: `orders.deliver` in the table becomes `client.orders.deliver(id, body, options?)`
+ * because of its row alone (the octokit way).
+ *
+ * Signature of a derived method:
+ *   1. the path parameters, positionally in path order (`{number}` a number, the others strings);
+ *   2. the input: the body's `z.input` for JSON-body operations, the query's `z.input` for
+ *      operations with a query, `{data, contentType}` for the image upload; optional when no field
+ *      is required, absent when the operation takes none;
+ *   3. `RequestOptions`, optional.
+ * It returns `Promise<z.output<answer>>`, or a `PagedCall` for paged lists.
+ */
+import type { z } from 'zod';
+import { BASE_PATH, fillPath, pathParamNames, type AnyOperation, type PathParamNames } from './contract/operation.ts';
+import type { IMAGE_TYPES } from './contract/listings.ts';
+import { ResponseValidationError } from './errors.ts';
+import { nextByCursor, nextBySkip, PagedCall, type NextQuery } from './pagination.ts';
+import { newIdempotencyKey, type OutgoingRequest, type Transport } from './transport.ts';
+
+// ---------------------------------------------------------------------------
+// Types
+// ---------------------------------------------------------------------------
+
+/** Per-call options, the last argument of every method. */
+export interface RequestOptions {
+  /**
+   * `Idempotency-Key` of a changing call. The same key is sent on every retry of the call.
+   * @default a fresh `crypto.randomUUID()` per call
+   * @example { idempotencyKey: `deliver-${orderId}` }
+   */
+  idempotencyKey?: string | undefined;
+  /**
+   * Cancels the call (and its retries and backoff waits); the call rejects with the signal's reason.
+   * @example { signal: AbortSignal.timeout(5_000) }
+   */
+  signal?: AbortSignal | undefined;
+  /**
+   * Time limit of each attempt, in milliseconds.
+   * @default the client's `timeoutMs`
+   */
+  timeoutMs?: number | undefined;
+  /**
+   * Retries after a network failure, a timeout, a 429 or a 5xx.
+   * @default the client's `maxRetries`
+   */
+  maxRetries?: number | undefined;
+  /**
+   * Extra request headers; they win over the SDK's own.
+   * @example { headers: { 'x-trace-id': traceId } }
+   */
+  headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/** Operations whose body is raw bytes rather than JSON (the table's `bodyType: 'binary'`). */
+export type BinaryOperationId = 'listings.setImage';
+
+export type ImageType = (typeof IMAGE_TYPES)[number];
+
+/** The input of the image upload: raw bytes and their type. */
+export interface ImageUpload {
+  data: Uint8Array | ArrayBuffer | Blob;
+  contentType: ImageType;
+}
+
+type ParamTypes<Names extends string[]> = { [K in keyof Names]: Names[K] extends 'number' ? number : string };
+
+/** The path arguments of an operation: `[id: string]`, `[number: number]`, `[]`. */
+export type PathArgs<Op extends AnyOperation> = ParamTypes<PathParamNames<Op['path']>>;
+
+type InputArg<T> = {} extends T ? [input?: T] : [input: T];
+
+/** The input argument of an operation, if it takes one. */
+export type InputArgs<Op extends AnyOperation> = Op['id'] extends BinaryOperationId
+  ? [upload: ImageUpload]
+  : Op['body'] extends z.ZodType
+    ? InputArg<z.input<Op['body']>>
+    : Op['query'] extends z.ZodType
+      ? InputArg<z.input<Op['query']>>
+      : [];
+
+/** What the operation answers, once parsed. */
+export type AnswerOf<Op extends AnyOperation> = z.output<Op['answer']>;
+
+/** The input of an operation (body or query), or `undefined` when it takes none. */
+export type InputOf<Op extends AnyOperation> = InputArgs<Op> extends [] ? undefined : NonNullable<InputArgs<Op>[0]>;
+
+/** The result of a method: a `PagedCall` for paged lists, else a promise of the answer. */
+export type ResultOf<Op extends AnyOperation> =
+  AnswerOf<Op> extends { items: (infer Item)[]; nextCursor: string | null }
+    ? PagedCall<Item, AnswerOf<Op>>
+    : AnswerOf<Op> extends { items: (infer Item)[]; total: number }
+      ? PagedCall<Item, AnswerOf<Op>>
+      : Promise<AnswerOf<Op>>;
+
+/** The method derived from one operation. */
+export type MethodOf<Op extends AnyOperation> = (
+  ...args: [...PathArgs<Op>, ...InputArgs<Op>, options?: RequestOptions]
+) => ResultOf<Op>;
+
+type SectionOf<Id> = Id extends `${infer Section}.${string}` ? Section : never;
+
+/** `{ [section]: { [verb]: method } }` for a table keyed `section.verb`. */
+export type SectionMethods<Ops extends Record<string, AnyOperation>> = {
+  [S in SectionOf<keyof Ops>]: {
+    [Id in keyof Ops as Id extends `${S}.${infer Verb}` ? Verb : never]: MethodOf<Ops[Id]>;
+  };
+};
+
+// ---------------------------------------------------------------------------
+// Runtime
+// ---------------------------------------------------------------------------
+
+type AnyPage = { items: unknown[] };
+
+/** Runs one operation with its arguments sorted out; `OperationCaller.invoke` is the usual one. */
+export type Invoke = (
+  op: AnyOperation,
+  params: Record<string, unknown>,
+  input: unknown,
+  options: RequestOptions | undefined,
+) => unknown;
+
+/** Builds `{section: {verb: method}}` from a table; each method sorts its arguments and calls `invoke`. */
+export function deriveMethods<Ops extends Record<string, AnyOperation>>(ops: Ops, invoke: Invoke): SectionMethods<Ops> {
+  const sections: Record<string, Record<string, unknown>> = {};
+  for (const op of Object.values(ops)) {
+    const dot = op.id.indexOf('.');
+    const section = op.id.slice(0, dot);
+    const verb = op.id.slice(dot + 1);
+    (sections[section] ??= {})[verb] = methodOf(op, invoke);
+  }
+  return sections as SectionMethods<Ops>;
+}
+
+function methodOf(op: AnyOperation, invoke: Invoke): (...args: unknown[]) => unknown {
+  const names = pathParamNames(op.path);
+  const arity = names.length;
+  const takesInput = op.bodyType !== 'none' || op.query !== undefined;
+  const method = (...args: unknown[]) => {
+    const params: Record<string, unknown> = {};
+    for (let i = 0; i < arity; i++) params[names[i]!] = args[i];
+    const input = takesInput ? args[arity] : undefined;
+    const options = args[takesInput ? arity + 1 : arity] as RequestOptions | undefined;
+    return invoke(op, params, input, options);
+  };
+  Object.defineProperty(method, 'name', { value: op.id });
+  return method;
+}
+
+/**
+ * Turns an operation call into an HTTP request and its answer into data: URL and query, body,
+ * idempotency key (changing calls of the API surface), answer parsing, and paging.
+ */
+export class OperationCaller {
+  /**
+   * @param transport gives the sender; called on every call, so it may throw (no API key, say).
+   * @param validateAnswers parse answers with the operation's answer schema (else trust them).
+   */
+  constructor(
+    private readonly transport: () => Transport,
+    private readonly validateAnswers = true,
+  ) {}
+
+  readonly invoke: Invoke = (op, params, input, options) => {
+    if (op.paging !== null) {
+      const next = (op.paging === 'cursor' ? nextByCursor : nextBySkip) as NextQuery<Record<string, unknown>, AnyPage>;
+      const fetchPage = (query: Record<string, unknown>): Promise<AnyPage> => this.call(op, params, query, options);
+      return new PagedCall(fetchPage, (input ?? {}) as Record<string, unknown>, next);
+    }
+    return this.call(op, params, input, options);
+  };
+
+  /** Sends one operation and parses its answer. */
+  async call(
+    op: AnyOperation,
+    params: Record<string, unknown>,
+    input: unknown,
+    options: RequestOptions | undefined,
+  ): Promise<any> {
+    const transport = this.transport();
+    const request = requestOf(transport.config.baseUrl, op, params, input, options);
+    const response = await transport.send(request);
+    if (!this.validateAnswers) return response.body;
+    const parsed = (op.answer as z.ZodType).safeParse(response.body);
+    if (parsed.success) return parsed.data;
+    throw new ResponseValidationError({
+      status: response.status,
+      requestId: response.requestId,
+      operation: op.id,
+      body: response.body,
+      issues: parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message, code: issue.code })),
+    });
+  }
+}
+
+/** The HTTP request of an operation call. */
+export function requestOf(
+  baseUrl: string,
+  op: AnyOperation,
+  params: Record<string, unknown>,
+  input: unknown,
+  options: RequestOptions | undefined,
+): OutgoingRequest {
+  const path = op.path.includes('{') ? fillPath(op.path, params) : op.path;
+  const query = op.query !== undefined ? queryString(input as Record<string, unknown> | undefined) : '';
+  const request: OutgoingRequest = {
+    method: op.method,
+    url: baseUrl + BASE_PATH[op.surface] + path + query,
+    operation: op.id,
+    signal: options?.signal,
+    timeoutMs: options?.timeoutMs,
+    maxRetries: options?.maxRetries,
+    headers: options?.headers,
+  };
+  if (op.bodyType === 'json') {
+    request.body = JSON.stringify(input ?? {});
+    request.contentType = 'application/json';
+  } else if (op.bodyType === 'binary') {
+    const upload = input as ImageUpload;
+    request.body = upload.data as BodyInit;
+    request.contentType = upload.contentType ?? (upload.data instanceof Blob ? upload.data.type : undefined);
+  }
+  if (op.surface === 'api' && op.changes) request.idempotencyKey = options?.idempotencyKey ?? newIdempotencyKey();
+  return request;
+}
+
+/** `?a=1&b=true`: `undefined` and `null` dropped, booleans as `true`/`false`, arrays repeated. */
+export function queryString(query: Readonly<Record<string, unknown>> | undefined): string {
+  if (!query) return '';
+  let out = '';
+  for (const key in query) {
+    const value = query[key];
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const text = item instanceof Date ? item.toISOString() : String(item);
+      out += `${out ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(text)}`;
+    }
+  }
+  return out;
+}
