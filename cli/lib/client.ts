@@ -1,0 +1,91 @@
+/**
+ * Where a command's API key and base URL come from, and the `SellerClient` built from them.
+ * Precedence for each setting: flag > environment > profile > default.
+ *   profile name: --profile > SERVICE_PROFILE > `seller profiles use` > "default"
+ *   base URL:     --base-url > SERVICE_BASE_URL > the profile's > http://127.0.0.1:8787
+ *   API key:      SERVICE_API_KEY > the profile's (there is no --api-key flag: secrets stay out of argv)
+ */
+import { SellerClient } from '../../sdk/client.ts';
+import { AuthenticationError } from '../../sdk/errors.ts';
+import { DEFAULT_PROFILE, PROFILE_NAME, type ProfileStore } from './config.ts';
+import { UsageError } from './errors.ts';
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
+
+/** The options every command accepts (defined on the program). */
+export interface GlobalOptions {
+  profile?: string | undefined;
+  baseUrl?: string | undefined;
+  json?: boolean | undefined;
+}
+
+export type Source = 'flag' | 'env' | 'profile' | 'default';
+
+export interface Settings {
+  profile: string;
+  baseUrl: string;
+  baseUrlSource: Source;
+  apiKey: string | undefined;
+  apiKeySource: 'env' | 'profile' | undefined;
+}
+
+type Env = Record<string, string | undefined>;
+
+const set = (value: string | undefined): value is string => value !== undefined && value !== '';
+
+/** The profile a command works on. */
+export function profileName(globals: GlobalOptions, env: Env, store: Pick<ProfileStore, 'current'>): string {
+  const name = [globals.profile, env.SERVICE_PROFILE, store.current].find(set) ?? DEFAULT_PROFILE;
+  if (!PROFILE_NAME.test(name)) {
+    throw new UsageError(`invalid profile name "${name}": use letters, digits, ".", "_" and "-"`);
+  }
+  return name;
+}
+
+export function resolveSettings(globals: GlobalOptions, env: Env, store: Pick<ProfileStore, 'current' | 'get'>): Settings {
+  const profile = profileName(globals, env, store);
+  const saved = store.get(profile) ?? {};
+  const urls: Array<[string | undefined, Source]> = [
+    [globals.baseUrl, 'flag'],
+    [env.SERVICE_BASE_URL, 'env'],
+    [saved.baseUrl, 'profile'],
+  ];
+  const [baseUrl, baseUrlSource] = (urls.find(([value]) => set(value)) as [string, Source] | undefined) ?? [DEFAULT_BASE_URL, 'default'];
+  checkBaseUrl(baseUrl, baseUrlSource);
+  const envKey = set(env.SERVICE_API_KEY) ? env.SERVICE_API_KEY : undefined;
+  const apiKey = envKey ?? saved.apiKey;
+  const apiKeySource = envKey ? 'env' : saved.apiKey ? 'profile' : undefined;
+  return { profile, baseUrl: baseUrl.replace(/\/+$/, ''), baseUrlSource, apiKey, apiKeySource };
+}
+
+const SOURCE_NAME: Record<Source, string> = {
+  flag: '--base-url',
+  env: 'SERVICE_BASE_URL',
+  profile: 'the profile',
+  default: 'the default',
+};
+
+function checkBaseUrl(value: string, source: Source): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new UsageError(`invalid base URL "${value}" (from ${SOURCE_NAME[source]}): expected http(s)://host[:port]`);
+  }
+}
+
+/** A client for explicit credentials (login checks a key before saving it). */
+export function newClient(credentials: { apiKey: string; baseUrl: string }): SellerClient {
+  return new SellerClient({ apiKey: credentials.apiKey, baseUrl: credentials.baseUrl, userAgent: 'seller-cli' });
+}
+
+/** A client for the resolved settings; no key is `no_key` (exit 4) before any request. */
+export function clientFor(settings: Settings): SellerClient {
+  if (!settings.apiKey) {
+    throw new AuthenticationError({ code: 'no_key', text: `no API key for profile "${settings.profile}"` });
+  }
+  return newClient({ apiKey: settings.apiKey, baseUrl: settings.baseUrl });
+}

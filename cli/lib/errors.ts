@@ -1,0 +1,148 @@
+/**
+ * From a failure to what the person reads and the exit code (gh's convention):
+ * 0 ok, 1 error, 2 usage or cancelled, 4 authentication/authorisation.
+ *
+ * Every message is `error: <code>: <detail>` on stderr, followed by hint lines saying what to do.
+ */
+import { AUTH_CODES } from '../../sdk/contract/common.ts';
+import { RateLimitError, RejectedError, SellerError, PermissionError } from '../../sdk/errors.ts';
+import type { IO } from './io.ts';
+
+export const EXIT = { ok: 0, error: 1, usage: 2, auth: 4 } as const;
+
+/** A failure the CLI itself detects, with its exit code and an optional hint. */
+export class CliError extends Error {
+  override name = 'CliError';
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.error,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Wrong or missing arguments: exit 2. */
+export class UsageError extends CliError {
+  override name = 'UsageError';
+  constructor(message: string, hint?: string) {
+    super(message, EXIT.usage, hint);
+  }
+}
+
+/** The person said no, or pressed Ctrl-C in a prompt: exit 2. */
+export class CancelledError extends CliError {
+  override name = 'CancelledError';
+  constructor() {
+    super('cancelled', EXIT.usage);
+  }
+}
+
+export interface Report {
+  lines: string[];
+  exitCode: number;
+}
+
+/** Describes any thrown value; never includes a key (the SDK redacts it from messages). */
+export function describeError(error: unknown): Report {
+  if (error instanceof SellerError) return describeSellerError(error);
+  if (error instanceof CliError) {
+    return { lines: [`error: ${error.message}`, ...(error.hint ? [error.hint] : [])], exitCode: error.exitCode };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { lines: [`error: ${message}`], exitCode: EXIT.error };
+}
+
+/** Writes the report on stderr and answers the exit code. */
+export function reportError(io: IO, error: unknown): number {
+  const { lines, exitCode } = describeError(error);
+  for (const line of lines) io.stderr.write(`${line}\n`);
+  return exitCode;
+}
+
+function describeSellerError(error: SellerError): Report {
+  const lines = [`error: ${error.code}: ${detailOf(error)}`, ...hintsOf(error)];
+  if (error.requestId) lines.push(`request id: ${error.requestId}`);
+  const exitCode = (AUTH_CODES as readonly string[]).includes(error.code) ? EXIT.auth : EXIT.error;
+  return { lines, exitCode };
+}
+
+const DEFAULT_DETAIL: Record<string, string> = {
+  no_key: 'no API key',
+  bad_key: 'the API key is not recognised',
+  revoked: 'the API key was revoked',
+  not_seller: 'the owner of this key is not a seller',
+  seller_blocked: 'the seller is blocked',
+  not_found: 'no such record (or it is not yours)',
+  rate: 'too many requests',
+  internal: 'the server failed',
+};
+
+function detailOf(error: SellerError): string {
+  if (error instanceof PermissionError && error.neededScope) return `this key lacks the "${error.neededScope}" scope`;
+  const { detail } = error;
+  if (typeof detail === 'string' && detail) return detail;
+  if (error instanceof RejectedError) return `a rule refused the call (${error.refusal.kind})`;
+  if (detail && typeof detail === 'object') return JSON.stringify(detail);
+  if (error.status === undefined || error.code === 'invalid_response') return stripCode(error.message);
+  return DEFAULT_DETAIL[error.code] ?? stripCode(error.message);
+}
+
+/** The SDK's message is `code: text [operation, …]`; the CLI prints the code itself. */
+function stripCode(message: string): string {
+  return message.replace(/^[a-z_]+(?: \([^)]*\))?: /, '').replace(/ \[[^\]]*\]$/, '');
+}
+
+function hintsOf(error: SellerError): string[] {
+  switch (error.code) {
+    case 'no_key':
+      return ['run `seller login`, or set SERVICE_API_KEY'];
+    case 'bad_key':
+      return ['the key is wrong or mistyped: run `seller login` with a valid key'];
+    case 'revoked':
+      return ['this key was revoked: issue a new one (`seller keys issue`) and run `seller login` with it'];
+    case 'not_seller':
+      return ['this key does not belong to a seller account; log in with a seller key: `seller login`'];
+    case 'seller_blocked':
+      return ['the seller account is blocked; contact marketplace support'];
+    case 'scope':
+      return [scopeHint(error)];
+    case 'rate':
+      return [rateHint(error)];
+    case 'rejected':
+      return refusalHints(error as RejectedError);
+    case 'not_found':
+      return ['check the id or slug; records of other sellers look absent too'];
+    case 'idempotency_mismatch':
+      return ['this idempotency key was used for a different request; use a new key'];
+    case 'idempotency_key_required':
+      return ['changing calls need an idempotency key: pass --idempotency-key'];
+    case 'connection':
+      return ['is the server running? set the address with --base-url or SERVICE_BASE_URL'];
+    case 'internal':
+      return ['the server failed; try again later'];
+    default:
+      return [];
+  }
+}
+
+function scopeHint(error: SellerError): string {
+  const scope = error instanceof PermissionError ? error.neededScope : undefined;
+  if (!scope) return 'this key lacks a scope; issue a key with it: `seller keys issue --scope SCOPE`';
+  return `this key lacks scope ${scope}; issue a key with it: \`seller keys issue --scope ${scope}\``;
+}
+
+function rateHint(error: SellerError): string {
+  const seconds = error instanceof RateLimitError ? error.retryAfterSeconds : undefined;
+  return seconds === undefined ? 'retry in a little while' : `retry in ${Math.ceil(seconds)} s`;
+}
+
+function refusalHints(error: RejectedError): string[] {
+  const { kind, field, allowed, reason, ...rest } = error.refusal;
+  const lines = [`refused: ${kind}`];
+  if (field !== undefined) lines.push(`field: ${field}`);
+  if (Array.isArray(allowed)) lines.push(`allowed values: ${allowed.join(', ')}`);
+  if (reason !== undefined) lines.push(`reason: ${reason}`);
+  for (const [name, value] of Object.entries(rest)) lines.push(`${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  return lines;
+}

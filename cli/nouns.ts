@@ -1,0 +1,23 @@
+/**
+ * The top-level commands of `seller`, as light stubs: a name, a one-line summary, and how to load
+ * the module that fills the stub in. Nothing here imports a command module, the SDK, conf or
+ * inquirer, so `seller --help` and `seller --version` stay fast. Add a noun by adding a line;
+ * keep the import specifier a string literal so the bundler splits it into its own chunk.
+ */
+import type { Register } from './lib/command.ts';
+
+export interface Noun {
+  name: string;
+  summary: string;
+  load: () => Promise<Register>;
+}
+
+export const NOUNS: readonly Noun[] = [
+  { name: 'login', summary: 'Check an API key and save it in a profile', load: async () => (await import('./commands/login.ts')).register },
+  { name: 'logout', summary: 'Remove the saved API key from a profile', load: async () => (await import('./commands/logout.ts')).register },
+  { name: 'whoami', summary: 'Show the seller, mode and key in use', load: async () => (await import('./commands/whoami.ts')).register },
+  { name: 'profiles', summary: 'List saved profiles and choose the current one', load: async () => (await import('./commands/profiles.ts')).register },
+  { name: 'keys', summary: 'List, issue and revoke API keys', load: async () => (await import('./commands/keys.ts')).register },
+  { name: 'catalog', summary: 'Browse the service catalogue', load: async () => (await import('./commands/catalog.ts')).register },
+  { name: 'api', summary: 'Make an authenticated request to any API path', load: async () => (await import('./commands/api.ts')).register },
+];
