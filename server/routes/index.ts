@@ -2,6 +2,7 @@
 import type { ApiHandlers } from '../http/handlers.ts';
 import { accountHandlers } from './account.ts';
 import { catalogHandlers } from './catalog.ts';
+import { catalogExtraHandlers } from './catalog-extras.ts';
 import { hookHandlers } from './hooks.ts';
 import { keyHandlers } from './keys.ts';
 import { listingHandlers } from './listings.ts';
@@ -13,6 +14,7 @@ export const apiHandlerTable: ApiHandlers = {
   ...meHandlers,
   ...keyHandlers,
   ...catalogHandlers,
+  ...catalogExtraHandlers,
   ...listingHandlers,
   ...stockHandlers,
   ...orderHandlers,

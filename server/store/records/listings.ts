@@ -19,6 +19,9 @@ export interface CardRecord {
   isActive: boolean;
   isTest: boolean;
   autoIssue: boolean;
+  /** Deleted while it had orders: kept (switched off) for its orders; cleared when switched on again. */
+  hidden?: boolean;
+  /** `url` is the relative path `/images/<number>-<sha8>.<ext>`; answers make it absolute when the server knows its public URL. */
   image: { url: string; contentType: string; bytes: number; sha256: string } | null;
   createdAt: string;
   updatedAt: string;
