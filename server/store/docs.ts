@@ -90,6 +90,12 @@ export interface PapersRecord {
     name: string;
     kpp: string | null;
   } | null;
+  /**
+   * When payout details sufficient for a payout were first saved (kept when they are replaced).
+   * Payouts of weeks that ended before it are paid at this moment (server/domain/stats.ts, `payoutsOf`).
+   * Absent on papers filled by the sandbox's fixtures: filled since always.
+   */
+  payoutFilledAt?: string | null;
 }
 
 export interface SellerDoc {
@@ -146,6 +152,7 @@ export function newSellerDoc(sellerId: string): SellerDoc {
       registryName: null,
       registryConfirmed: false,
       payout: null,
+      payoutFilledAt: null,
     },
     catalogRequests: [],
     idempotency: {},

@@ -1,0 +1,156 @@
+/**
+ * Admission papers and payout details: the rules, free of HTTP. Each change answers either its
+ * result or a {@link PaperRefusal} (kind, field, detail) that the route turns into a 409 refusal.
+ *
+ * - Nickname: 3–32 characters (the contract checks the characters), unique case-insensitively among
+ *   all sellers (`shared.nicknames`, lower-cased → seller id; the old one is released on change),
+ *   and never a contact detail (a phone number as a nickname is refused with `contacts`).
+ * - Offer: accepting again keeps the first acceptance time.
+ * - Status: the INN must fit the seller type (`inn_bad`); the registry name comes from the fixture
+ *   registry; a changed type or INN needs a new registry confirmation.
+ * - Registry confirmation: needs a status (`no_status`); a repeat answers `already: true`.
+ * - Payout: `validatePayout` decides (the spec's six kinds). The full account number (or the SBP
+ *   phone) is kept only sealed (AES-GCM, AAD `payout:<seller id>`); only the last four digits of an
+ *   account are kept in clear, and only they are ever answered.
+ */
+import type { SellerType } from '../../sdk/contract/index.ts';
+import { validateInn, validatePayout, type PayoutInput } from '../../sdk/validate/bank.ts';
+import { registryName } from '../seed/registry.ts';
+import type { Sealer } from '../store/crypto.ts';
+import type { PapersRecord, SharedDoc } from '../store/docs.ts';
+import { missingPapers, payoutFilled, type MissingPaper } from './admission.ts';
+import { findContacts } from './contacts.ts';
+
+export interface PaperRefusal {
+  refused: true;
+  kind: string;
+  field: string;
+  detail: string;
+}
+
+const refuse = (kind: string, field: string, detail: string): PaperRefusal => ({ refused: true, kind, field, detail });
+
+export const isRefusal = (x: unknown): x is PaperRefusal => typeof x === 'object' && x !== null && (x as PaperRefusal).refused === true;
+
+/** AAD of the sealed payout account or phone. */
+export const payoutAad = (sellerId: string): string => `payout:${sellerId}`;
+
+export interface PapersView {
+  nickname: string | null;
+  offerAccepted: boolean;
+  sellerType: SellerType | null;
+  inn: string | null;
+  registryName: string | null;
+  registryConfirmed: boolean;
+  payout: { method: 'account' | 'sbp' | null; accountTail: string | null; filled: boolean };
+  complete: boolean;
+  missing: MissingPaper[];
+}
+
+export function payoutView(p: PapersRecord): PapersView['payout'] {
+  return { method: p.payout?.method ?? null, accountTail: p.payout?.accountTail ?? null, filled: payoutFilled(p) };
+}
+
+export function papersView(p: PapersRecord): PapersView {
+  const missing = missingPapers(p);
+  return {
+    nickname: p.nickname,
+    offerAccepted: p.offerAcceptedAt !== null,
+    sellerType: p.sellerType,
+    inn: p.inn,
+    registryName: p.registryName,
+    registryConfirmed: p.registryConfirmed,
+    payout: payoutView(p),
+    complete: missing.length === 0,
+    missing,
+  };
+}
+
+/** Sets the nickname, keeping `shared.nicknames` in step (the old one is released). */
+export function setNickname(shared: SharedDoc, sellerId: string, p: PapersRecord, nickname: string): { nickname: string } | PaperRefusal {
+  const contacts = findContacts(nickname);
+  if (contacts.length > 0) {
+    return refuse('contacts', 'nickname', `a nickname must not be a contact detail (${contacts[0]!.kind})`);
+  }
+  const lower = nickname.toLowerCase();
+  const owner = shared.nicknames[lower];
+  if (owner !== undefined && owner !== sellerId) return refuse('nickname_taken', 'nickname', 'this nickname belongs to another seller');
+  if (p.nickname !== null) {
+    const old = p.nickname.toLowerCase();
+    if (old !== lower && shared.nicknames[old] === sellerId) delete shared.nicknames[old];
+  }
+  shared.nicknames[lower] = sellerId;
+  p.nickname = nickname;
+  return { nickname };
+}
+
+/** Accepts the seller offer; a repeat keeps the first acceptance time. */
+export function acceptOffer(p: PapersRecord, now: Date): { offerAccepted: true; acceptedAt: string } {
+  p.offerAcceptedAt ??= now.toISOString();
+  return { offerAccepted: true, acceptedAt: p.offerAcceptedAt };
+}
+
+export interface StatusAnswer {
+  sellerType: SellerType;
+  inn: string;
+  registryName: string;
+  needsConfirm: boolean;
+}
+
+/** Sets the seller type and INN; a change of either needs the registry name confirmed again. */
+export function setStatus(p: PapersRecord, sellerType: SellerType, inn: string): StatusAnswer | PaperRefusal {
+  const check = validateInn(inn, sellerType);
+  if (!check.ok) return refuse('inn_bad', 'inn', check.detail);
+  const changed = p.sellerType !== sellerType || p.inn !== inn;
+  p.sellerType = sellerType;
+  p.inn = inn;
+  p.registryName = registryName(inn, sellerType);
+  if (changed) p.registryConfirmed = false;
+  return { sellerType, inn, registryName: p.registryName, needsConfirm: !p.registryConfirmed };
+}
+
+export function confirmRegistry(p: PapersRecord): { confirmed: boolean; already: boolean } | PaperRefusal {
+  if (!p.sellerType || !p.inn || !p.registryName) {
+    return refuse('no_status', 'status', 'set the seller type and INN first (PUT /papers/status)');
+  }
+  if (p.registryConfirmed) return { confirmed: true, already: true };
+  p.registryConfirmed = true;
+  return { confirmed: true, already: false };
+}
+
+const PAYOUT_FIELD: Record<string, string> = {
+  sbp_only_self: 'method',
+  phone_format: 'phone',
+  bik_bad: 'bik',
+  account_bad: 'account',
+  name_needed: 'name',
+  kpp_bad: 'kpp',
+};
+
+/**
+ * Checks and stores payout details. The account (or phone) is sealed; the answer carries the
+ * method, the account's last four digits (null for SBP) and whether the details suffice.
+ */
+export function setPayout(
+  sealer: Sealer,
+  sellerId: string,
+  p: PapersRecord,
+  body: PayoutInput,
+  now: Date,
+): PapersView['payout'] | PaperRefusal {
+  const check = validatePayout(body, p.sellerType);
+  if (!check.ok) return refuse(check.kind, PAYOUT_FIELD[check.kind] ?? 'method', check.detail);
+  const secret = body.method === 'account' ? body.account! : body.phone!;
+  const wasFilled = payoutFilled(p);
+  p.payout = {
+    method: body.method,
+    sealed: sealer.seal(secret, payoutAad(sellerId)),
+    accountTail: body.method === 'account' ? secret.slice(-4) : null,
+    bik: body.method === 'account' ? body.bik! : null,
+    name: body.name!,
+    kpp: p.sellerType === 'company' ? body.kpp! : null,
+  };
+  // Papers without the field (sandbox fixtures) count as filled since always while they stay filled.
+  if (!wasFilled && payoutFilled(p)) p.payoutFilledAt ??= now.toISOString();
+  return payoutView(p);
+}
