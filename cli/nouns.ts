@@ -19,5 +19,10 @@ export const NOUNS: readonly Noun[] = [
   { name: 'profiles', summary: 'List saved profiles and choose the current one', load: async () => (await import('./commands/profiles.ts')).register },
   { name: 'keys', summary: 'List, issue and revoke API keys', load: async () => (await import('./commands/keys.ts')).register },
   { name: 'catalog', summary: 'Browse the service catalogue', load: async () => (await import('./commands/catalog.ts')).register },
+  { name: 'orders', summary: 'List, watch and act on orders: deliver, message, vaults', load: async () => (await import('./commands/orders.ts')).register },
+  { name: 'sandbox', summary: 'Play the marketplace and buyer on a local seller-server', load: async () => (await import('./commands/sandbox.ts')).register },
+  { name: 'cards', summary: 'Create, change, switch and delete your cards', load: async () => (await import('./commands/cards.ts')).register },
+  { name: 'stock', summary: 'Refill and count the auto-delivery stock of a card', load: async () => (await import('./commands/stock.ts')).register },
   { name: 'api', summary: 'Make an authenticated request to any API path', load: async () => (await import('./commands/api.ts')).register },
+  { name: 'mcp', summary: 'Bridge an MCP host on stdio to the tool endpoint', load: async () => (await import('./commands/mcp.ts')).register },
 ];

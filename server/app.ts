@@ -3,7 +3,7 @@
  * route registered from the operation table. Used by `seller-server` and by `inject` tests.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { apiOperations, sandboxOperations } from '../sdk/contract/index.ts';
 import { Clock } from './clock.ts';
@@ -13,11 +13,16 @@ import { InFlight } from './http/idempotency.ts';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './http/rate-limit.ts';
 import { JSON_BODY_LIMIT, registerOperations } from './http/routes.ts';
 import { base62 } from './ids.ts';
+import { registerMcp } from './mcp/endpoint.ts';
 import { apiHandlerTable } from './routes/index.ts';
 import { sandboxHandlerTable } from './sandbox/index.ts';
 import { SEED_CATALOG } from './seed/catalog.ts';
 import { loadMasterKey, Sealer } from './store/crypto.ts';
+import { registerImageRoute } from './store/images.ts';
 import { Store } from './store/store.ts';
+import type { ResolveLookup } from './webhooks/address.ts';
+import { installWebhooks } from './webhooks/install.ts';
+import { ATTEMPT_TIMEOUT_MS } from './webhooks/sender.ts';
 
 export interface AppOptions {
   /** Directory of the data files. Omit (or pass `memory: true`) for an in-memory store. */
@@ -29,6 +34,12 @@ export interface AppOptions {
   adminToken?: string;
   /** Allow `http://` webhook addresses on loopback. @default false */
   allowLocalHooks?: boolean;
+  /** Whether webhook signing secrets can be stored. @default true, unless SERVICE_HOOK_VAULT=off */
+  hookSecrets?: boolean;
+  /** Time one webhook delivery attempt may take, in milliseconds. @default 10000 */
+  hookTimeoutMs?: number;
+  /** The DNS lookup of the webhook sender (tests). @default the system resolver */
+  hookLookup?: ResolveLookup;
   clock?: Clock;
   rateLimit?: Partial<RateLimitOptions>;
   /** Fastify's logger. @default false */
@@ -55,7 +66,13 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
     limiter: new RateLimiter({ ...DEFAULT_RATE_LIMIT, ...opts.rateLimit }),
     inflight: new InFlight(),
     adminToken: opts.adminToken ?? process.env.SERVICE_ADMIN_TOKEN ?? `adm_${base62(32)}`,
-    options: { allowLocalHooks: opts.allowLocalHooks ?? false, publicUrl: null },
+    options: {
+      allowLocalHooks: opts.allowLocalHooks ?? false,
+      publicUrl: null,
+      hookSecrets: opts.hookSecrets ?? process.env.SERVICE_HOOK_VAULT !== 'off',
+      hookTimeoutMs: opts.hookTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
+      hookLookup: opts.hookLookup ?? null,
+    },
     lastPrune: new Map(),
     services: {},
   };
@@ -66,6 +83,13 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
     bodyLimit: JSON_BODY_LIMIT,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // A malformed URL (bad percent-encoding) is refused by the router before any hook: answer it in
+    // the API's envelope, not fastify's own `{error, code, message, statusCode}`.
+    frameworkErrors: (err, req, res) => {
+      const reply = res as FastifyReply;
+      reply.header('x-request-id', req.id);
+      return reply.code(400).send({ error: 'bad_request', detail: err.code === 'FST_ERR_BAD_URL' ? 'path: not a valid URL' : 'malformed request' });
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -92,6 +116,9 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
     api: registerOperations(app, svc, apiHandlerTable, Object.values(apiOperations)),
     sandbox: registerOperations(app, svc, sandboxHandlerTable, Object.values(sandboxOperations)),
   });
+  registerMcp(app, svc, apiHandlerTable);
+  registerImageRoute(app, svc);
+  await installWebhooks(app, svc);
   return app;
 }
 
