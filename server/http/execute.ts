@@ -7,7 +7,7 @@ import { authenticate, requireScope, sameSecret, type Caller } from '../auth.ts'
 import { UnitOfWork, type ServerContext } from '../context.ts';
 import { ApiError, Refused, toErrorAnswer } from './errors.ts';
 import type { ApiContext, CallContext, HandlerInput } from './handlers.ts';
-import { fingerprint, lookup, prune, remember, requireIdempotencyKey, type StoredAnswer } from './idempotency.ts';
+import { fingerprint, lookup, prune, remember, requireIdempotencyKey, storedAnswer, type StoredAnswer } from './idempotency.ts';
 import { parseInput } from './validate.ts';
 
 export interface ExecRequest {
@@ -139,7 +139,7 @@ async function withIdempotency(
         throw new ApiError('idempotency_mismatch', 'this Idempotency-Key was used with a different request; use a new key for a new request');
       }
       headers['idempotent-replayed'] = 'true';
-      return { status: record.status, body: record.body };
+      return storedAnswer(caller.doc, key, record, svc.sealer);
     }
     const running = svc.inflight.wait(slot);
     if (!running) break;
@@ -149,7 +149,7 @@ async function withIdempotency(
   try {
     const { answer, ctx } = await run();
     const nowMs = svc.clock.nowMs();
-    remember(caller.doc, key, fp, answer, nowMs);
+    remember(caller.doc, key, fp, answer, nowMs, svc.sealer);
     prune(caller.doc, nowMs, svc.lastPrune);
     await ctx.tx.commit();
     return answer;

@@ -5,6 +5,7 @@
  * same key is `idempotency_mismatch`; a twin of a request still running waits for it.
  */
 import { createHash } from 'node:crypto';
+import type { Sealer } from '../store/crypto.ts';
 import type { IdempotencyRecord, SellerDoc } from '../store/docs.ts';
 import { ApiError, badRequest } from './errors.ts';
 
@@ -54,8 +55,31 @@ export function lookup(doc: SellerDoc, key: string, nowMs: number): IdempotencyR
   return record;
 }
 
-export function remember(doc: SellerDoc, key: string, fp: string, answer: StoredAnswer, nowMs: number): void {
-  doc.idempotency[key] = { fingerprint: fp, status: answer.status, body: answer.body, createdAt: nowMs };
+/**
+ * A record keeps its answer sealed: answers can hold values shown only once (a new API key, a
+ * signing secret, a revealed vault) that must never sit in a data file in the clear.
+ * Records written before sealing keep a plain `body`.
+ */
+type SealedRecord = IdempotencyRecord & { sealed?: string };
+
+const recordAad = (doc: SellerDoc, key: string) => `idem:${doc.sellerId}:${key}`;
+
+export function remember(doc: SellerDoc, key: string, fp: string, answer: StoredAnswer, nowMs: number, sealer: Sealer): void {
+  const record: SealedRecord = {
+    fingerprint: fp,
+    status: answer.status,
+    body: null,
+    sealed: sealer.seal(JSON.stringify(answer.body ?? null), recordAad(doc, key)),
+    createdAt: nowMs,
+  };
+  doc.idempotency[key] = record;
+}
+
+/** The stored answer of a record found by `lookup`. */
+export function storedAnswer(doc: SellerDoc, key: string, record: IdempotencyRecord, sealer: Sealer): StoredAnswer {
+  const { sealed } = record as SealedRecord;
+  const body: unknown = sealed === undefined ? record.body : JSON.parse(sealer.open(sealed, recordAad(doc, key)));
+  return { status: record.status, body };
 }
 
 /** Drops expired records (at most once a minute per seller, so the document stays small). */

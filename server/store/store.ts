@@ -30,14 +30,18 @@ type Adapter<T> = ConstructorParameters<typeof Low<T>>[0];
 function fileAdapter<T>(file: string): Adapter<T> {
   return new DataFile<T>(file, {
     parse: (text) => {
+      let data: unknown;
       try {
-        return JSON.parse(text) as T;
+        data = JSON.parse(text);
       } catch (err) {
         throw new StoreError(
           `data file ${file} is not valid JSON (${(err as Error).message}); it was left untouched. ` +
             'Restore it from a backup or move it away, then start again.',
         );
       }
+      // `null` would read as "no file yet" and the file would be overwritten with a fresh store.
+      if (data === null) throw new StoreError(`data file ${file} holds null, not a store document; it was left untouched.`);
+      return data as T;
     },
     stringify: (data) => JSON.stringify(data),
   });

@@ -1,0 +1,203 @@
+/** The file store under the app: persistence across restarts, corrupt files, concurrent writes. */
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.ts';
+import { StoreError } from '../../server/store/store.ts';
+import { ADMIN, call, makeApp, newSeller, sandbox } from './helpers.ts';
+
+let dir: string;
+const open: FastifyInstance[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'seller-store-test-'));
+});
+afterEach(async () => {
+  for (const app of open.splice(0)) await app.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function fileApp(): Promise<FastifyInstance> {
+  const app = await makeApp({ memory: false, dataDir: dir });
+  open.push(app);
+  return app;
+}
+
+async function closeAll(): Promise<void> {
+  for (const app of open.splice(0)) await app.close();
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+const readJson = async (file: string) => JSON.parse(await readFile(file, 'utf8'));
+const sellerFile = (sellerId: string) => path.join(dir, 'sellers', `${sellerId}.json`);
+
+describe('persistence', () => {
+  it('data survives a rebuild of the app over the same directory', async () => {
+    let app = await fileApp();
+    const s = await newSeller(app);
+    const issued = await call(app, s.apiKey, 'POST', '/api/v1/keys', { name: 'kept', scopes: ['catalog', 'keys'] }, { 'idempotency-key': 'persist-1' });
+    expect(issued.status).toBe(201);
+    const revokedKey = await call(app, s.apiKey, 'POST', '/api/v1/keys', { name: 'gone', scopes: ['catalog'] });
+    await call(app, s.apiKey, 'DELETE', `/api/v1/keys/${revokedKey.body.id}`);
+    const req = await call(app, s.apiKey, 'POST', '/api/v1/catalog/requests', { title: 'Persisted request' });
+    await sandbox(app, 'PUT', `/sellers/${s.sellerId}/status`, { status: 'blocked' });
+    await sandbox(app, 'PUT', `/sellers/${s.sellerId}/status`, { status: 'active' });
+    await sandbox(app, 'POST', '/clock/advance', { seconds: 3600 });
+    const clockBefore = Date.parse((await sandbox(app, 'GET', '/clock')).body.now);
+    await closeAll();
+
+    app = await fileApp();
+    const me = await call(app, issued.body.key, 'GET', '/api/v1/me');
+    expect(me.status).toBe(200);
+    expect(me.body.key.id).toBe(issued.body.id);
+    expect((await call(app, s.apiKey, 'GET', '/api/v1/me')).status).toBe(200);
+    expect((await call(app, revokedKey.body.key, 'GET', '/api/v1/me')).body.error).toBe('revoked');
+    const requests = await call(app, s.apiKey, 'GET', '/api/v1/catalog/requests');
+    expect(requests.body.items.map((r: { id: string }) => r.id)).toEqual([req.body.id]);
+    // idempotency records survive too
+    const replay = await call(app, s.apiKey, 'POST', '/api/v1/keys', { name: 'kept', scopes: ['catalog', 'keys'] }, { 'idempotency-key': 'persist-1' });
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(issued.body);
+    // the sandbox clock offset survives
+    const clockAfter = Date.parse((await sandbox(app, 'GET', '/clock')).body.now);
+    expect(clockAfter).toBeGreaterThanOrEqual(clockBefore);
+    expect(clockAfter - Date.now()).toBeGreaterThan(3500_000);
+    // the catalogue is seeded once, not twice
+    const catalog = await call(app, s.apiKey, 'GET', '/api/v1/catalog/services?limit=200');
+    expect(new Set(catalog.body.items.map((p: { slug: string }) => p.slug)).size).toBe(catalog.body.items.length);
+  });
+
+  it('writes a shared document and one document per seller', async () => {
+    const app = await fileApp();
+    const a = await newSeller(app);
+    const b = await newSeller(app);
+    const files = (await readdir(path.join(dir, 'sellers'))).sort();
+    expect(files).toEqual([`${a.sellerId}.json`, `${b.sellerId}.json`].sort());
+    const shared = await readJson(path.join(dir, 'shared.json'));
+    expect(Object.keys(shared.sellers).sort()).toEqual([a.sellerId, b.sellerId].sort());
+    expect(shared.keyIndex[sha256(a.apiKey)]).toEqual({ sellerId: a.sellerId, keyId: a.keyId });
+  });
+
+  it('no API key value is written to any data file (only hashes)', async () => {
+    const app = await fileApp();
+    const s = await newSeller(app);
+    const issued = await call(app, s.apiKey, 'POST', '/api/v1/keys', { name: 'secret', scopes: ['catalog'] });
+    expect(issued.status).toBe(201);
+    const texts = [await readFile(path.join(dir, 'shared.json'), 'utf8'), await readFile(sellerFile(s.sellerId), 'utf8')];
+    for (const key of [s.apiKey, issued.body.key]) {
+      for (const text of texts) {
+        expect(text).not.toContain(key);
+        expect(text).not.toContain(key.slice(18));
+      }
+    }
+    // and the replay still answers the key
+    const replay = await call(app, s.apiKey, 'POST', '/api/v1/keys', { name: 'secret', scopes: ['catalog'] }, { 'idempotency-key': 'seal-1' });
+    const again = await call(app, s.apiKey, 'POST', '/api/v1/keys', { name: 'secret', scopes: ['catalog'] }, { 'idempotency-key': 'seal-1' });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.key).toBe(replay.body.key);
+    expect(await readFile(sellerFile(s.sellerId), 'utf8')).not.toContain(replay.body.key);
+  });
+
+  it('concurrent writes all land in the file (20 parallel key issues)', async () => {
+    const app = await fileApp();
+    const s = await newSeller(app);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call(app, s.apiKey, 'POST', '/api/v1/keys', { name: `parallel-${i}`, scopes: ['catalog'] })),
+    );
+    for (const a of answers) expect(a.status).toBe(201);
+    const ids = answers.map((a) => a.body.id as string);
+    expect(new Set(ids).size).toBe(20);
+
+    const doc = await readJson(sellerFile(s.sellerId));
+    expect(doc.keys).toHaveLength(21);
+    const stored = new Set(doc.keys.map((k: { id: string }) => k.id));
+    for (const id of ids) expect(stored.has(id), id).toBe(true);
+    expect(Object.keys(doc.idempotency)).toHaveLength(20);
+    const shared = await readJson(path.join(dir, 'shared.json'));
+    for (const a of answers) expect(shared.keyIndex[sha256(a.body.key)]).toEqual({ sellerId: s.sellerId, keyId: a.body.id });
+
+    // and after a restart every one of them works
+    await closeAll();
+    const again = await fileApp();
+    const results = await Promise.all(answers.map((a) => call(again, a.body.key, 'GET', '/api/v1/me')));
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+  });
+
+  it('concurrent writes of different sellers all land', async () => {
+    const app = await fileApp();
+    const sellers = await Promise.all(Array.from({ length: 10 }, () => newSeller(app)));
+    await Promise.all(sellers.map((s) => call(app, s.apiKey, 'POST', '/api/v1/catalog/requests', { title: `From ${s.sellerId}` })));
+    const shared = await readJson(path.join(dir, 'shared.json'));
+    expect(Object.keys(shared.sellers)).toHaveLength(10);
+    expect(Object.keys(shared.requestIndex)).toHaveLength(10);
+    for (const s of sellers) expect((await readJson(sellerFile(s.sellerId))).catalogRequests).toHaveLength(1);
+  });
+});
+
+describe('corrupt data files', () => {
+  it('a corrupt shared.json makes buildApp reject with a StoreError naming the file; the file is untouched', async () => {
+    const file = path.join(dir, 'shared.json');
+    await writeFile(file, '{not json');
+    const before = await readFile(file);
+    const err = await buildApp({ dataDir: dir, adminToken: ADMIN }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as Error).message).toContain(file);
+    expect((err as Error).message).toMatch(/not valid JSON/);
+    expect((err as Error).message).toMatch(/untouched/);
+    expect((await readFile(file)).equals(before)).toBe(true);
+  });
+
+  it.each([
+    ['a JSON array', '[]'],
+    ['a JSON number', '42'],
+    ['a JSON string', '"x"'],
+    ['JSON null', 'null'],
+    ['an empty file', ''],
+  ])('shared.json holding %s is refused and left untouched', async (_what, text) => {
+    const file = path.join(dir, 'shared.json');
+    await writeFile(file, text);
+    await expect(buildApp({ dataDir: dir, adminToken: ADMIN })).rejects.toBeInstanceOf(StoreError);
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
+
+  it('a corrupt seller file likewise', async () => {
+    const app = await fileApp();
+    const s = await newSeller(app);
+    await closeAll();
+    const file = sellerFile(s.sellerId);
+    await writeFile(file, '{"version":1,"sellerId":');
+    const before = await readFile(file);
+    const sharedBefore = await readFile(path.join(dir, 'shared.json'));
+    const err = await buildApp({ dataDir: dir, adminToken: ADMIN }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as Error).message).toContain(file);
+    expect((await readFile(file)).equals(before)).toBe(true);
+    expect((await readFile(path.join(dir, 'shared.json'))).equals(sharedBefore)).toBe(true);
+  });
+
+  it('a seller file holding a non-object is refused', async () => {
+    const app = await fileApp();
+    const s = await newSeller(app);
+    await closeAll();
+    await writeFile(sellerFile(s.sellerId), '[1,2]');
+    await expect(buildApp({ dataDir: dir, adminToken: ADMIN })).rejects.toBeInstanceOf(StoreError);
+    expect(await readFile(sellerFile(s.sellerId), 'utf8')).toBe('[1,2]');
+  });
+
+  it('a stray seller file with a bad name is refused', async () => {
+    await fileApp();
+    await closeAll();
+    await writeFile(path.join(dir, 'sellers', 'bad name!.json'), '{}');
+    await expect(buildApp({ dataDir: dir, adminToken: ADMIN })).rejects.toBeInstanceOf(StoreError);
+  });
+});
