@@ -8,12 +8,19 @@ import type { RateLimiter } from './http/rate-limit.ts';
 import type { Sealer } from './store/crypto.ts';
 import type { SellerDoc, SharedDoc } from './store/docs.ts';
 import type { Store } from './store/store.ts';
+import type { ResolveLookup } from './webhooks/address.ts';
 
 export interface ServerOptions {
   /** Lets webhook addresses be `http://` on loopback (local development only). */
   allowLocalHooks: boolean;
   /** The public base URL of this server, once listening (for probe and image URLs). */
   publicUrl: string | null;
+  /** Whether the server has secret storage for webhook signing secrets (off: `PUT /hooks` is `vault_off`). */
+  hookSecrets: boolean;
+  /** Time one webhook delivery attempt may take, in milliseconds (gaps.md: 10 s). */
+  hookTimeoutMs: number;
+  /** The DNS lookup of the webhook sender (tests inject one); null: the system resolver. */
+  hookLookup: ResolveLookup | null;
 }
 
 export interface ServerContext {

@@ -15,7 +15,8 @@ export interface EventRecord {
   at: string;
 }
 
-export type EventListener = (sellerId: string, event: EventRecord) => void;
+/** `doc` is the seller's document the event was recorded in (the listener may add to it in the same write). */
+export type EventListener = (sellerId: string, event: EventRecord, doc: SellerDoc) => void;
 
 const listeners = new WeakMap<ServerContext, EventListener[]>();
 
@@ -32,7 +33,7 @@ export function recordEvent<K extends EventKind>(svc: ServerContext, doc: Seller
   const event: EventRecord = { id: newId('evt'), kind, data: data as Record<string, unknown>, at: now.toISOString() };
   doc.events.push(event);
   if (doc.events.length > EVENTS_KEPT) doc.events.splice(0, doc.events.length - EVENTS_KEPT);
-  for (const listener of listeners.get(svc) ?? []) listener(doc.sellerId, event);
+  for (const listener of listeners.get(svc) ?? []) listener(doc.sellerId, event, doc);
   return event;
 }
 

@@ -13,6 +13,9 @@ export interface HookRecord {
 
 export interface DeliveryRecord {
   id: string;
+  /** Per seller, increasing: the order of the log (newest first). */
+  seq: number;
+  createdAt: string;
   event: EventKind;
   eventId: string | null;
   data: Record<string, unknown>;
