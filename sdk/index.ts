@@ -11,6 +11,8 @@ export type { SellerClientOptions, CommonClientOptions, RawRequest } from './cli
 export { SandboxClient } from './sandbox.ts';
 export type { SandboxClientOptions } from './sandbox.ts';
 export { PagedCall } from './pagination.ts';
+export { WaitTimeoutError, fileWatermarkStore, memoryWatermarkStore } from './watch.ts';
+export type { Watermark, WatermarkStore, WatchOptions, WatchRetry, WaitForOptions, OrderPolling } from './watch.ts';
 export type { RawResponse, Sleep } from './transport.ts';
 export type {
   RequestOptions,
@@ -60,3 +62,4 @@ export * from './contract/index.ts';
 // Offline checks of tax and bank identifiers, so a form can fail before a call.
 export * from './validate/index.ts';
 // ---------------------------------------------------------------------------------------------
+export * from './card-builder.ts';

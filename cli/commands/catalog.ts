@@ -1,9 +1,16 @@
-/** `seller catalog list|show`: the service catalogue (read-only for sellers; scope `catalog`). */
+/**
+ * `seller catalog list|show|price|demand|request|requests`: the service catalogue (read-only for
+ * sellers; scope `catalog`), its usual prices and demand, and requests for missing positions.
+ */
+import { Option } from 'commander';
 import type { Position } from '../../sdk/contract/catalog.ts';
+import { PRODUCT_TYPES, type ProductType } from '../../sdk/contract/enums.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
 import { allItems } from '../lib/paging.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
+import { UsageError } from '../lib/errors.ts';
 import { note, printFields, printJson, printTable, say } from '../lib/output.ts';
+import { flagOrAsk } from '../lib/prompts.ts';
 
 export interface CatalogListOptions {
   q?: string | undefined;
@@ -34,7 +41,59 @@ export const register: Register = (noun, app) => {
     .description('Show a position: product types, delivery methods, SLA and guarantee choices')
     .argument('<slug>', 'position slug, as in `seller catalog list`')
     .action(app.run((slug: string) => ({ slug }), runCatalogShow));
+  noun
+    .command('price')
+    .description('Show the usual price (median of live cards) of a position and product type')
+    .option('--service <slug>', 'position slug')
+    .addOption(new Option('--type <productType>', 'product type').choices(PRODUCT_TYPES))
+    .action(app.run((o: { service?: string; type?: ProductType }): CatalogPriceOptions => ({ service: o.service, type: o.type }), runCatalogPrice));
+  noun
+    .command('demand')
+    .description('Show the most ordered positions of the last 30 days')
+    .option('--service <slug>', 'only this position')
+    .addOption(new Option('--type <productType>', 'only this product type').choices(PRODUCT_TYPES))
+    .option('--top <n>', 'how many rows (1-100)', positiveInt)
+    .action(app.run((o: CatalogDemandOptions) => o, runCatalogDemand));
+  noun
+    .command('request')
+    .description('Ask the marketplace to add a missing position (a person reviews it)')
+    .option('--title <title>', 'what to add, e.g. "Figma Professional"')
+    .option('--category <category>', 'category, e.g. software')
+    .option('--url <url>', 'the service’s web address')
+    .option('--comment <text>', 'anything the reviewer should know')
+    .action(app.run((o: CatalogRequestOptions) => o, runCatalogRequest));
+  noun
+    .command('requests')
+    .description('List your requests for new positions and their status')
+    .option('--limit <n>', 'requests per page (1-200)', positiveInt)
+    .option('--cursor <cursor>', 'continue from a previous page')
+    .option('--all', 'fetch every page')
+    .action(app.run((o: { limit?: number; cursor?: string; all?: boolean }): CatalogRequestsOptions => ({ ...o, all: o.all === true }), runCatalogRequests));
 };
+
+export interface CatalogPriceOptions {
+  service?: string | undefined;
+  type?: ProductType | undefined;
+}
+
+export interface CatalogDemandOptions {
+  service?: string | undefined;
+  type?: ProductType | undefined;
+  top?: number | undefined;
+}
+
+export interface CatalogRequestOptions {
+  title?: string | undefined;
+  category?: string | undefined;
+  url?: string | undefined;
+  comment?: string | undefined;
+}
+
+export interface CatalogRequestsOptions {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  all: boolean;
+}
 
 export async function runCatalogList(opts: CatalogListOptions, deps: Deps): Promise<void> {
   const query = { q: opts.q, category: opts.category, limit: opts.limit, cursor: opts.cursor };
@@ -87,4 +146,70 @@ export function minutes(total: number): string {
   const m = total % 60;
   const parts = [d ? `${d} d` : '', h ? `${h} h` : '', m ? `${m} min` : ''].filter(Boolean);
   return parts.length ? parts.join(' ') : '0 min';
+}
+
+export async function runCatalogPrice(opts: CatalogPriceOptions, deps: Deps): Promise<void> {
+  const missing = [opts.service === undefined ? '--service' : '', opts.type === undefined ? '--type' : ''].filter(Boolean);
+  if (missing.length > 0) throw new UsageError(`missing ${missing.join(' and ')}`, 'example: seller catalog price --service spotify --type code');
+  const price = await deps.client().catalog.usualPrice({ service: opts.service!, productType: opts.type! });
+  if (wantsJson(deps)) {
+    printJson(deps.io, price);
+    return;
+  }
+  const value = price.usualPriceRub === null ? 'unknown (fewer than 3 live cards)' : `${price.usualPriceRub} RUB (median of ${price.liveCards} live cards)`;
+  say(deps.io, `Usual price of ${price.service} (${price.productType}): ${value}`);
+}
+
+export async function runCatalogDemand(opts: CatalogDemandOptions, deps: Deps): Promise<void> {
+  const demand = await deps.client().catalog.demand({ service: opts.service, productType: opts.type, top: opts.top });
+  if (wantsJson(deps)) {
+    printJson(deps.io, demand);
+    return;
+  }
+  printTable(
+    deps.io,
+    demand.items,
+    [
+      { header: 'SERVICE', value: (d) => d.service },
+      { header: 'TYPE', value: (d) => d.productType },
+      { header: 'ORDERS 30D', value: (d) => d.orders30d },
+      { header: 'LIVE CARDS', value: (d) => d.liveCards },
+      { header: 'USUAL PRICE', value: (d) => (d.usualPriceRub === null ? 'unknown' : d.usualPriceRub) },
+    ],
+    'No demand data.',
+  );
+}
+
+export async function runCatalogRequest(opts: CatalogRequestOptions, deps: Deps): Promise<void> {
+  const title = await flagOrAsk(deps, opts.title, '--title', (p) => p.text('What should the catalogue offer? (title)'));
+  const request = await deps.client().catalogRequests.create({ title, category: opts.category, url: opts.url, comment: opts.comment });
+  if (wantsJson(deps)) {
+    printJson(deps.io, request);
+    return;
+  }
+  say(deps.io, `Request ${request.id}: ${request.status}`);
+  note(deps.io, 'A person reviews it; follow it with `seller catalog requests`.');
+}
+
+export async function runCatalogRequests(opts: CatalogRequestsOptions, deps: Deps): Promise<void> {
+  const call = deps.client().catalogRequests.list({ limit: opts.limit, cursor: opts.cursor });
+  const page = opts.all ? { items: await allItems(call), nextCursor: null } : await call;
+  if (wantsJson(deps)) {
+    printJson(deps.io, page);
+    return;
+  }
+  printTable(
+    deps.io,
+    page.items,
+    [
+      { header: 'ID', value: (r) => r.id },
+      { header: 'STATUS', value: (r) => r.status },
+      { header: 'TITLE', value: (r) => r.title },
+      { header: 'CATEGORY', value: (r) => r.category },
+      { header: 'CREATED', value: (r) => r.createdAt },
+      { header: 'DECIDED', value: (r) => r.decidedAt },
+    ],
+    'No requests.',
+  );
+  if (page.nextCursor) note(deps.io, `More requests: add --all, or --cursor ${page.nextCursor}`);
 }

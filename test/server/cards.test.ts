@@ -6,7 +6,6 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_MAX_BYTES } from '../../sdk/contract/index.ts';
-import { registerImageRoute } from '../../server/store/images.ts';
 import type { OrderRecord } from '../../server/store/records/orders.ts';
 import { type Answer, call, expectError, makeApp, newSeller, sandbox, type SellerCreated } from './helpers.ts';
 
@@ -585,9 +584,8 @@ describe('image', () => {
     }
   });
 
-  it('the optional public route serves the current image and 404s a stale or unknown name', async () => {
+  it('the public image route serves the current image and 404s a stale or unknown name', async () => {
     const web = await makeApp(RATE);
-    registerImageRoute(web, web.service);
     try {
       const s = await newSeller(web, { admission: 'complete' });
       const n = (await call(web, s.apiKey, 'POST', '/api/v1/listings', SUB)).body.number;

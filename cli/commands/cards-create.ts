@@ -1,0 +1,397 @@
+/**
+ * `seller cards create`: a card from flags, or, on a terminal, a walk through the chosen position's
+ * own choices for whatever the flags left out (service by text search, tariff, product type,
+ * delivery method, credits, SLA, guarantee, price with the usual price as a hint, description).
+ * Without a terminal, every missing flag is named at once (exit 2). The body is built and checked
+ * by the SDK's `buildCard`, so a choice that does not fit the position fails before the call.
+ */
+import { readFile } from 'node:fs/promises';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import {
+  allowedDeliveryMethods,
+  allowedProductTypes,
+  buildCard,
+  CardChoiceError,
+  missingChoices,
+  type CardChoices,
+  type CardField,
+} from '../../sdk/card-builder.ts';
+import {
+  CREDITS_TYPES,
+  DELIVERY_METHODS,
+  PRODUCT_TYPES,
+  STOCKABLE_METHODS,
+  type CreditsType,
+  type DeliveryMethod,
+  type Position,
+  type ProductType,
+  type SellerType,
+} from '../../sdk/contract/index.ts';
+import type { SellerClient } from '../../sdk/client.ts';
+import { positiveInt } from '../lib/command.ts';
+import { wantsJson, type Deps } from '../lib/deps.ts';
+import { CancelledError, CliError, UsageError } from '../lib/errors.ts';
+import { isInteractive, readAll, type IO } from '../lib/io.ts';
+import { note, printJson, say } from '../lib/output.ts';
+import { cancellable, type Choice } from '../lib/prompts.ts';
+import { minutes } from './catalog.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Flags
+
+/** The flag of each card field (create and update). */
+export const FLAG_OF: Record<CardField | 'service', string> = {
+  service: '--service',
+  tariff: '--tariff',
+  productType: '--type',
+  deliveryMethod: '--delivery',
+  slaMinutes: '--sla',
+  guaranteeDays: '--guarantee',
+  priceRub: '--price',
+  description: '--description',
+  creditsType: '--credits-type',
+  creditsAmount: '--credits-amount',
+  creditsRate: '--credits-rate',
+  stock: '--stock',
+};
+
+/** The flags shared by create and update: the editable fields of a card. */
+export function addEditableFlags(command: Command): Command {
+  return command
+    .addOption(new Option('--delivery <method>', 'delivery method').choices(DELIVERY_METHODS))
+    .option('--sla <minutes>', 'delivery time in minutes, one of the position’s SLA choices', positiveInt)
+    .option('--guarantee <days>', 'guarantee in days, one of the position’s choices', nonNegativeIntArg)
+    .option('--price <rub>', 'price in whole roubles', positiveInt)
+    .option('--description <text>', 'card description')
+    .option('--description-file <path>', 'read the description from a file (- for stdin)')
+    .addOption(new Option('--credits-type <type>', 'credits type (credits cards)').choices(CREDITS_TYPES))
+    .option('--credits-amount <n>', 'units per purchase, for --credits-type pack', positiveInt)
+    .option('--credits-rate <n>', 'units per rouble, for --credits-type rate', positiveNumberArg);
+}
+
+/** A whole number ≥ 0, as a commander argParser. */
+export function nonNegativeIntArg(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('Must be a whole number.');
+  return Number(value);
+}
+
+/** A positive number (a credits rate), as a commander argParser. */
+export function positiveNumberArg(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw new InvalidArgumentError('Must be a positive number.');
+  return n;
+}
+
+/** The editable-field flags as commander hands them over. */
+export interface EditableFlags {
+  delivery?: DeliveryMethod | undefined;
+  sla?: number | undefined;
+  guarantee?: number | undefined;
+  price?: number | undefined;
+  description?: string | undefined;
+  descriptionFile?: string | undefined;
+  creditsType?: CreditsType | undefined;
+  creditsAmount?: number | undefined;
+  creditsRate?: number | undefined;
+}
+
+export interface CardsCreateOptions extends EditableFlags {
+  service?: string | undefined;
+  tariff?: string | undefined;
+  type?: ProductType | undefined;
+  confirmRequired?: boolean | undefined;
+  stock?: number | undefined;
+}
+
+/** The `create` verb with its flags (the action is attached by cards.ts). */
+export function createCommand(noun: Command): Command {
+  const create = noun
+    .command('create')
+    .description('Create a card (switched off) from a catalogue position; on a terminal, asks for what the flags leave out')
+    .option('--service <slug>', 'catalogue position slug (`seller catalog list`)')
+    .option('--tariff <slug>', 'tariff of the position')
+    .addOption(new Option('--type <productType>', 'product type').choices(PRODUCT_TYPES));
+  return addEditableFlags(create)
+    .option('--confirm-required', 'confirm each paid order before delivering')
+    .option('--stock <n>', 'declared quantity for manual delivery', nonNegativeIntArg)
+    .addHelpText(
+      'after',
+      '\nFlags whose position allows a single value may be left out.\n\nExample:\n  $ seller cards create --service spotify --tariff family --type code --delivery code --sla 30 --guarantee 0 --price 390',
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading text input
+
+/** A file's text, or stdin's for `-`; an unreadable file is an error naming it. */
+export async function readTextInput(deps: Pick<Deps, 'io'>, path: string): Promise<string> {
+  if (path === '-') return readAll(deps.io.stdin);
+  return (await readInputFile(path)).toString('utf8');
+}
+
+/** A file's bytes; an unreadable file is an error naming it (exit 1). */
+export async function readInputFile(path: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
+    throw new CliError(`cannot read ${path}: ${why}`);
+  }
+}
+
+/** `--description` or `--description-file` (trailing blank lines dropped); both is a usage error. */
+export async function descriptionOf(opts: EditableFlags, deps: Pick<Deps, 'io'>): Promise<string | undefined> {
+  if (opts.description !== undefined && opts.descriptionFile !== undefined) {
+    throw new UsageError('give --description or --description-file, not both');
+  }
+  if (opts.descriptionFile === undefined) return opts.description;
+  return (await readTextInput(deps, opts.descriptionFile)).replace(/\s+$/, '');
+}
+
+/** The credits part of the choices, if any credits flag was given. */
+export function creditsOf(opts: EditableFlags): CardChoices['credits'] {
+  if (opts.creditsType === undefined && opts.creditsAmount === undefined && opts.creditsRate === undefined) return undefined;
+  return { type: opts.creditsType, amount: opts.creditsAmount, rate: opts.creditsRate };
+}
+
+/** A `CardChoiceError` as the person reads it: the flag, what is wrong, the allowed values. */
+export function choiceUsageError(error: CardChoiceError): UsageError {
+  const flag = FLAG_OF[error.field];
+  const allowed = error.allowed && error.allowed.length > 0 ? `allowed values of ${flag}: ${error.allowed.join(', ')}` : undefined;
+  return new UsageError(`${flag}: ${error.message}`, allowed);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Questions of the walk
+
+/** The questions the walk asks; the real one uses @inquirer/prompts, tests pass a script. */
+export interface WalkPrompter {
+  /** One value out of a list. */
+  select(message: string, choices: readonly Choice[]): Promise<string>;
+  /** One value out of a list that follows the typed text. */
+  search(message: string, source: (term: string) => Promise<Choice[]>): Promise<string>;
+  /** A line of text; `required: false` allows an empty answer. */
+  input(message: string, options?: { required?: boolean; validate?: (value: string) => true | string }): Promise<string>;
+  confirm(message: string, defaultAnswer?: boolean): Promise<boolean>;
+}
+
+/** The walk's questions on the process's terminal (loaded only when asked). */
+export function inquirerWalk(io: IO): WalkPrompter {
+  const context = { input: io.stdin, output: io.stdout as NodeJS.WritableStream };
+  const load = () => import('@inquirer/prompts');
+  const named = (choices: readonly Choice[]) => choices.map((c) => ({ value: c.value, name: c.name ?? c.value }));
+  return {
+    select: (message, choices) => cancellable(load().then((p) => p.select<string>({ message, choices: named(choices) }, context))),
+    search: (message, source) =>
+      cancellable(load().then((p) => p.search<string>({ message, source: async (term) => named(await source(term ?? '')) }, context))),
+    input: (message, options = {}) =>
+      cancellable(load().then((p) => p.input({ message, required: options.required ?? true, ...(options.validate ? { validate: options.validate } : {}) }, context))),
+    confirm: (message, defaultAnswer = true) => cancellable(load().then((p) => p.confirm({ message, default: defaultAnswer }, context))),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command
+
+export async function runCardsCreate(opts: CardsCreateOptions, deps: Deps, walk?: WalkPrompter): Promise<void> {
+  const description = await descriptionOf(opts, deps);
+  const choices: Partial<CardChoices> = {
+    tariff: opts.tariff,
+    productType: opts.type,
+    deliveryMethod: opts.delivery,
+    slaMinutes: opts.sla,
+    guaranteeDays: opts.guarantee,
+    priceRub: opts.price,
+    description,
+    credits: creditsOf(opts),
+    confirmRequired: opts.confirmRequired === true ? true : undefined,
+    stock: opts.stock,
+  };
+  const interactive = isInteractive(deps.io);
+  const client = deps.client();
+
+  let service = opts.service;
+  if (service === undefined && !interactive) {
+    const missing = ['--service', ...(['tariff', 'productType', 'deliveryMethod', 'slaMinutes', 'guaranteeDays', 'priceRub'] as const).filter((f) => choices[f] === undefined).map((f) => FLAG_OF[f])];
+    throw new UsageError(
+      `missing flags: ${missing.join(' ')} (not running interactively)`,
+      'flags whose position allows a single value may be left out: see the choices with `seller catalog show SERVICE`',
+    );
+  }
+  const ask = walk ?? inquirerWalk(deps.io);
+  service ??= await askService(ask, client);
+  const position = await client.catalog.get(service);
+
+  const firstMissing = missingChoices(position, choices);
+  if (firstMissing.length > 0 && !interactive) {
+    throw new UsageError(
+      `missing flags: ${firstMissing.map((f) => FLAG_OF[f]).join(' ')} (not running interactively)`,
+      hintOfMissing(position, firstMissing, choices),
+    );
+  }
+
+  const walked = firstMissing.length > 0;
+  // Known only for the walk, to offer what the seller may sell; flags are judged by the server.
+  let sellerType: SellerType | null | undefined;
+  if (walked) {
+    sellerType = await sellerTypeOf(client);
+    say(deps.io, `${position.title} (${position.slug})`);
+    for (let missing = missingChoices(position, choices, { sellerType }); missing.length > 0; missing = missingChoices(position, choices, { sellerType })) {
+      await askField(ask, client, position, choices, missing[0]!, sellerType);
+    }
+    if (choices.description === undefined) {
+      const text = await ask.input('Description (optional, Enter to skip)', { required: false });
+      if (text.trim()) choices.description = text.trim();
+    }
+  }
+
+  let body;
+  try {
+    body = buildCard(position, choices as CardChoices, { sellerType });
+  } catch (error) {
+    if (error instanceof CardChoiceError) throw choiceUsageError(error);
+    throw error;
+  }
+
+  if (walked) {
+    note(deps.io, summaryOf(body));
+    if (!(await ask.confirm('Create this card?', true))) throw new CancelledError();
+  }
+
+  const created = await client.listings.create(body);
+  if (wantsJson(deps)) {
+    printJson(deps.io, created);
+    return;
+  }
+  say(deps.io, `Created card ${created.number} (switched off${created.isTest ? ', test card' : ''}).`);
+  note(deps.io, `Switch it on: seller cards on ${created.number}`);
+  if (STOCKABLE_METHODS.includes(body.deliveryMethod)) {
+    note(deps.io, `Auto-delivery: seller stock refill ${created.number} --file ITEMS.txt, then seller cards on ${created.number} --auto`);
+  }
+}
+
+/** The allowed values of each missing flag, one per line (they are known once the position is). */
+function hintOfMissing(position: Position, missing: CardField[], choices: Partial<CardChoices>): string {
+  const lines = missing.map((field) => {
+    const values = allowedOf(position, field, choices, undefined);
+    return values ? `${FLAG_OF[field]}: ${values.map((c) => c.value).join(', ')}` : `${FLAG_OF[field]}: ${field === 'priceRub' ? 'whole roubles' : 'a positive number'}`;
+  });
+  return lines.join('\n');
+}
+
+/** The allowed values of a field, as choices; undefined for free values (price, amount, rate). */
+function allowedOf(position: Position, field: CardField, choices: Partial<CardChoices>, sellerType: SellerType | null | undefined): Choice[] | undefined {
+  switch (field) {
+    case 'tariff':
+      return position.tariffs.map((t) => ({ value: t.slug, name: `${t.title} (${t.slug})` }));
+    case 'productType':
+      return allowedProductTypes(position, { sellerType }).map((value) => ({ value }));
+    case 'deliveryMethod': {
+      const types = choices.productType ? [choices.productType] : allowedProductTypes(position, { sellerType });
+      const methods = [...new Set(types.flatMap((t) => allowedDeliveryMethods(position, t, { sellerType })))];
+      return methods.map((value) => ({ value }));
+    }
+    case 'creditsType':
+      return (position.creditsTypes ?? []).map((value) => ({ value, name: value === 'pack' ? 'pack (a fixed amount per purchase)' : 'rate (units per rouble)' }));
+    case 'slaMinutes':
+      return position.slaChoices.map((m) => ({ value: String(m), name: minutes(m) }));
+    case 'guaranteeDays':
+      return position.guaranteeChoices.map((d) => ({ value: String(d), name: d === 0 ? 'none' : `${d} d` }));
+    default:
+      return undefined;
+  }
+}
+
+async function askService(ask: WalkPrompter, client: SellerClient): Promise<string> {
+  return ask.search('Service (type to search the catalogue)', async (term) => {
+    try {
+      const page = await client.catalog.list({ q: term.trim() || undefined, limit: 20 });
+      return page.items.map((p) => ({ value: p.slug, name: `${p.title} (${p.slug}, ${p.category})` }));
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The seller's type, to offer a self-employed seller only what it may sell; unknown is fine. */
+async function sellerTypeOf(client: SellerClient): Promise<SellerType | null> {
+  try {
+    return (await client.me.get()).sellerType;
+  } catch {
+    return null;
+  }
+}
+
+const positiveIntText = (value: string): true | string => (/^\d+$/.test(value.trim()) && Number(value) >= 1 ? true : 'a whole number, at least 1');
+const positiveNumberText = (value: string): true | string => (/^\d+(\.\d+)?$/.test(value.trim()) && Number(value) > 0 ? true : 'a positive number');
+
+async function askField(
+  ask: WalkPrompter,
+  client: SellerClient,
+  position: Position,
+  choices: Partial<CardChoices>,
+  field: CardField,
+  sellerType: SellerType | null,
+): Promise<void> {
+  const select = async (message: string) => {
+    const options = allowedOf(position, field, choices, sellerType) ?? [];
+    if (options.length === 0) throw new CliError(`${position.slug} offers you no ${message.toLowerCase()}`, 1);
+    return options.length === 1 ? options[0]!.value : ask.select(message, options);
+  };
+  switch (field) {
+    case 'tariff':
+      choices.tariff = await select('Tariff');
+      return;
+    case 'productType':
+      choices.productType = (await select('Product type')) as ProductType;
+      return;
+    case 'deliveryMethod':
+      choices.deliveryMethod = (await select('Delivery method')) as DeliveryMethod;
+      return;
+    case 'creditsType':
+      choices.credits = { ...choices.credits, type: (await select('Credits type')) as CreditsType };
+      return;
+    case 'creditsAmount':
+      choices.credits = { ...choices.credits, amount: Number(await ask.input('Credits per purchase', { validate: positiveIntText })) };
+      return;
+    case 'creditsRate':
+      choices.credits = { ...choices.credits, rate: Number(await ask.input('Credits per rouble', { validate: positiveNumberText })) };
+      return;
+    case 'slaMinutes':
+      choices.slaMinutes = Number(await select('Delivery time (SLA)'));
+      return;
+    case 'guaranteeDays':
+      choices.guaranteeDays = Number(await select('Guarantee'));
+      return;
+    case 'priceRub': {
+      const types = allowedProductTypes(position, { sellerType });
+      const hint = await usualPriceHint(client, position.slug, choices.productType ?? (types.length === 1 ? types[0] : undefined));
+      choices.priceRub = Number(await ask.input(`Price, RUB${hint}`, { validate: positiveIntText }));
+      return;
+    }
+    default:
+      throw new CliError(`cannot ask for ${field}`);
+  }
+}
+
+/** ` (usual price 990 RUB)`, ` (usual price unknown)`, or nothing when it cannot be read. */
+async function usualPriceHint(client: SellerClient, service: string, productType: ProductType | undefined): Promise<string> {
+  if (!productType) return '';
+  try {
+    const { usualPriceRub } = await client.catalog.usualPrice({ service, productType });
+    return usualPriceRub === null ? ' (usual price unknown)' : ` (usual price ${usualPriceRub} RUB)`;
+  } catch {
+    return '';
+  }
+}
+
+function summaryOf(body: ReturnType<typeof buildCard>): string {
+  const credits =
+    body.creditsType === 'pack' ? `, credits: pack of ${body.creditsAmount}` : body.creditsType === 'rate' ? `, credits: ${body.creditsRate} per rouble` : '';
+  return (
+    `\n${body.service} / ${body.tariff}: ${body.productType} by ${body.deliveryMethod}${credits}\n` +
+    `price ${body.priceRub} RUB, delivery within ${minutes(body.slaMinutes)}, guarantee ${body.guaranteeDays === 0 ? 'none' : `${body.guaranteeDays} d`}` +
+    (body.description ? `\n${body.description}` : '')
+  );
+}
