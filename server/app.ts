@@ -19,6 +19,7 @@ import { sandboxHandlerTable } from './sandbox/index.ts';
 import { SEED_CATALOG } from './seed/catalog.ts';
 import { loadMasterKey, Sealer } from './store/crypto.ts';
 import { registerImageRoute } from './store/images.ts';
+import { installOrderClock } from './domain/order-clock.ts';
 import { Store } from './store/store.ts';
 import type { ResolveLookup } from './webhooks/address.ts';
 import { installWebhooks } from './webhooks/install.ts';
@@ -118,6 +119,7 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
   });
   registerMcp(app, svc, apiHandlerTable);
   registerImageRoute(app, svc);
+  installOrderClock(svc);
   await installWebhooks(app, svc);
   return app;
 }

@@ -50,6 +50,7 @@ export const Deliver = z.strictObject({
 export const DeliverAnswer = z.object({
   order: prefixedId('ord'),
   status: OrderStatus,
+  /** Non-null when the order was delivered but the note failed the contact filter and was not sent. */
   noteRejected: z.string().nullable(),
 });
 export type DeliverAnswer = z.infer<typeof DeliverAnswer>;
@@ -105,6 +106,17 @@ export const orderOperations = {
     answer: Order,
     refusals: ['state_moved', 'contacts'],
   }),
+  /**
+   * Deliver an order. The delivery passes even when the note fails the contact filter: then the
+   * note is not sent and `noteRejected` says why; rewrite it without contacts and send it as a message.
+   *
+   * @example
+   * const answer = await client.orders.deliver(id, { nextChargeDay: '2026-12-21', note });
+   * if (answer.noteRejected !== null) {
+   *   console.warn(`note not sent: ${answer.noteRejected}`);
+   *   await client.orders.message(id, { text: withoutContacts(note) });
+   * }
+   */
   'orders.deliver': op({
     id: 'orders.deliver',
     method: 'POST',

@@ -11,6 +11,10 @@ export interface MessageRecord {
 export interface VaultRecord {
   /** AES-256-GCM, AAD `vault:<order id>:<side>`. */
   sealed: string;
+  /**
+   * Seller's vault: handed over to the buyer (at delivery, or at once when put after delivery).
+   * Buyer's vault: read by the seller (it can be read once).
+   */
   opened: boolean;
   at: string;
 }
@@ -34,6 +38,8 @@ export interface OrderRecord {
   nextChargeDay: string | null;
   createdAt: string;
   paidAt: string | null;
+  /** When the order became `delivered` (by the seller or by auto-delivery). */
+  deliveredAt?: string | null;
   /** Strictly increasing per seller, so polling by updatedSince never misses a change. */
   updatedAt: string;
   buyer: { id: string; test: boolean };
@@ -43,5 +49,6 @@ export interface OrderRecord {
   /** `seller`: what the seller put for the buyer; `buyer`: what the buyer put for the seller. */
   vaults: { seller: VaultRecord | null; buyer: VaultRecord | null };
   note: string | null;
+  /** The auto-delivery stock item issued to this order (its id), if any. */
   stockItem: string | null;
 }
