@@ -1,0 +1,188 @@
+/**
+ * `seller hooks probe`: the test receiver the service hosts for the seller. Prints its address and
+ * how to subscribe it, then tails what it receives: polls `GET /hooks/probe` every `--interval`
+ * seconds and prints each new hit (time, event header, attempt, body), oldest first.
+ *
+ * - `--once` prints the hits it has now and exits.
+ * - `--json`: one JSON object per hit (NDJSON) and nothing else on stdout.
+ * - With a secret (`--secret-file` or `SERVICE_WEBHOOK_SECRET`) each hit's signature is checked,
+ *   judged at the time it was received.
+ * - Ctrl-C (SIGINT) or SIGTERM stops it with exit 0; failed polls are retried with a warning, an
+ *   authentication or permission failure ends it (exit 4).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Command } from 'commander';
+import type { z } from 'zod';
+import type { ProbeHit } from '../../sdk/contract/hooks.ts';
+import { verifyWebhook, WebhookVerificationError } from '../../sdk/webhooks/index.ts';
+import type { App } from '../lib/command.ts';
+import { wantsJson, type Deps } from '../lib/deps.ts';
+import { describeError } from '../lib/errors.ts';
+import { note, say, warn } from '../lib/output.ts';
+import { deliveryFacts, isAuthFailure, loadSecrets, positiveNumber, SECRET_ENV, shortTime } from './hooks-common.ts';
+
+export interface HooksProbeOptions {
+  once: boolean;
+  intervalSeconds: number;
+  secretFile?: string | undefined;
+}
+
+type Hit = z.output<typeof ProbeHit>;
+
+/** What is printed for a hit (and its NDJSON line). */
+export interface ProbeRecord {
+  receivedAt: string;
+  event: string | null;
+  delivery: string | null;
+  attempt: number | null;
+  /** Present when a secret was given. */
+  valid?: boolean | undefined;
+  reason?: string | undefined;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export function registerProbe(noun: Command, app: App): void {
+  noun
+    .command('probe')
+    .description('Get the test receiver the service hosts for you, and tail what it receives')
+    .option('--once', 'print what it has received so far and exit')
+    .option('--interval <seconds>', 'seconds between polls', positiveNumber, 2)
+    .option('--secret-file <file>', `check each hit's signature with this secret (else ${SECRET_ENV}, if set)`)
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  $ seller hooks probe                  # prints the address; subscribe it, then watch hits arrive',
+        '  $ seller hooks set --url <probe url> --event order.paid',
+        '  $ seller hooks test && seller hooks probe --once --json | jq .body',
+        '',
+        'Ctrl-C stops it with exit code 0.',
+      ].join('\n'),
+    )
+    .action(
+      app.run(
+        (o: { once?: boolean; interval: number; secretFile?: string }): HooksProbeOptions => ({
+          once: o.once === true,
+          intervalSeconds: o.interval,
+          secretFile: o.secretFile,
+        }),
+        runHooksProbe,
+      ),
+    );
+}
+
+export async function runHooksProbe(opts: HooksProbeOptions, deps: Deps): Promise<void> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    await tailProbe(opts, deps, controller.signal);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+/** Creates (or gets) the probe, prints it, then prints hits until `signal` aborts (or once). */
+export async function tailProbe(opts: HooksProbeOptions, deps: Deps, signal: AbortSignal): Promise<void> {
+  const { io } = deps;
+  const client = deps.client();
+  const json = wantsJson(deps);
+  const secrets = opts.secretFile !== undefined || (io.env[SECRET_ENV] ?? '') !== '' ? await loadSecrets(deps, opts, false) : undefined;
+
+  const { url } = await client.hooks.createProbe();
+  const hooks = await client.hooks.get();
+  if (json) note(io, `Probe receiver: ${url}`);
+  else say(io, `Probe receiver: ${url}`);
+  if (hooks.url === url && hooks.status !== 'off') {
+    note(io, `Your subscription delivers here (${hooks.events.join(', ')}, ${hooks.status}). Send one with \`seller hooks test\`.`);
+  } else {
+    note(io, `Subscribe it: seller hooks set --url ${url} --event order.paid`);
+    if (hooks.status !== 'off') note(io, `(that replaces your current address ${hooks.url ?? '-'}; set it back afterwards)`);
+  }
+  if (!opts.once) note(io, 'Waiting for deliveries; Ctrl-C to stop.');
+
+  let seen = new Set<string>();
+  let printed = 0;
+  for (;;) {
+    let hits: Hit[] | undefined;
+    try {
+      hits = (await client.hooks.probe({ limit: 50 }, { signal })).items;
+    } catch (error) {
+      if (signal.aborted) return;
+      if (opts.once || isAuthFailure(error)) throw error;
+      const what = describeError(error).lines[0]?.replace(/^error: /, '') ?? String(error);
+      warn(io, `polling failed (${what}); retrying in ${opts.intervalSeconds} s`);
+    }
+    if (hits) {
+      const current = new Set<string>();
+      for (const hit of [...hits].reverse()) {
+        const key = JSON.stringify(hit);
+        current.add(key);
+        if (seen.has(key)) continue;
+        printHit(deps, probeRecord(hit, secrets), json);
+        printed += 1;
+      }
+      // The service keeps the newest hits only: what it no longer has cannot come back.
+      seen = current;
+    }
+    if (opts.once) {
+      if (printed === 0) note(io, 'No hits yet.');
+      return;
+    }
+    try {
+      await sleep(opts.intervalSeconds * 1000, undefined, { signal });
+    } catch {
+      return; // aborted: Ctrl-C is the normal end of a tail
+    }
+  }
+}
+
+/** A hit with its x-service-* facts and, given secrets, its verdict (judged at the time it came). */
+export function probeRecord(hit: Hit, secrets: string[] | undefined): ProbeRecord {
+  const facts = deliveryFacts(hit.headers);
+  const record: ProbeRecord = {
+    receivedAt: hit.receivedAt,
+    event: facts.event ?? null,
+    delivery: facts.delivery ?? null,
+    attempt: facts.attempt !== undefined && /^\d+$/.test(facts.attempt) ? Number(facts.attempt) : null,
+    headers: hit.headers,
+    body: hit.body,
+  };
+  if (secrets) {
+    try {
+      verifyWebhook(hit.body, hit.headers, secrets, { now: Date.parse(hit.receivedAt) });
+      record.valid = true;
+    } catch (error) {
+      if (!(error instanceof WebhookVerificationError)) throw error;
+      record.valid = false;
+      record.reason = error.reason;
+    }
+  }
+  return record;
+}
+
+function printHit(deps: Deps, record: ProbeRecord, json: boolean): void {
+  const { io } = deps;
+  if (json) {
+    io.stdout.write(`${JSON.stringify(record)}\n`);
+    return;
+  }
+  const verdict = record.valid === undefined ? undefined : record.valid ? 'valid' : `invalid: ${record.reason}`;
+  const cells = [
+    shortTime(record.receivedAt, io.stdoutIsTTY),
+    record.event ?? '-',
+    record.delivery ?? '-',
+    record.attempt === null ? '-' : `attempt ${record.attempt}`,
+    ...(verdict === undefined ? [] : [verdict]),
+  ];
+  const body = record.body.replace(/[\r\n]+/g, ' ');
+  if (io.stdoutIsTTY) {
+    io.stdout.write(`${cells.join('  ')}\n  ${body}\n`);
+  } else {
+    io.stdout.write(`${[...cells, body].join('\t')}\n`);
+  }
+}
