@@ -18,6 +18,7 @@ rmSync('dist', { recursive: true, force: true });
 const entries = {
   'sdk/index': 'sdk/index.ts',
   'sdk/webhooks/index': 'sdk/webhooks/index.ts',
+  'sdk/webhooks/web': 'sdk/webhooks/web.ts',
   'server/index': 'server/index.ts',
   'server/main': 'server/main.ts',
   'cli/main': 'cli/main.ts',

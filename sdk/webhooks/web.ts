@@ -1,0 +1,28 @@
+/**
+ * `service-seller/webhooks/web`: webhook verification on Web Crypto only, for edge runtimes
+ * (no Node built-ins anywhere in this entry's import graph).
+ *
+ * ```ts
+ * import { verifyWebhookAsync } from 'service-seller/webhooks/web';
+ * const event = await verifyWebhookAsync(await request.text(), request.headers, env.SERVICE_WEBHOOK_SECRET);
+ * ```
+ */
+export {
+  computeSignatureAsync,
+  verifyWebhookAsync,
+  type HeaderValue,
+  type RawBody,
+  type VerifyWebhookOptions,
+  type WebhookClock,
+  type WebhookHeaders,
+  type WebhookSecret,
+} from './verify-web.ts';
+export {
+  WEBHOOK_VERIFICATION_REASONS,
+  WebhookVerificationError,
+  isWebhookVerificationError,
+  type WebhookVerificationErrorDetails,
+  type WebhookVerificationReason,
+} from './errors.ts';
+export { EventData, WEBHOOK_HEADERS, WEBHOOK_TOLERANCE_SECONDS, WebhookEvent, type EventDataOf } from '../contract/events.ts';
+export { EVENT_KINDS, EventKind } from '../contract/enums.ts';
