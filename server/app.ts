@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { apiOperations, sandboxOperations } from '../sdk/contract/index.ts';
 import { Clock } from './clock.ts';
+import { registerDocs } from './docs.ts';
 import type { ServerContext } from './context.ts';
 import { UnitOfWork } from './context.ts';
 import { InFlight } from './http/idempotency.ts';
@@ -117,6 +118,7 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
     api: registerOperations(app, svc, apiHandlerTable, Object.values(apiOperations)),
     sandbox: registerOperations(app, svc, sandboxHandlerTable, Object.values(sandboxOperations)),
   });
+  registerDocs(app, svc);
   registerMcp(app, svc, apiHandlerTable);
   registerImageRoute(app, svc);
   installOrderClock(svc);

@@ -7,6 +7,8 @@ export { buildApp, type AppOptions } from './app.ts';
 export { Clock } from './clock.ts';
 export { Store, StoreError } from './store/store.ts';
 export type { DemoSeller } from './demo.ts';
+export { buildOpenApi, type OpenApiDocument, type OpenApiOptions } from '../sdk/openapi.ts';
+export { registerDocs, renderDocsPage } from './docs.ts';
 
 export interface StartOptions extends AppOptions {
   /** @default 8787; 0 takes a free port */
