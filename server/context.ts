@@ -64,9 +64,13 @@ export class UnitOfWork {
     return this.#svc.store.shared;
   }
 
+  /**
+   * Writes the shared document first, then the sellers'. A crash between the two leaves an index
+   * entry or an advanced sequence without its record (read as absent), never a record whose number
+   * the shared document does not know and could hand out again.
+   */
   async commit(): Promise<void> {
-    const writes: Promise<void>[] = [...this.#sellers].map((id) => this.#svc.store.writeSeller(id));
-    if (this.#shared) writes.push(this.#svc.store.writeShared());
-    await Promise.all(writes);
+    if (this.#shared) await this.#svc.store.writeShared();
+    await Promise.all([...this.#sellers].map((id) => this.#svc.store.writeSeller(id)));
   }
 }

@@ -138,7 +138,8 @@ export const orderOperations = {
     body: z.strictObject({ text: Text(MESSAGE_MAX) }),
     answer: Message,
     status: 201,
-    refusals: ['contacts'],
+    /** `state_moved`: a closed order (cancelled, declined, refunded) takes no messages. */
+    refusals: ['contacts', 'state_moved'],
   }),
   'orders.vaults': op({
     id: 'orders.vaults',

@@ -73,13 +73,14 @@ export function setNickname(shared: SharedDoc, sellerId: string, p: PapersRecord
     return refuse('contacts', 'nickname', `a nickname must not be a contact detail (${contacts[0]!.kind})`);
   }
   const lower = nickname.toLowerCase();
-  const owner = shared.nicknames[lower];
+  // Own keys only: `constructor` or `__proto__` is a nickname like any other, not a taken one.
+  const owner = Object.hasOwn(shared.nicknames, lower) ? shared.nicknames[lower] : undefined;
   if (owner !== undefined && owner !== sellerId) return refuse('nickname_taken', 'nickname', 'this nickname belongs to another seller');
   if (p.nickname !== null) {
     const old = p.nickname.toLowerCase();
     if (old !== lower && shared.nicknames[old] === sellerId) delete shared.nicknames[old];
   }
-  shared.nicknames[lower] = sellerId;
+  Object.defineProperty(shared.nicknames, lower, { value: sellerId, enumerable: true, writable: true, configurable: true });
   p.nickname = nickname;
   return { nickname };
 }

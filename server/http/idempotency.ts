@@ -46,7 +46,8 @@ export interface StoredAnswer {
 
 /** Finds a live record; an expired one is dropped. */
 export function lookup(doc: SellerDoc, key: string, nowMs: number): IdempotencyRecord | null {
-  const record = doc.idempotency[key];
+  // Own keys only: a key such as `constructor` or `__proto__` is an ordinary, unused key.
+  const record = Object.hasOwn(doc.idempotency, key) ? doc.idempotency[key] : undefined;
   if (!record) return null;
   if (nowMs - record.createdAt >= IDEMPOTENCY_TTL_MS) {
     delete doc.idempotency[key];
@@ -72,7 +73,8 @@ export function remember(doc: SellerDoc, key: string, fp: string, answer: Stored
     sealed: sealer.seal(JSON.stringify(answer.body ?? null), recordAad(doc, key)),
     createdAt: nowMs,
   };
-  doc.idempotency[key] = record;
+  // defineProperty: a plain assignment to `__proto__` would set the object's prototype, not a record.
+  Object.defineProperty(doc.idempotency, key, { value: record, enumerable: true, writable: true, configurable: true });
 }
 
 /** The stored answer of a record found by `lookup`. */

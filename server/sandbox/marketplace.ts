@@ -4,7 +4,8 @@ import { sandboxHandlers } from '../http/handlers.ts';
 
 export const marketplaceSandboxHandlers = sandboxHandlers({
   'sandbox.decideCatalogRequest': async (ctx, { params, body }) => {
-    const sellerId = ctx.svc.store.shared.requestIndex[params.id];
+    const index = ctx.svc.store.shared.requestIndex;
+    const sellerId = Object.hasOwn(index, params.id) ? index[params.id] : undefined;
     const request = sellerId ? (await ctx.tx.seller(sellerId)).catalogRequests.find((r) => r.id === params.id) : undefined;
     if (!request) throw ctx.notFound(`no catalogue request ${params.id}`);
     if (request.status !== 'pending') throw new Refused('already_decided', {}, `the request is already ${request.status}`);

@@ -63,7 +63,8 @@ export function clearPapers(svc: ServerContext, doc: SellerDoc): void {
 }
 
 async function existingSeller(ctx: { svc: ServerContext; tx: UnitOfWork; notFound(w?: string): Error }, sellerId: string) {
-  if (!ctx.svc.store.shared.sellers[sellerId]) throw ctx.notFound(`no seller ${sellerId}`);
+  // Own keys only: `__proto__` or `constructor` must not find Object.prototype (and pollute it).
+  if (!Object.hasOwn(ctx.svc.store.shared.sellers, sellerId)) throw ctx.notFound(`no seller ${sellerId}`);
   return ctx.tx.seller(sellerId);
 }
 
