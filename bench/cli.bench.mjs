@@ -1,0 +1,64 @@
+/**
+ * CLI start-up, hyperfine-style: wall time of `seller --help` and of `seller cards list --json`
+ * (against a running reference server, a seller with 20 cards) against `node -e 0`, N runs of
+ * each, interleaved (so drift hits all three alike), median. Target: at most 1.6×.
+ * The server runs in this process; the commands are separate processes, as a user runs them.
+ */
+import path from 'node:path';
+import { ADMIN_TOKEN, DIST_SERVER, fmt, log, median, NO_RATE_LIMIT, pick, ratioRow, ROOT, tempDir, timedRun } from './lib.mjs';
+import { api, newCard, newSeller } from './seed.mjs';
+
+export const name = 'cli';
+
+const RUNS = pick(3, 30);
+const WARMUP = pick(1, 3);
+const CARDS = 20;
+
+export async function run() {
+  const { startServer } = await import(DIST_SERVER);
+  const server = await startServer({ port: 0, memory: true, adminToken: ADMIN_TOKEN, rateLimit: NO_RATE_LIMIT });
+  const config = tempDir('cli');
+  try {
+    const seller = await newSeller(server.app);
+    const { update } = await newCard(server.app, seller.apiKey);
+    const { service, tariff } = (await api(server.app, seller.apiKey, 'GET', '/listings')).items[0];
+    for (let i = 1; i < CARDS; i++) await api(server.app, seller.apiKey, 'POST', '/listings', { service, tariff, ...update });
+
+    const env = {
+      ...process.env,
+      SERVICE_API_KEY: seller.apiKey,
+      SERVICE_BASE_URL: server.url,
+      SELLER_CONFIG_DIR: config.dir,
+      XDG_CONFIG_HOME: config.dir,
+      NO_COLOR: '1',
+    };
+    const sellerJs = path.join(ROOT, 'bin', 'seller.js');
+    const commands = {
+      node: [process.execPath, ['-e', '0']],
+      help: [process.execPath, [sellerJs, '--help']],
+      list: [process.execPath, [sellerJs, 'cards', 'list', '--json']],
+    };
+    const listed = await timedRun(...commands.list, { env, cwd: ROOT });
+    if (!listed.out.includes(service)) throw new Error(`seller cards list --json printed ${listed.out.slice(0, 200)}`);
+
+    const times = { node: [], help: [], list: [] };
+    const names = Object.keys(commands);
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      // Rotate the order each round, so no command always runs right after another.
+      for (let j = 0; j < names.length; j++) {
+        const which = names[(i + j) % names.length];
+        const { ms } = await timedRun(...commands[which], { env, cwd: ROOT });
+        if (i >= WARMUP) times[which].push(ms);
+      }
+    }
+    const [node, help, list] = [median(times.node), median(times.help), median(times.list)];
+    log(`  cli: node -e 0 ${fmt.ms(node)}, seller --help ${fmt.ms(help)}, seller cards list --json ${fmt.ms(list)} (median of ${RUNS})`);
+    return [
+      ratioRow('seller --help: wall time', fmt.ms(help), `node -e 0 ${fmt.ms(node)}`, help / node, { atMost: 1.6 }),
+      ratioRow(`seller cards list --json (${CARDS} cards): wall time`, fmt.ms(list), `node -e 0 ${fmt.ms(node)}`, list / node, { atMost: 1.6 }),
+    ];
+  } finally {
+    await server.close();
+    config.remove();
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Server: authenticated `GET /api/v1/orders?limit=50` over a seller holding 10,000 orders, against a
+ * bare fastify route answering the same bytes. Both run in child processes, one at a time, loaded by
+ * autocannon from this process with the same settings (50 connections, a warm-up, then the
+ * measured run). Targets: at least half the bare route's requests per second; p99 under 20 ms.
+ *
+ * An info line repeats the reference run over a seller with only 60 orders (the same 50-order
+ * page): it separates what grows with the store from the fixed cost of the pipeline.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { fmt, log, pick, ratioRow, row, startChild, tempDir } from './lib.mjs';
+
+export const name = 'server';
+
+const CONNECTIONS = 50;
+const ORDERS = 10_000;
+const SMALL = 60;
+const PATH = '/api/v1/orders?limit=50';
+
+/** One autocannon run; throws when any answer was not 2xx (the two targets must answer alike). */
+async function load(url, headers, seconds) {
+  const result = await autocannon({ url: `${url}${PATH}`, connections: CONNECTIONS, duration: seconds, headers });
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, total: result.requests.total };
+}
+
+async function measure(url, headers, seconds = pick(1, 8)) {
+  await load(url, headers, pick(1, 2)); // warm-up (JIT, connections)
+  return load(url, headers, seconds);
+}
+
+/** The reference server over a seller with `orders` orders: the answer's bytes and the load result. */
+async function reference(orders, seconds) {
+  const api = await startChild({ mode: 'api', orders });
+  try {
+    const headers = { authorization: `Bearer ${api.apiKey}` };
+    const res = await fetch(`${api.url}${PATH}`, { headers });
+    const body = Buffer.from(await res.arrayBuffer());
+    const contentType = res.headers.get('content-type') ?? 'application/json';
+    if (res.status !== 200 || JSON.parse(body.toString('utf8')).items.length !== 50) {
+      throw new Error(`GET ${PATH} answered ${res.status} ${body.toString('utf8').slice(0, 200)}`);
+    }
+    log(`  server: reference server, ${orders} orders, ${body.length} bytes per answer`);
+    return { body, contentType, result: await measure(api.url, headers, seconds) };
+  } finally {
+    await api.stop();
+  }
+}
+
+export async function run() {
+  const tmp = tempDir('server');
+  const { body, contentType, result: real } = await reference(ORDERS);
+  const small = (await reference(SMALL, pick(1, 4))).result;
+
+  const bodyFile = path.join(tmp.dir, 'body.json');
+  writeFileSync(bodyFile, body);
+  const bare = await startChild({ mode: 'bare', path: '/api/v1/orders', bodyFile, contentType });
+  let base;
+  try {
+    log('  server: bare fastify route, same bytes');
+    base = await measure(bare.url, {});
+  } finally {
+    await bare.stop();
+    tmp.remove();
+  }
+
+  return [
+    ratioRow(
+      `GET /orders?limit=50, 10k orders, ${CONNECTIONS} conns: req/s`,
+      fmt.rate(real.rps),
+      `bare fastify ${fmt.rate(base.rps)}`,
+      real.rps / base.rps,
+      { atLeast: 0.5 },
+    ),
+    row(
+      `GET /orders?limit=50, 10k orders, ${CONNECTIONS} conns: p99`,
+      fmt.ms(real.p99),
+      `bare fastify ${fmt.ms(base.p99)}`,
+      real.p99 / base.p99,
+      '< 20 ms',
+      real.p99 < 20 ? 'PASS' : 'MISS',
+    ),
+    ratioRow(
+      `GET /orders?limit=50, ${SMALL} orders, ${CONNECTIONS} conns: req/s`,
+      `${fmt.rate(small.rps)}, p99 ${fmt.ms(small.p99)}`,
+      `bare fastify ${fmt.rate(base.rps)}`,
+      small.rps / base.rps,
+      {},
+    ),
+  ];
+}

@@ -1,0 +1,137 @@
+/**
+ * Durable writes: card updates (`PATCH /api/v1/listings/{n}` through `inject`, one after another)
+ * on a store with a real data directory, at 1,000, 10,000 and 100,000 stored cards, in two layouts:
+ *
+ * - one seller holding every card (the worst case: lowdb rewrites the whole seller document);
+ * - the cards spread over sellers of 100 cards each (10, 100, 1,000 sellers), writes on random
+ *   cards of random sellers.
+ *
+ * A write is answered only after its document reached the file, so the cost of an update is its
+ * latency. Target: an update costs at most twice as much at 100,000 records as at 1,000.
+ *
+ * Card creations (`POST /listings`) are measured alongside: besides the seller's document they
+ * rewrite the shared document, whose card index holds every card of the store.
+ */
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { ADMIN_TOKEN, DIST_SERVER, fmt, log, median, NO_RATE_LIMIT, nowMs, pick, ratioRow, row, tempDir } from './lib.mjs';
+import { cloneCards, newCard, newSellers, writeAll } from './seed.mjs';
+
+export const name = 'writes';
+
+const SIZES = pick([200, 1_000, 2_000], [1_000, 10_000, 100_000]);
+const PER_SELLER = 100;
+/** Writes per point: as many as fit in the time budget, within these bounds. */
+const BUDGET_MS = pick(300, 3_000);
+const MIN_WRITES = pick(3, 8);
+const MAX_WRITES = pick(20, 400);
+/** Warm-up updates before measuring: this many, or fewer when they take longer than WARMUP_MS. */
+const WARMUP = pick(5, 20);
+const WARMUP_MS = pick(200, 1_000);
+
+/** Builds a store with `total` cards over `sellers` sellers on disk; answers the app and its targets. */
+async function buildStore(dir, total, sellers) {
+  const { buildApp } = await import(DIST_SERVER);
+  const app = await buildApp({ dataDir: dir, adminToken: ADMIN_TOKEN, rateLimit: NO_RATE_LIMIT });
+  const owners = await newSellers(app, sellers);
+  const { number, body, update } = await newCard(app, owners[0].apiKey);
+  const model = (await app.service.store.seller(owners[0].sellerId)).cards[String(number)];
+  const per = Math.floor(total / sellers);
+  const targets = [];
+  for (const [i, owner] of owners.entries()) {
+    const numbers = await cloneCards(app, owner.sellerId, model, i === 0 ? per - 1 : per);
+    targets.push({ key: owner.apiKey, numbers: i === 0 ? [number, ...numbers] : numbers });
+  }
+  await writeAll(app, owners.map((o) => o.sellerId));
+  const docBytes = statSync(path.join(dir, 'sellers', `${owners[0].sellerId}.json`)).size;
+  const sharedBytes = statSync(path.join(dir, 'shared.json')).size;
+  return { app, targets, body, update, docBytes, sharedBytes };
+}
+
+/**
+ * Sequential calls made by `call(i)` (answers a request for inject), warm-up first; answers the
+ * median cost in ms and the rate.
+ */
+async function timed(app, call) {
+  const one = async (i) => {
+    const req = call(i);
+    const res = await app.inject(req);
+    if (res.statusCode >= 300) throw new Error(`${req.method} ${req.url} → ${res.statusCode} ${res.body}`);
+  };
+  const warm = nowMs();
+  for (let i = 0; i < WARMUP && (i < 2 || nowMs() - warm < WARMUP_MS); i++) await one(i);
+  const costs = [];
+  const started = nowMs();
+  while (costs.length < MAX_WRITES && (costs.length < MIN_WRITES || nowMs() - started < BUDGET_MS)) {
+    const t0 = nowMs();
+    await one(costs.length);
+    costs.push(nowMs() - t0);
+  }
+  const elapsed = nowMs() - started;
+  return { cost: median(costs), rate: (costs.length * 1000) / elapsed, writes: costs.length };
+}
+
+const randomOf = (list) => list[Math.floor(Math.random() * list.length)];
+
+/** A card update on a random card of a random seller. */
+const updateCall = (targets, update) => (i) => {
+  const target = randomOf(targets);
+  return {
+    method: 'PATCH',
+    url: `/api/v1/listings/${randomOf(target.numbers)}`,
+    headers: { authorization: `Bearer ${target.key}`, 'idempotency-key': randomUUID() },
+    payload: { ...update, priceRub: 100 + (i % 900) },
+  };
+};
+
+/** A card creation by a random seller. */
+const createCall = (targets, body) => (i) => ({
+  method: 'POST',
+  url: '/api/v1/listings',
+  headers: { authorization: `Bearer ${randomOf(targets).key}`, 'idempotency-key': randomUUID() },
+  payload: { ...body, priceRub: 100 + (i % 900) },
+});
+
+async function point(layout, total) {
+  const sellers = layout === 'one' ? 1 : Math.max(1, total / PER_SELLER);
+  const tmp = tempDir('writes');
+  const t0 = nowMs();
+  const { app, targets, body, update, docBytes, sharedBytes } = await buildStore(tmp.dir, total, sellers);
+  const seeded = nowMs() - t0;
+  try {
+    const result = await timed(app, updateCall(targets, update));
+    const created = await timed(app, createCall(targets, body));
+    log(
+      `  writes: ${layout} ${fmt.int(total)} cards / ${sellers} seller(s), seller document ${fmt.mb(docBytes)}, shared ${fmt.mb(sharedBytes)}: ` +
+        `${fmt.ms(result.cost)} per update (${result.writes}), ${fmt.ms(created.cost)} per creation (${created.writes}); seeded in ${fmt.ms(seeded)}`,
+    );
+    return { ...result, created, docBytes, sellers };
+  } finally {
+    await app.close();
+    tmp.remove();
+  }
+}
+
+export async function run() {
+  const rows = [];
+  for (const layout of ['one', 'spread']) {
+    const points = [];
+    for (const total of SIZES) points.push({ total, ...(await point(layout, total)) });
+    const label = (p) => (layout === 'one' ? `1 seller, ${fmt.int(p.total)} cards` : `${fmt.int(p.total)} cards / ${fmt.int(p.sellers)} sellers`);
+    for (const [what, of] of [
+      ['card update', (p) => p],
+      ['card creation', (p) => p.created],
+    ]) {
+      const first = of(points[0]);
+      const value = (m) => `${fmt.rate(m.rate, 'w/s')} (${fmt.ms(m.cost)})`;
+      rows.push(row(`${what}, ${label(points[0])}`, value(first), '(baseline)', 1, '—', 'info'));
+      for (const p of points.slice(1)) {
+        const m = of(p);
+        const last = p === points.at(-1);
+        rows.push(ratioRow(`${what}, ${label(p)}`, value(m), `${fmt.int(points[0].total)}: ${fmt.ms(first.cost)}`, m.cost / first.cost, last ? { atMost: 2 } : {}));
+      }
+    }
+  }
+  return rows;
+}
