@@ -58,8 +58,10 @@ describe('npm run bench, in quick mode', () => {
       expect(['PASS', 'MISS', 'info']).toContain(line.verdict);
       // Every line with a baseline carries a ratio, printed as N.NN× (two significant digits below 0.1).
       if (line.ratio !== null) {
-        expect(Number.isFinite(line.ratio) && line.ratio > 0, `${line.measure}: ratio ${line.ratio}`).toBe(true);
-        expect(stdout).toContain(`${line.ratio < 0.1 ? line.ratio.toPrecision(2) : line.ratio.toFixed(2)}×`);
+        // Quick mode on a loaded machine may finish no request in its one-second window (ratio 0):
+        // this test proves the bench code runs, never how fast anything is.
+        expect(Number.isFinite(line.ratio) && line.ratio >= 0, `${line.measure}: ratio ${line.ratio}`).toBe(true);
+        if (line.ratio > 0) expect(stdout).toContain(`${line.ratio < 0.1 ? line.ratio.toPrecision(2) : line.ratio.toFixed(2)}×`);
       }
     }
   }, 120_000);
