@@ -11,6 +11,7 @@ import { apiOperations, type ApiOperations } from './contract/index.ts';
 import { AuthenticationError } from './errors.ts';
 import { deriveMethods, OperationCaller, queryString, type SectionMethods } from './methods.ts';
 import { defaultSleep, newIdempotencyKey, Transport, type RawResponse, type Sleep } from './transport.ts';
+import { orderPolling, type OrderPolling } from './watch.ts';
 
 export const SDK_VERSION = '0.1.0';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
@@ -162,6 +163,8 @@ export function resolveBaseUrl(option: string | undefined): string {
 }
 
 type ApiMethods = SectionMethods<ApiOperations>;
+/** The derived sections, with the polling helpers added to `orders` (sdk/watch.ts). */
+type ClientSections = Omit<ApiMethods, 'orders'> & { orders: ApiMethods['orders'] & OrderPolling };
 
 /**
  * The Seller API client.
@@ -179,7 +182,12 @@ export class SellerClient {
   constructor(options: SellerClientOptions = {}) {
     this.#options = { ...options };
     const caller = new OperationCaller(() => this.#sender(), options.validateAnswers ?? true);
-    Object.assign(this, deriveMethods(apiOperations, caller.invoke));
+    const sections = deriveMethods(apiOperations, caller.invoke);
+    // The polling helpers are not operations: non-enumerable, so `sections` still lists exactly the table.
+    for (const [name, helper] of Object.entries(orderPolling(sections.orders))) {
+      Object.defineProperty(sections.orders, name, { value: helper, enumerable: false });
+    }
+    Object.assign(this, sections);
   }
 
   /** The base URL calls go to (the option, `SERVICE_BASE_URL`, or the default). */
@@ -233,5 +241,6 @@ export class SellerClient {
   }
 }
 
-// The derived methods: `client.<section>.<verb>()` for every operation of `apiOperations`.
-export interface SellerClient extends ApiMethods {}
+// The derived methods: `client.<section>.<verb>()` for every operation of `apiOperations`,
+// plus `client.orders.watch()` and `client.orders.waitFor()`.
+export interface SellerClient extends ClientSections {}

@@ -85,6 +85,8 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
     bodyLimit: JSON_BODY_LIMIT,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // Closing the server (tests, SIGINT) must not wait for a client's keep-alive connection.
+    forceCloseConnections: true,
     // A malformed URL (bad percent-encoding) is refused by the router before any hook: answer it in
     // the API's envelope, not fastify's own `{error, code, message, statusCode}`.
     frameworkErrors: (err, req, res) => {

@@ -1,0 +1,148 @@
+/**
+ * `seller orders watch`: streams new and changed orders, polling `GET /orders?updatedSince`
+ * through the SDK's `client.orders.watch()` (rule 6: polling is the reliable source).
+ *
+ * - Output: a line per change (time, id, card, status, needs action, price); tab-separated when
+ *   piped; with `--json`, one JSON object per line (NDJSON) and nothing else on stdout.
+ * - `--since`: where to start (default `now`, this computer's clock: new changes only; `all`
+ *   replays every order once). `--state-file PATH` keeps the watermark between runs: a stored
+ *   watermark wins over `--since`, so a restarted watch misses nothing and repeats nothing.
+ * - `--exec CMD`: runs CMD through the shell for each change, one at a time, with the order JSON
+ *   on stdin and `SERVICE_ORDER_ID`, `SERVICE_ORDER_STATUS` in the environment. A change counts as
+ *   taken once its command has finished; a failing command is reported on stderr and the watch
+ *   goes on (the change is not retried). The command's stdout goes to stdout, or to stderr with
+ *   `--json` so that stdout stays NDJSON.
+ * - Failed polls are retried with backoff (a warning on stderr); an authentication or permission
+ *   failure ends the watch (exit 4).
+ * - Ctrl-C (SIGINT) or SIGTERM stops it cleanly with exit 0: stopping is the normal end of a
+ *   watch (as with `gh run watch`). A second Ctrl-C kills it at once.
+ */
+import type { Command } from 'commander';
+import type { OrderStatus } from '../../sdk/contract/enums.ts';
+import type { Order } from '../../sdk/contract/orders.ts';
+import { fileWatermarkStore } from '../../sdk/watch.ts';
+import type { App } from '../lib/command.ts';
+import { wantsJson, type Deps } from '../lib/deps.ts';
+import { describeError } from '../lib/errors.ts';
+import { note, warn } from '../lib/output.ts';
+import { orderRow, parseSince, positiveSeconds, SINCE_HELP } from './orders-common.ts';
+
+export interface WatchCliOptions {
+  /** API timestamp to start from when no watermark is stored. */
+  since: string;
+  /** Whether `--since` was given (a stored watermark overrides it: say so). */
+  sinceGiven: boolean;
+  intervalSeconds: number;
+  stateFile?: string | undefined;
+  exec?: string | undefined;
+}
+
+export function registerWatch(noun: Command, app: App): void {
+  noun
+    .command('watch')
+    .description('Stream new and changed orders until Ctrl-C')
+    .option('--since <time>', `start from this time: ${SINCE_HELP}`, 'now')
+    .option('--interval <seconds>', 'seconds between polls', positiveSeconds, 5)
+    .option('--state-file <path>', 'keep the position here and resume from it on the next run')
+    .option('--exec <command>', 'run a shell command per change: order JSON on stdin, SERVICE_ORDER_ID and SERVICE_ORDER_STATUS in its environment')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  $ seller orders watch',
+        '  $ seller orders watch --json --since all | jq -c "select(.needsAction)"',
+        '  $ seller orders watch --state-file ~/.orders.pos --exec ./on-order.sh',
+        '',
+        'Ctrl-C stops the watch with exit code 0.',
+      ].join('\n'),
+    )
+    .action(
+      app.run(
+        (o: { since: string; interval: number; stateFile?: string; exec?: string }): WatchCliOptions => ({
+          since: parseSince(o.since),
+          sinceGiven: o.since !== 'now',
+          intervalSeconds: o.interval,
+          stateFile: o.stateFile,
+          exec: o.exec,
+        }),
+        runOrdersWatch,
+      ),
+    );
+}
+
+/** Runs the watch until SIGINT or SIGTERM. */
+export async function runOrdersWatch(opts: WatchCliOptions, deps: Deps): Promise<void> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    await watchOrders(opts, deps, controller.signal);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+/** The watch itself, stopped by `signal`. */
+export async function watchOrders(opts: WatchCliOptions, deps: Deps, signal: AbortSignal): Promise<void> {
+  const { io } = deps;
+  const client = deps.client();
+  const json = wantsJson(deps);
+  const store = opts.stateFile === undefined ? undefined : fileWatermarkStore(opts.stateFile);
+  const stored = store ? await store.get() : null;
+  if (stored) {
+    const ignored = opts.sinceGiven ? ' (--since is ignored while the state file has a position)' : '';
+    note(io, `Resuming from ${opts.stateFile}: changes since ${stored.since}${ignored}; Ctrl-C to stop.`);
+  } else {
+    note(io, `Watching orders changed since ${opts.since}; Ctrl-C to stop.`);
+  }
+  const onError = (error: unknown, retry: { delayMs: number }) => {
+    const what = describeError(error).lines[0]?.replace(/^error: /, '') ?? String(error);
+    warn(io, `polling failed (${what}); retrying in ${Math.ceil(retry.delayMs / 1000)} s`);
+  };
+  const statuses = new Map<string, OrderStatus>();
+  const changes = client.orders.watch({ since: opts.since, intervalMs: opts.intervalSeconds * 1000, signal, store, onError });
+  for await (const order of changes) {
+    if (json) io.stdout.write(`${JSON.stringify(order)}\n`);
+    else printChange(deps, order, statuses.get(order.id));
+    statuses.set(order.id, order.status);
+    if (opts.exec !== undefined) await runExec(opts.exec, order, deps, json);
+  }
+}
+
+/** One line per change; padded on a terminal (with the previous status when known), tab-separated when piped. */
+function printChange(deps: Deps, order: Order, before: OrderStatus | undefined): void {
+  const row = orderRow(order);
+  if (!deps.io.stdoutIsTTY) {
+    const cells = [row.updated, row.id, order.number, row.status, order.needsAction ? 'yes' : 'no', order.priceRub];
+    deps.io.stdout.write(`${cells.join('\t')}\n`);
+    return;
+  }
+  const status = before !== undefined && before !== order.status ? `${before} → ${order.status}` : order.status;
+  const line = [row.updated, row.id.padEnd(16), row.card.padEnd(6), status.padEnd(24), row.action.padEnd(12), row.price];
+  deps.io.stdout.write(`${line.join('  ').trimEnd()}\n`);
+}
+
+/** Runs `command` for one change; a failure is a warning, never the end of the watch. */
+export async function runExec(command: string, order: Order, deps: Deps, json: boolean): Promise<void> {
+  const { io } = deps;
+  const { spawn } = await import('node:child_process');
+  const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: Error }>((resolve) => {
+    const child = spawn(command, {
+      shell: true,
+      env: { ...io.env, SERVICE_ORDER_ID: order.id, SERVICE_ORDER_STATUS: order.status },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    child.once('error', (error) => resolve({ error }));
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (json ? io.stderr : io.stdout).write(text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => io.stderr.write(text));
+    child.once('close', (code, signal) => resolve({ code, signal }));
+    child.stdin.on('error', () => {}); // the command need not read its input
+    child.stdin.end(`${JSON.stringify(order)}\n`);
+  });
+  if ('error' in outcome) warn(io, `--exec could not run for ${order.id}: ${outcome.error.message}`);
+  else if (outcome.signal) warn(io, `--exec was killed by ${outcome.signal} for ${order.id}`);
+  else if (outcome.code !== 0) warn(io, `--exec failed for ${order.id} (${order.status}): exit code ${outcome.code}`);
+}

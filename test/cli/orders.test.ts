@@ -1,0 +1,415 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Order, OrderStatus } from '../../sdk/contract/index.ts';
+import type { WatchOptions } from '../../sdk/watch.ts';
+import { parseSince } from '../../cli/commands/orders-common.ts';
+import { parseClock } from '../../cli/commands/sandbox.ts';
+import { apiError, bufferIO, fakeClient, LIVE_KEY, pagedOf, run, scriptedPrompter, tempConfigDir } from './helpers.ts';
+
+let config: ReturnType<typeof tempConfigDir>;
+let env: Record<string, string>;
+beforeEach(() => {
+  config = tempConfigDir();
+  env = { SELLER_CONFIG_DIR: config.dir, SERVICE_API_KEY: LIVE_KEY };
+});
+afterEach(() => config.cleanup());
+
+function order(id: string, status: OrderStatus = 'awaiting_delivery', updatedAt = '2026-11-21T08:00:00.000Z'): Order {
+  return {
+    id,
+    number: 1001,
+    service: 'netflix',
+    tariff: 'premium',
+    productType: 'subscription',
+    deliveryMethod: 'invite',
+    priceRub: 500,
+    status,
+    isTest: false,
+    needsAction: status === 'awaiting_delivery',
+    slaMinutes: 60,
+    deliverBy: '2026-11-21T09:00:00.000Z',
+    guaranteeDays: 30,
+    guaranteeUntil: null,
+    nextChargeDay: null,
+    createdAt: '2026-11-21T07:59:00.000Z',
+    paidAt: '2026-11-21T08:00:00.000Z',
+    updatedAt,
+  };
+}
+
+const client = (stubs: Record<string, unknown>) => () => fakeClient({ orders: stubs });
+
+describe('seller orders list', () => {
+  it('prints a table of every page with --all and passes the filters', async () => {
+    const list = vi.fn(() => pagedOf([[order('ord_a')], [order('ord_b', 'delivered')]]));
+    const result = await run(['orders', 'list', '--needs-action', '--status', 'awaiting_delivery', '--all'], bufferIO({ env }), { client: client({ list }) });
+    expect(result.code).toBe(0);
+    expect(list).toHaveBeenCalledWith({ status: 'awaiting_delivery', needsAction: true, updatedSince: undefined, limit: undefined, cursor: undefined });
+    expect(result.out.split('\n')[0]).toBe('ord_a\t#1001\tnetflix/premium\t500 RUB\tawaiting_delivery\tneeds action\t2026-11-21T09:00:00.000Z\t2026-11-21T08:00:00.000Z');
+    expect(result.out).toMatch(/^ord_b\t.*\tdelivered\t-\t/m);
+  });
+
+  it('turns --since 2h into updatedSince two hours ago, and refuses an unknown status (exit 2)', async () => {
+    const list = vi.fn(() => pagedOf([[]]));
+    const before = Date.now();
+    const result = await run(['orders', 'list', '--since', '2h'], bufferIO({ env }), { client: client({ list }) });
+    expect(result).toMatchObject({ code: 0, err: 'No orders.\n' });
+    const since = Date.parse((list.mock.calls[0] as unknown as [{ updatedSince: string }])[0].updatedSince);
+    expect(Math.abs(before - 2 * 3600_000 - since)).toBeLessThan(5000);
+    const bad = await run(['orders', 'list', '--status', 'lost'], bufferIO({ env }), { client: client({ list }) });
+    expect(bad.code).toBe(2);
+    const badSince = await run(['orders', 'list', '--since', 'soon'], bufferIO({ env }), { client: client({ list }) });
+    expect(badSince.code).toBe(2);
+    expect(badSince.err).toMatch(/--since: "soon" is not/);
+  });
+
+  it('with --json prints the page; a next cursor is mentioned without --all', async () => {
+    const list = vi.fn(() => pagedOf([[order('ord_a')], [order('ord_b')]]));
+    const json = await run(['orders', 'list', '--json'], bufferIO({ env }), { client: client({ list }) });
+    expect(JSON.parse(json.out)).toEqual({ items: [order('ord_a')], nextCursor: '1' });
+    const human = await run(['orders', 'list'], bufferIO({ env }), { client: client({ list }) });
+    expect(human.err).toMatch(/More orders: add --all, or --cursor 1/);
+  });
+});
+
+describe('parseSince', () => {
+  const now = Date.parse('2026-11-21T12:00:00.000Z');
+  it('reads times, dates, now, all and ages', () => {
+    expect(parseSince('2026-11-20T10:00:00Z', now)).toBe('2026-11-20T10:00:00.000Z');
+    expect(parseSince('2026-11-20', now)).toBe('2026-11-20T00:00:00.000Z');
+    expect(parseSince('now', now)).toBe('2026-11-21T12:00:00.000Z');
+    expect(parseSince('all', now)).toBe('1970-01-01T00:00:00.000Z');
+    expect(parseSince('1h30m', now)).toBe('2026-11-21T10:30:00.000Z');
+    expect(parseSince('1d', now)).toBe('2026-11-20T12:00:00.000Z');
+    expect(() => parseSince('yesterday', now)).toThrow(/is not/);
+  });
+});
+
+describe('seller orders show', () => {
+  it('shows the fields, vault sides, messages and the next step', async () => {
+    const get = vi.fn(async () => ({
+      ...order('ord_a'),
+      messages: [{ id: 'msg_1', from: 'buyer', text: 'hello\nthere', at: '2026-11-21T08:01:00.000Z' }],
+    }));
+    const vaults = vi.fn(async () => ({ items: [{ side: 'other', opened: false }] }));
+    const result = await run(['orders', 'show', 'ord_a'], bufferIO({ env }), { client: client({ get, vaults }) });
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/^Order ord_a: card #1001, netflix\/premium/);
+    expect(result.out).toMatch(/Status:\s+awaiting_delivery \(needs action\)/);
+    expect(result.out).toMatch(/Vaults:\s+the buyer's: not opened/);
+    expect(result.out).toMatch(/buyer\s+hello/);
+    expect(result.err).toMatch(/Next: seller orders deliver ord_a --next-charge YYYY-MM-DD/);
+  });
+
+  it('with --json prints the order with its vaults', async () => {
+    const get = vi.fn(async () => ({ ...order('ord_a'), messages: [] }));
+    const vaults = vi.fn(async () => ({ items: [{ side: 'own', opened: true }] }));
+    const result = await run(['orders', 'show', 'ord_a', '--json'], bufferIO({ env }), { client: client({ get, vaults }) });
+    expect(JSON.parse(result.out)).toEqual({ ...order('ord_a'), messages: [], vaults: [{ side: 'own', opened: true }] });
+    expect(result.err).toBe('');
+  });
+});
+
+describe('seller orders deliver', () => {
+  it('warns clearly when the note was rejected and tells how to send it as a message', async () => {
+    const deliver = vi.fn(async () => ({ order: 'ord_a', status: 'delivered', noteRejected: 'contacts: the note contains a phone number' }));
+    const result = await run(['orders', 'deliver', 'ord_a', '--next-charge', '2026-12-21', '--note', 'call +7 999 123 45 67'], bufferIO({ env }), {
+      client: client({ deliver }),
+    });
+    expect(result.code).toBe(0);
+    expect(deliver).toHaveBeenCalledWith('ord_a', { nextChargeDay: '2026-12-21', note: 'call +7 999 123 45 67' });
+    expect(result.out).toBe('Delivered ord_a: now delivered.\n');
+    expect(result.err).toMatch(/^warning: the order was delivered, but the note was NOT sent to the buyer: contacts: the note contains a phone number$/m);
+    expect(result.err).toContain('seller orders message ord_a --text');
+  });
+
+  it('with --json prints the answer and still warns on stderr; no warning for an accepted note', async () => {
+    const answer = { order: 'ord_a', status: 'delivered', noteRejected: 'contacts' };
+    const json = await run(['orders', 'deliver', 'ord_a', '--note', 'x', '--json'], bufferIO({ env }), { client: client({ deliver: async () => answer }) });
+    expect(JSON.parse(json.out)).toEqual(answer);
+    expect(json.err).toMatch(/NOT sent/);
+    const clean = await run(['orders', 'deliver', 'ord_a'], bufferIO({ env }), { client: client({ deliver: async () => ({ ...answer, noteRejected: null }) }) });
+    expect(clean).toMatchObject({ code: 0, err: '' });
+  });
+
+  it('reads the note from a file or stdin, and refuses both --note and --note-file', async () => {
+    const deliver = vi.fn(async () => ({ order: 'ord_a', status: 'delivered', noteRejected: null }));
+    await run(['orders', 'deliver', 'ord_a', '--note-file', '-'], bufferIO({ env, stdin: 'Thanks!\n' }), { client: client({ deliver }) });
+    expect(deliver).toHaveBeenLastCalledWith('ord_a', { nextChargeDay: undefined, note: 'Thanks!' });
+    const both = await run(['orders', 'deliver', 'ord_a', '--note', 'a', '--note-file', '-'], bufferIO({ env }), { client: client({ deliver }) });
+    expect(both.code).toBe(2);
+    const badDate = await run(['orders', 'deliver', 'ord_a', '--next-charge', '21.12.2026'], bufferIO({ env }), { client: client({ deliver }) });
+    expect(badDate.code).toBe(2);
+    expect(deliver).toHaveBeenCalledTimes(1);
+  });
+
+  it('adds a hint to need_next_charge and state_moved refusals', async () => {
+    const refuse = (kind: string) => async () => {
+      throw apiError(409, { error: 'rejected', detail: `refused ${kind}`, refusal: { kind } });
+    };
+    const need = await run(['orders', 'deliver', 'ord_a'], bufferIO({ env }), { client: client({ deliver: refuse('need_next_charge') }) });
+    expect(need.code).toBe(1);
+    expect(need.err).toMatch(/^error: rejected: refused need_next_charge$/m);
+    expect(need.err).toMatch(/refused: need_next_charge/);
+    expect(need.err).toMatch(/hint: add --next-charge YYYY-MM-DD/);
+    const moved = await run(['orders', 'deliver', 'ord_a'], bufferIO({ env }), { client: client({ deliver: refuse('state_moved') }) });
+    expect(moved.err).toContain('hint: the order moved on; re-read it with `seller orders show ord_a`');
+    const confirm = await run(['orders', 'confirm', 'ord_a'], bufferIO({ env }), { client: client({ confirm: refuse('state_moved') }) });
+    expect(confirm.err).toContain('re-read it with `seller orders show ord_a`');
+  });
+});
+
+describe('seller orders message, decline, dispute-reply', () => {
+  it('sends text from the flag or stdin; a contacts refusal gets a hint', async () => {
+    const message = vi.fn(async () => ({ id: 'msg_1', from: 'seller', text: 'hi', at: '2026-11-21T08:00:00.000Z' }));
+    const sent = await run(['orders', 'message', 'ord_a', '--text', 'hi'], bufferIO({ env }), { client: client({ message }) });
+    expect(sent).toMatchObject({ code: 0, out: 'Sent msg_1 to the buyer of ord_a.\n' });
+    await run(['orders', 'message', 'ord_a', '--text', '-'], bufferIO({ env, stdin: 'from stdin\n' }), { client: client({ message }) });
+    expect(message).toHaveBeenLastCalledWith('ord_a', { text: 'from stdin' });
+    const refused = await run(['orders', 'message', 'ord_a', '--text', 'mail me'], bufferIO({ env }), {
+      client: client({ message: async () => { throw apiError(409, { error: 'rejected', refusal: { kind: 'contacts', field: 'body.text' } }); } }),
+    });
+    expect(refused.err).toMatch(/hint: remove e-mail addresses/);
+    const missing = await run(['orders', 'message', 'ord_a'], bufferIO({ env }), { client: client({ message }) });
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/--text is required/);
+  });
+
+  it('decline asks for the reason on a terminal; dispute-reply names not_disputed', async () => {
+    const decline = vi.fn(async () => order('ord_a', 'declined'));
+    const prompter = scriptedPrompter({ text: ['out of stock'] });
+    const declined = await run(['orders', 'decline', 'ord_a'], bufferIO({ env, tty: true }), { client: client({ decline }), prompter });
+    expect(declined.out).toMatch(/Declined ord_a: now declined/);
+    expect(decline).toHaveBeenCalledWith('ord_a', { reason: 'out of stock' });
+    const reply = await run(['orders', 'dispute-reply', 'ord_a', '--text', 'done'], bufferIO({ env }), {
+      client: client({ disputeReply: async () => { throw apiError(409, { error: 'rejected', refusal: { kind: 'not_disputed' } }); } }),
+    });
+    expect(reply.err).toMatch(/hint: only a disputed order takes a dispute reply/);
+  });
+});
+
+describe('seller orders vault', () => {
+  it('reveal prints the secret once on stdout and warns on stderr', async () => {
+    const reveal = vi.fn(async () => ({ secret: 'login: a / pass: b' }));
+    const result = await run(['orders', 'vault', 'reveal', 'ord_a'], bufferIO({ env }), { client: client({ reveal }) });
+    expect(result).toMatchObject({ code: 0, out: 'login: a / pass: b\n' });
+    expect(result.err).toMatch(/warning: .*cannot be read again/);
+    expect(result.err).not.toContain('pass: b');
+    const json = await run(['orders', 'vault', 'reveal', 'ord_a', '--json'], bufferIO({ env }), { client: client({ reveal }) });
+    expect(JSON.parse(json.out)).toEqual({ secret: 'login: a / pass: b' });
+    expect(json.err).toMatch(/cannot be read again/);
+  });
+
+  it('reveal of an opened vault says it can be read once', async () => {
+    const reveal = async () => { throw apiError(409, { error: 'rejected', refusal: { kind: 'already_opened' } }); };
+    const result = await run(['orders', 'vault', 'reveal', 'ord_a'], bufferIO({ env }), { client: client({ reveal }) });
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('');
+    expect(result.err).toMatch(/hint: the buyer's vault can be read only once/);
+  });
+
+  it('put reads the secret from stdin, a file, or a hidden prompt; never from a flag', async () => {
+    const putVault = vi.fn(async () => ({ side: 'own', opened: false }));
+    const piped = await run(['orders', 'vault', 'put', 'ord_a'], bufferIO({ env, stdin: 's3cret\n' }), { client: client({ putVault }) });
+    expect(piped.code).toBe(0);
+    expect(putVault).toHaveBeenLastCalledWith('ord_a', { secret: 's3cret' });
+    expect(piped.out).not.toContain('s3cret');
+
+    const dir = mkdtempSync(join(tmpdir(), 'vault-'));
+    try {
+      writeFileSync(join(dir, 'secret.txt'), 'from-file\n');
+      await run(['orders', 'vault', 'put', 'ord_a', '--secret-file', join(dir, 'secret.txt')], bufferIO({ env }), { client: client({ putVault }) });
+      expect(putVault).toHaveBeenLastCalledWith('ord_a', { secret: 'from-file' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+
+    const prompter = scriptedPrompter({ secret: ['typed'] });
+    await run(['orders', 'vault', 'put', 'ord_a'], bufferIO({ env, tty: true }), { client: client({ putVault }), prompter });
+    expect(putVault).toHaveBeenLastCalledWith('ord_a', { secret: 'typed' });
+    expect(prompter.asked).toEqual(['Credentials for the buyer']);
+
+    const flag = await run(['orders', 'vault', 'put', 'ord_a', '--secret', 'x'], bufferIO({ env }), { client: client({ putVault }) });
+    expect(flag.code).toBe(2);
+    const empty = await run(['orders', 'vault', 'put', 'ord_a'], bufferIO({ env, stdin: '' }), { client: client({ putVault }) });
+    expect(empty.code).toBe(2);
+    expect(putVault).toHaveBeenCalledTimes(3);
+  });
+
+  it('list shows sides and opened flags', async () => {
+    const vaults = async () => ({ items: [{ side: 'own', opened: true }, { side: 'other', opened: false }] });
+    const result = await run(['orders', 'vault', 'list', 'ord_a'], bufferIO({ env }), { client: client({ vaults }) });
+    expect(result.out).toBe('yours (for the buyer)\tyes\nthe buyer\'s (for you)\tno\n');
+  });
+});
+
+describe('seller orders watch', () => {
+  /** A fake `orders.watch` that yields the given orders and ends; records its options. */
+  function fakeWatch(orders: Order[], during?: (options: WatchOptions) => unknown) {
+    return vi.fn(async function* (options: WatchOptions) {
+      await during?.(options);
+      for (const o of orders) yield o;
+    });
+  }
+
+  it('with --json prints one JSON object per line and nothing else on stdout', async () => {
+    const changes = [order('ord_a', 'awaiting_payment'), order('ord_a', 'awaiting_delivery', '2026-11-21T08:00:01.000Z'), order('ord_b')];
+    const watch = fakeWatch(changes);
+    const result = await run(['orders', 'watch', '--json', '--since', 'all', '--interval', '0.5'], bufferIO({ env }), { client: client({ watch }) });
+    expect(result.code).toBe(0);
+    const lines = result.out.trimEnd().split('\n');
+    expect(lines.map((line) => JSON.parse(line))).toEqual(changes);
+    expect(result.out.endsWith('\n')).toBe(true);
+    const options = watch.mock.calls[0]![0];
+    expect(options).toMatchObject({ since: '1970-01-01T00:00:00.000Z', intervalMs: 500, store: undefined });
+    expect(options.signal).toBeInstanceOf(AbortSignal);
+    expect(result.err).toMatch(/Watching orders changed since 1970-01-01T00:00:00.000Z/);
+  });
+
+  it('starts from now by default and prints a tab-separated line per change when piped', async () => {
+    const watch = fakeWatch([order('ord_a')]);
+    const before = Date.now();
+    const result = await run(['orders', 'watch'], bufferIO({ env }), { client: client({ watch }) });
+    expect(Math.abs(Date.parse(watch.mock.calls[0]![0].since as string) - before)).toBeLessThan(5000);
+    expect(watch.mock.calls[0]![0].intervalMs).toBe(5000);
+    expect(result.out).toBe('2026-11-21T08:00:00.000Z\tord_a\t1001\tawaiting_delivery\tyes\t500\n');
+  });
+
+  it('on a terminal shows the status change of an order seen before', async () => {
+    const watch = fakeWatch([order('ord_a', 'awaiting_payment'), order('ord_a', 'awaiting_delivery', '2026-11-21T08:00:01.000Z')]);
+    const result = await run(['orders', 'watch'], bufferIO({ env, tty: true }), { client: client({ watch }) });
+    const lines = result.out.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/ord_a\s+#1001\s+awaiting_payment\s+-\s+500 RUB$/);
+    expect(lines[1]).toMatch(/ord_a\s+#1001\s+awaiting_payment → awaiting_delivery\s+needs action\s+500 RUB$/);
+  });
+
+  it('reports failed polls on stderr', async () => {
+    const watch = fakeWatch([order('ord_a')], (options) =>
+      options.onError?.(apiError(503, { error: 'internal', detail: 'busy' }), { attempt: 1, delayMs: 2000 }),
+    );
+    const result = await run(['orders', 'watch', '--json'], bufferIO({ env }), { client: client({ watch }) });
+    expect(result.err).toMatch(/warning: polling failed \(internal: busy\); retrying in 2 s/);
+    expect(result.out.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('keeps its position in --state-file and says when it resumes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'watch-state-'));
+    try {
+      const path = join(dir, 'pos.json');
+      const watch = fakeWatch([order('ord_a')], (options) => options.store?.set({ since: '2026-11-21T08:00:00.000Z', seen: ['ord_a|2026-11-21T08:00:00.000Z'] }));
+      const first = await run(['orders', 'watch', '--state-file', path], bufferIO({ env }), { client: client({ watch }) });
+      expect(first.code).toBe(0);
+      expect(JSON.parse(readFileSync(path, 'utf8')).since).toBe('2026-11-21T08:00:00.000Z');
+      const second = await run(['orders', 'watch', '--state-file', path, '--since', 'all'], bufferIO({ env }), { client: client({ watch }) });
+      expect(second.err).toMatch(/Resuming from .*pos\.json: changes since 2026-11-21T08:00:00.000Z \(--since is ignored/);
+      writeFileSync(path, 'garbage');
+      const broken = await run(['orders', 'watch', '--state-file', path], bufferIO({ env }), { client: client({ watch }) });
+      expect(broken.code).toBe(1);
+      expect(broken.err).toMatch(/not a watermark file/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--exec runs the command per change with the order JSON on stdin and its id and status in the environment', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'watch-exec-'));
+    try {
+      const log = join(dir, 'log.ndjson');
+      const script = join(dir, 'hook.mjs');
+      writeFileSync(
+        script,
+        `import { appendFileSync, readFileSync } from 'node:fs';
+const input = readFileSync(0, 'utf8');
+appendFileSync(${JSON.stringify(log)}, JSON.stringify({ input, id: process.env.SERVICE_ORDER_ID, status: process.env.SERVICE_ORDER_STATUS }) + '\\n');
+console.log('hook saw ' + process.env.SERVICE_ORDER_ID);
+if (process.env.SERVICE_ORDER_ID === 'ord_bad') process.exit(3);
+`,
+      );
+      const changes = [order('ord_a', 'awaiting_payment'), order('ord_bad'), order('ord_c', 'delivered')];
+      const watch = fakeWatch(changes);
+      const result = await run(['orders', 'watch', '--json', '--exec', `node ${script}`], bufferIO({ env }), { client: client({ watch }) });
+      expect(result.code).toBe(0);
+      const calls = readFileSync(log, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+      expect(calls.map((c) => [c.id, c.status])).toEqual([
+        ['ord_a', 'awaiting_payment'],
+        ['ord_bad', 'awaiting_delivery'],
+        ['ord_c', 'delivered'],
+      ]);
+      expect(JSON.parse(calls[0].input)).toEqual(changes[0]);
+      // stdout stays NDJSON: the command's output goes to stderr with --json.
+      expect(result.out.trimEnd().split('\n').map((line) => JSON.parse(line).id)).toEqual(['ord_a', 'ord_bad', 'ord_c']);
+      expect(result.err).toContain('hook saw ord_a');
+      expect(result.err).toMatch(/warning: --exec failed for ord_bad \(awaiting_delivery\): exit code 3/);
+
+      const human = await run(['orders', 'watch', '--exec', `node ${script}`], bufferIO({ env }), { client: client({ watch: fakeWatch([order('ord_d')]) }) });
+      expect(human.out).toContain('hook saw ord_d');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an authentication failure ends the watch with exit 4', async () => {
+    const watch = vi.fn(async function* () {
+      yield order('ord_a');
+      throw apiError(401, { error: 'revoked' });
+    });
+    const result = await run(['orders', 'watch', '--json'], bufferIO({ env }), { client: client({ watch }) });
+    expect(result.code).toBe(4);
+    expect(result.out.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.err).toMatch(/error: revoked/);
+  });
+});
+
+describe('seller sandbox', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('needs an admin token (exit 2)', async () => {
+    const result = await run(['sandbox', 'clock'], bufferIO({ env }));
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/no admin token: pass --admin-token or set SERVICE_ADMIN_TOKEN/);
+  });
+
+  it('seller create prints the key alone on stdout, once, and sends the chosen options', async () => {
+    const bodies: unknown[] = [];
+    const created = { sellerId: 'sel_1', keyId: 'key_1', apiKey: LIVE_KEY };
+    vi.stubGlobal('fetch', async (_input: string, init: RequestInit) => {
+      bodies.push(JSON.parse(String(init.body)));
+      return new Response(JSON.stringify(created), { status: 201, headers: { 'content-type': 'application/json' } });
+    });
+    const result = await run(['sandbox', 'seller', 'create', '--test', '--type', 'ip', '--admission', 'none', '--scope', 'orders', '--admin-token', 'adm'], bufferIO({ env }));
+    expect(result).toMatchObject({ code: 0, out: `${LIVE_KEY}\n` });
+    expect(result.err).toMatch(/Created seller sel_1 with key key_1/);
+    expect(result.err).toMatch(/only time the key is shown/);
+    expect(bodies).toEqual([{ sellerType: 'ip', admission: 'none', mode: 'test', scopes: ['orders'] }]);
+    const bad = await run(['sandbox', 'seller', 'create', '--scope', 'everything', '--admin-token', 'adm'], bufferIO({ env }));
+    expect(bad.code).toBe(2);
+    expect(bodies).toHaveLength(1);
+  });
+
+  it('reads amounts for clock advance', () => {
+    expect(parseClock(undefined, undefined)).toEqual({});
+    expect(parseClock('advance', '3600')).toEqual({ advanceSeconds: 3600 });
+    expect(parseClock('advance', '2d')).toEqual({ advanceSeconds: 172_800 });
+    expect(parseClock('advance', '1h30m')).toEqual({ advanceSeconds: 5400 });
+    expect(() => parseClock('advance', 'soon')).toThrow(/give an amount/);
+    expect(() => parseClock('rewind', '1h')).toThrow(/unknown verb/);
+  });
+
+  it('sends the admin token and the body to the sandbox routes', async () => {
+    const calls: Array<{ url: string; auth: string | null; body: unknown }> = [];
+    vi.stubGlobal('fetch', async (input: string, init: RequestInit) => {
+      calls.push({ url: String(input), auth: new Headers(init.headers).get('authorization'), body: init.body ? JSON.parse(String(init.body)) : undefined });
+      return new Response(JSON.stringify({ now: '2026-11-23T08:00:00.000Z' }), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    const result = await run(['sandbox', 'clock', 'advance', '2d', '--admin-token', 'adm', '--base-url', 'http://127.0.0.1:9999'], bufferIO({ env }));
+    expect(result).toMatchObject({ code: 0, out: '2026-11-23T08:00:00.000Z\n' });
+    expect(calls).toEqual([{ url: 'http://127.0.0.1:9999/sandbox/v1/clock/advance', auth: 'Bearer adm', body: { seconds: 172_800 } }]);
+    const fromEnv = await run(['sandbox', 'decide', 'req_1', '--approve'], bufferIO({ env: { ...env, SERVICE_ADMIN_TOKEN: 'adm2' } }));
+    expect(calls[1]).toMatchObject({ url: 'http://127.0.0.1:8787/sandbox/v1/catalog/requests/req_1/decide', auth: 'Bearer adm2', body: { approve: true } });
+    expect(fromEnv.code).toBe(1); // the stub's answer is no catalogue request
+    const neither = await run(['sandbox', 'decide', 'req_1', '--admin-token', 'adm'], bufferIO({ env }));
+    expect(neither.code).toBe(2);
+  });
+});
