@@ -65,9 +65,11 @@ export class UnitOfWork {
   }
 
   /**
-   * Writes the shared document first, then the sellers'. A crash between the two leaves an index
-   * entry or an advanced sequence without its record (read as absent), never a record whose number
-   * the shared document does not know and could hand out again.
+   * Writes the shared document first, then the sellers'. A crash between the two leaves an advanced
+   * sequence (or a key hash, a request index entry) without its record (read as absent), never a
+   * record whose number the shared document does not know and could hand out again. The card and
+   * order indexes are not written at all: they are rebuilt from the seller documents at start-up
+   * (server/store/store.ts `deriveIndexes`), so a number given out before a crash is in none of them.
    */
   async commit(): Promise<void> {
     if (this.#shared) await this.#svc.store.writeShared();

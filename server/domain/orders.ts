@@ -7,11 +7,13 @@
  * {@link stampUpdate} (strictly increasing per seller, rule 6), records the event of the action,
  * and notes the order's next deadline for the clock sweep (server/domain/order-clock.ts).
  * Everything here is synchronous, so a handler that read an order changes it without interleaving.
+ * `touched` and `orderCreated` also keep the seller's list index (server/store/order-index.ts).
  */
 import type { EventKind, Message, Order, OrderStatus, OrderWithMessages } from '../../sdk/contract/index.ts';
 import type { ServerContext } from '../context.ts';
 import { newId } from '../ids.ts';
 import type { SellerDoc } from '../store/docs.ts';
+import { noteOrderCreated, noteOrderUpdate } from '../store/order-index.ts';
 import type { MessageRecord, OrderRecord } from '../store/records/orders.ts';
 import { recordEvent } from './events.ts';
 import { afterIssue, issueUnit } from './stock.ts';
@@ -221,6 +223,7 @@ export function orderDeadlines(svc: ServerContext): Map<string, number> {
 /** Call after every change of an order: stamps `updatedAt` and notes its deadline for the clock. */
 export function touched(svc: ServerContext, doc: SellerDoc, order: OrderRecord, now: Date): void {
   stampUpdate(doc, order, now);
+  noteOrderUpdate(doc, order);
   const due = deadlineOf(order);
   if (due === null) return;
   const map = orderDeadlines(svc);
@@ -348,5 +351,6 @@ export function addMessage(
 export function orderCreated(svc: ServerContext, doc: SellerDoc, order: OrderRecord, now: Date): void {
   touched(svc, doc, order, now);
   order.createdAt = order.updatedAt;
+  noteOrderCreated(doc, order);
   recordOrderEvent(svc, doc, order, 'order.new', now);
 }

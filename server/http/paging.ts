@@ -28,3 +28,9 @@ export function pageOf<T>(items: Iterable<T>, query: { limit?: number; cursor?: 
   const last = slice.at(-1);
   return { items: slice.map(({ item }) => item), nextCursor: rest.length > limit && last ? encode(last.k) : null };
 }
+
+/** The cursor that continues a list after the record whose sort key is `key`. */
+export const cursorOf = (key: string): string => encode(key);
+
+/** The sort key a cursor carries; `bad_request` when it is not a cursor. */
+export const cursorKey = (cursor: string): string => decode(cursor);

@@ -4,7 +4,7 @@
  * Every changing handler first settles a deadline that has come (the clock may not have run yet),
  * then checks and changes the order with no await in between.
  */
-import { NEEDS_NEXT_CHARGE, type Order, type OrderStatus } from '../../sdk/contract/index.ts';
+import { NEEDS_NEXT_CHARGE, PAGE_LIMIT_DEFAULT, type Order, type OrderStatus } from '../../sdk/contract/index.ts';
 import { findContacts, type ContactKind } from '../domain/contacts.ts';
 import { installOrderClock } from '../domain/order-clock.ts';
 import {
@@ -23,7 +23,8 @@ import {
 } from '../domain/orders.ts';
 import { badRequest, Refused } from '../http/errors.ts';
 import { apiHandlers, type ApiContext } from '../http/handlers.ts';
-import { pageOf } from '../http/paging.ts';
+import { cursorKey, cursorOf } from '../http/paging.ts';
+import { creationKey, newestOrders, ordersUpdatedSince, updateKey } from '../store/order-index.ts';
 import type { OrderRecord } from '../store/records/orders.ts';
 
 const CONTACT_WORDS: Record<ContactKind, string> = {
@@ -80,25 +81,26 @@ function checkCursor(cursor: string | undefined, prefix: string): void {
 export const orderHandlers = apiHandlers({
   'orders.list': (ctx, { query }) => {
     installOrderClock(ctx.svc);
-    const since = query.updatedSince;
-    const matching: OrderRecord[] = [];
-    for (const o of Object.values(ctx.caller.doc.orders)) {
-      if (query.status !== undefined && o.status !== query.status) continue;
-      if (query.needsAction !== undefined && needsAction(o) !== query.needsAction) continue;
-      if (since !== undefined && o.updatedAt < since) continue;
-      matching.push(o);
-    }
-    const paging = { limit: query.limit, cursor: query.cursor };
-    let page;
+    const { status, needsAction: needs, updatedSince: since, cursor } = query;
+    // Walks the seller's order index (server/store/order-index.ts) from the cursor: a page costs
+    // about its size; filters are applied while walking, so a filtered page may walk further.
+    const walkOpts = {
+      limit: query.limit ?? PAGE_LIMIT_DEFAULT,
+      match: (o: OrderRecord) => (status === undefined || o.status === status) && (needs === undefined || needsAction(o) === needs),
+    };
     if (since !== undefined) {
       // Polling: ascending by updatedAt, then id; updatedAt is unique and increasing per seller.
-      checkCursor(query.cursor, BY_UPDATE);
-      page = pageOf(matching, paging, { key: (o) => `${BY_UPDATE}${o.updatedAt}|${o.id}` });
-    } else {
-      checkCursor(query.cursor, BY_CREATION);
-      page = pageOf(matching, paging, { key: (o) => `${BY_CREATION}${o.createdAt}|${o.id}`, desc: true });
+      checkCursor(cursor, BY_UPDATE);
+      const after = cursor === undefined ? null : cursorKey(cursor).slice(BY_UPDATE.length);
+      const { items, more } = ordersUpdatedSince(ctx.caller.doc, since, after, walkOpts);
+      const last = items.at(-1);
+      return { items: items.map(orderView), nextCursor: more && last ? cursorOf(`${BY_UPDATE}${updateKey(last.updatedAt, last.id)}`) : null };
     }
-    return { items: page.items.map(orderView), nextCursor: page.nextCursor };
+    checkCursor(cursor, BY_CREATION);
+    const before = cursor === undefined ? null : cursorKey(cursor).slice(BY_CREATION.length);
+    const { items, more } = newestOrders(ctx.caller.doc, before, walkOpts);
+    const last = items.at(-1);
+    return { items: items.map(orderView), nextCursor: more && last ? cursorOf(`${BY_CREATION}${creationKey(last)}`) : null };
   },
 
   'orders.get': (ctx, { params }) => orderWithMessages(ownOrder(ctx, params.id)),

@@ -1,5 +1,6 @@
 /**
- * The stored documents. One shared document (catalogue, sellers, indexes, clock) and one document
+ * The stored documents. One shared document (catalogue, sellers, key index, card sequence, clock;
+ * the card and order indexes are derived from the seller documents, in memory) and one document
  * per seller, so that the cost of a write grows with one seller's business, not with the whole store.
  * Records here are the server's own; answers are built from them through the contract's schemas.
  */
@@ -32,9 +33,14 @@ export interface SharedDoc {
   sellers: Record<string, SellerEntry>;
   /** sha256 of a key → its owner; keys themselves are never stored. */
   keyIndex: Record<string, KeyIndexEntry>;
-  /** card number → seller id, order id → seller id, request id → seller id. */
+  /**
+   * card number → seller id, order id → seller id: derived, in memory only. Rebuilt from the seller
+   * documents when the store opens (server/store/store.ts `deriveIndexes`) and kept by the handlers
+   * that add and remove records; not written to shared.json (an older file's copies are ignored).
+   */
   cardIndex: Record<string, string>;
   orderIndex: Record<string, string>;
+  /** catalogue request id → seller id (written: requests are few). */
   requestIndex: Record<string, string>;
   /** lower-cased nickname → seller id (nicknames are unique). */
   nicknames: Record<string, string>;

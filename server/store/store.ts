@@ -27,7 +27,7 @@ export interface StoreOptions {
 
 type Adapter<T> = ConstructorParameters<typeof Low<T>>[0];
 
-function fileAdapter<T>(file: string): Adapter<T> {
+function fileAdapter<T>(file: string, stringify: (data: T) => string = (data) => JSON.stringify(data)): Adapter<T> {
   return new DataFile<T>(file, {
     parse: (text) => {
       let data: unknown;
@@ -43,8 +43,14 @@ function fileAdapter<T>(file: string): Adapter<T> {
       if (data === null) throw new StoreError(`data file ${file} holds null, not a store document; it was left untouched.`);
       return data as T;
     },
-    stringify: (data) => JSON.stringify(data),
+    stringify,
   });
+}
+
+/** The shared document as written: without the indexes derived from the seller documents. */
+function stringifyShared(data: SharedDoc): string {
+  const { cardIndex: _cards, orderIndex: _orders, ...kept } = data;
+  return JSON.stringify(kept);
 }
 
 async function open<T>(adapter: Adapter<T>, file: string | null, fresh: () => T): Promise<{ db: Low<T>; created: boolean }> {
@@ -61,6 +67,31 @@ async function open<T>(adapter: Adapter<T>, file: string | null, fresh: () => T)
   return { db: new Low<T>(adapter, data ?? fresh()), created: data === null };
 }
 
+/**
+ * Rebuilds the shared document's derived indexes (`cardIndex`, `orderIndex`) from every seller
+ * document (under the id the store opened it by), dropping whatever an older data file held for
+ * them. They are never written (see {@link stringifyShared}): creating a card or an order does not
+ * rewrite a document that grows with the whole store. A card number handed out by a shared write
+ * whose seller write never happened (a crash between the two) is simply absent. The card sequence
+ * is kept at or above every stored card number.
+ */
+export function deriveIndexes(shared: SharedDoc, docs: ReadonlyMap<string, SellerDoc>): void {
+  const cardIndex: Record<string, string> = {};
+  const orderIndex: Record<string, string> = {};
+  let maxCard = shared.seq.card;
+  for (const [sellerId, doc] of docs) {
+    for (const number of Object.keys(doc.cards)) {
+      cardIndex[number] = sellerId;
+      const n = Number(number);
+      if (Number.isSafeInteger(n) && n > maxCard) maxCard = n;
+    }
+    for (const id of Object.keys(doc.orders)) orderIndex[id] = sellerId;
+  }
+  shared.cardIndex = cardIndex;
+  shared.orderIndex = orderIndex;
+  shared.seq.card = maxCard;
+}
+
 export class Store {
   readonly dataDir: string | null;
   #shared!: Low<SharedDoc>;
@@ -71,15 +102,21 @@ export class Store {
     this.dataDir = opts.dataDir ?? null;
   }
 
-  /** Opens (or creates) a store; throws StoreError on an unreadable or corrupt file. */
+  /**
+   * Opens (or creates) a store and every seller document in it, and rebuilds the derived indexes;
+   * throws StoreError on an unreadable or corrupt file.
+   */
   static async open(opts: StoreOptions = {}): Promise<Store> {
     const store = new Store(opts);
     if (store.dataDir) await mkdir(path.join(store.dataDir, 'sellers'), { recursive: true, mode: 0o700 });
     const file = store.dataDir ? path.join(store.dataDir, 'shared.json') : null;
-    const { db, created } = await open<SharedDoc>(file ? fileAdapter(file) : new Memory(), file, newSharedDoc);
+    const { db, created } = await open<SharedDoc>(file ? fileAdapter(file, stringifyShared) : new Memory(), file, newSharedDoc);
     db.data = upgradeShared(db.data);
     store.#shared = db;
     store.#created = created;
+    const ids = await store.sellerIds();
+    const docs = await Promise.all(ids.map((id) => store.seller(id)));
+    deriveIndexes(db.data, new Map(ids.map((id, i) => [id, docs[i]!])));
     return store;
   }
 
