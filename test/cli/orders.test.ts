@@ -413,3 +413,182 @@ describe('seller sandbox', () => {
     expect(neither.code).toBe(2);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// The live table of `seller orders watch` on a terminal (imports are hoisted; kept here with the tests).
+import { ago, describeChange, dueIn, runOrdersWatch, span, tableOrder, watchFrame, type WatchView } from '../../cli/commands/orders-watch.ts';
+import { createDeps } from '../../cli/lib/deps.ts';
+import { ESC } from '../../cli/lib/live-table.ts';
+
+describe('seller orders watch: the live table', () => {
+  const MIN = 60_000;
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  /** An order relative to `now`: `due` minutes to its deadline, changed `changed` minutes ago. */
+  function live(id: string, status: OrderStatus, now: number, due: number | null, changed: number, needsAction = status === 'awaiting_delivery'): Order {
+    return { ...order(id, status, iso(now - changed * MIN)), needsAction, deliverBy: due === null ? null : iso(now + due * MIN) };
+  }
+
+  /** A terminal: stdout and stdin are TTYs, stdout has a size, TERM is set. */
+  function terminalIO(extraEnv: Record<string, string | undefined> = {}, columns = 120, rows = 30) {
+    const io = bufferIO({ env: { ...env, TERM: 'xterm-256color', ...extraEnv }, tty: true });
+    Object.assign(io.stdout, { columns, rows });
+    return io;
+  }
+
+  /** The frame left on screen: what the last redraw wrote, without escape sequences. */
+  function finalFrame(out: string): string[] {
+    const last = out.slice(out.lastIndexOf(ESC.clearDown) + ESC.clearDown.length);
+    return last.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').trimEnd().split('\n');
+  }
+
+  function fakeWatch(orders: Order[], during?: (options: WatchOptions) => unknown) {
+    return vi.fn(async function* (options: WatchOptions) {
+      await during?.(options);
+      for (const o of orders) yield o;
+    });
+  }
+
+  it('runOrdersWatch on a terminal draws a table of the latest version of each order, in the order that matters', async () => {
+    const now = Date.now();
+    const changes = [
+      live('ord_closed', 'completed', now, null, 1),
+      live('ord_soon', 'awaiting_delivery', now, 30, 9),
+      live('ord_paying', 'awaiting_payment', now, null, 8),
+      live('ord_late', 'awaiting_delivery', now, -3, 20),
+      live('ord_given', 'delivered', now, 10, 2, false),
+      live('ord_paying', 'awaiting_delivery', now, 50, 0),
+    ];
+    const io = terminalIO();
+    const watch = fakeWatch(changes);
+    const deps = createDeps(io, {}, { client: () => fakeClient({ orders: { watch } }) });
+    await runOrdersWatch({ since: '2026-11-21T00:00:00.000Z', sinceGiven: true, intervalSeconds: 5 }, deps);
+
+    const out = io.out();
+    expect(out.startsWith(ESC.hideCursor)).toBe(true);
+    expect(out.endsWith(ESC.showCursor)).toBe(true);
+    expect(watch.mock.calls[0]![0].sleep).toBeTypeOf('function'); // it marks the time of each poll
+    const frame = finalFrame(out);
+    expect(frame[0]).toMatch(/^Orders {2}· {2}5 orders, 3 need action {2}· {2}last poll \d\d:\d\d:\d\d$/);
+    expect(frame[1]).toMatch(/^ID\s+CARD\s+STATUS\s+ACTION\s+PRICE\s+DELIVER BY\s+UPDATED$/);
+    const rows = frame.slice(2, -1);
+    expect(rows.map((line) => line.split(/\s+/)[0])).toEqual(['ord_late', 'ord_soon', 'ord_paying', 'ord_given', 'ord_closed']);
+    expect(rows[0]).toMatch(/^ord_late\s+#1001\s+awaiting_delivery\s+● act\s+500 RUB\s+overdue 3 min\s+20 min ago$/);
+    expect(rows[1]).toMatch(/\s+in (29|30) min\s+9 min ago$/);
+    expect(rows[2]).toMatch(/^ord_paying\s+#1001\s+awaiting_delivery\s+● act\s+500 RUB\s+in (49|50) min\s+just now$/);
+    expect(rows[3]).toMatch(/^ord_given\s+#1001\s+delivered\s+500 RUB\s+-\s+2 min ago$/); // no deadline once delivered
+    expect(rows[4]).toMatch(/^ord_closed\s+#1001\s+completed\s+500 RUB\s+-\s+1 min ago$/);
+    expect(frame.at(-1)).toMatch(/^\d\d:\d\d:\d\d ord_paying paid → awaiting_delivery {2}· {2}stopped$/);
+    expect(io.err()).toMatch(/Watching orders changed since 2026-11-21T00:00:00.000Z/);
+    expect(io.err()).not.toMatch(/warning/);
+  });
+
+  it('colours on a terminal; NO_COLOR keeps the redraw without colours', async () => {
+    const now = Date.now();
+    const changes = [live('ord_a', 'awaiting_delivery', now, -1, 1), live('ord_b', 'cancelled', now, null, 1)];
+    const coloured = await run(['orders', 'watch'], terminalIO(), { client: client({ watch: fakeWatch(changes) }) });
+    expect(coloured.code).toBe(0);
+    expect(coloured.out).toContain('\u001b[31moverdue 1 min\u001b[39m');
+    expect(coloured.out).toContain('\u001b[33m● act\u001b[39m');
+    const bare = await run(['orders', 'watch'], terminalIO({ NO_COLOR: '1' }), { client: client({ watch: fakeWatch(changes) }) });
+    expect(bare.out).toContain(ESC.clearDown);
+    expect(bare.out).not.toMatch(/\u001b\[\d*m/);
+    expect(finalFrame(bare.out).slice(2, 4).map((line) => line.split(' ')[0])).toEqual(['ord_a', 'ord_b']);
+  });
+
+  it('prints a line per change on TERM=dumb, with --exec on a terminal, and piped', async () => {
+    const changes = [order('ord_a', 'awaiting_payment'), order('ord_a', 'awaiting_delivery', '2026-11-21T08:00:01.000Z')];
+    const dumb = await run(['orders', 'watch'], terminalIO({ TERM: 'dumb' }), { client: client({ watch: fakeWatch(changes) }) });
+    expect(dumb.out).not.toContain('\u001b');
+    expect(dumb.out.trimEnd().split('\n')[1]).toMatch(/ord_a\s+#1001\s+awaiting_payment → awaiting_delivery\s+needs action\s+500 RUB$/);
+    const exec = await run(['orders', 'watch', '--exec', 'true'], terminalIO(), { client: client({ watch: fakeWatch(changes) }) });
+    expect(exec.code).toBe(0);
+    expect(exec.out).not.toContain('\u001b');
+    expect(exec.out.trimEnd().split('\n')).toHaveLength(2);
+    const piped = await run(['orders', 'watch'], bufferIO({ env: { ...env, TERM: 'xterm-256color' } }), { client: client({ watch: fakeWatch(changes) }) });
+    expect(piped.out.split('\n')[0]).toBe('2026-11-21T08:00:00.000Z\tord_a\t1001\tawaiting_payment\tno\t500');
+    const json = await run(['orders', 'watch', '--json'], terminalIO(), { client: client({ watch: fakeWatch(changes) }) });
+    expect(json.out.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(changes);
+  });
+
+  it('shows a failed poll in the header instead of writing over the table', async () => {
+    const watch = fakeWatch([], async (options) => {
+      await options.sleep?.(0); // a good poll
+      options.onError?.(apiError(503, { error: 'internal', detail: 'busy' }), { attempt: 1, delayMs: 30_000 });
+    });
+    const result = await run(['orders', 'watch', '--since', 'all'], terminalIO(), { client: client({ watch }) });
+    expect(result.code).toBe(0);
+    expect(result.err).not.toMatch(/warning/);
+    const frame = finalFrame(result.out);
+    expect(frame[0]).toMatch(/^Orders {2}· {2}0 orders {2}· {2}poll failed at \d\d:\d\d:\d\d, retrying in (29|30) s: internal: busy$/);
+    expect(frame[2]).toBe('No order has changed since 1970-01-01T00:00:00.000Z yet.');
+    expect(frame.at(-1)).toBe('no changes yet  ·  stopped');
+    // Once the backoff is over (the client may still be retrying), it says so rather than "in 0 s".
+    const view: WatchView = { orders: new Map(), since: '1970-01-01T00:00:00.000Z', failure: { what: 'connection: refused', at: 0, retryAt: 1000 } };
+    expect(watchFrame(view, { now: 5000, height: 20, color: false })[0]).toMatch(/poll failed at \d\d:\d\d:\d\d, retrying now: connection: refused$/);
+  });
+
+  it('a fatal error leaves the last frame and the cursor visible, then reports the error', async () => {
+    const watch = vi.fn(async function* () {
+      yield order('ord_a');
+      throw apiError(401, { error: 'revoked' });
+    });
+    const result = await run(['orders', 'watch'], terminalIO(), { client: client({ watch }) });
+    expect(result.code).toBe(4);
+    expect(result.out.endsWith(ESC.showCursor)).toBe(true);
+    expect(finalFrame(result.out)[2]).toMatch(/^ord_a\s/);
+    expect(result.err).toMatch(/error: revoked/);
+  });
+
+  it('cuts the list to the screen with "+N more"', () => {
+    const now = Date.parse('2026-11-21T12:00:00.000Z');
+    const orders = [1, 2, 3, 4, 5, 6].map((n) => live(`ord_${n}`, 'awaiting_delivery', now, n * 10, n));
+    const view: WatchView = { orders: new Map(orders.map((o) => [o.id, o])), since: iso(now), lastPollAt: now };
+    const frame = watchFrame(view, { now, height: 7, color: false });
+    expect(frame).toHaveLength(7);
+    expect(frame.slice(2, 5).map((line) => line.split(' ')[0])).toEqual(['ord_1', 'ord_2', 'ord_3']);
+    expect(frame[5]).toBe('+3 more (3 need action)');
+    expect(frame[6]).toBe('no changes yet  ·  Ctrl-C to stop');
+    expect(watchFrame(view, { now, height: 9, color: false }).slice(2, 8).map((line) => line.split(' ')[0])).toEqual(orders.map((o) => o.id));
+  });
+
+  it('orders open before closed, action first, the nearest deadline first, and names changes', () => {
+    const now = Date.parse('2026-11-21T12:00:00.000Z');
+    const sorted = tableOrder([
+      live('ord_refunded', 'refunded', now, null, 1),
+      live('ord_completed', 'completed', now, null, 0),
+      live('ord_paid_late', 'awaiting_delivery', now, 40, 0),
+      live('ord_message', 'delivered', now, null, 0, true),
+      live('ord_paid_early', 'awaiting_confirmation', now, 5, 0, true),
+      live('ord_new', 'awaiting_payment', now, null, 3),
+      live('ord_disputed', 'disputed', now, null, 1, false),
+    ]);
+    expect(sorted.map((o) => o.id)).toEqual(['ord_paid_early', 'ord_paid_late', 'ord_message', 'ord_disputed', 'ord_new', 'ord_completed', 'ord_refunded']);
+
+    const unpaid = order('ord_a', 'awaiting_payment');
+    expect(describeChange(undefined, unpaid)).toBe('ord_a new order (awaiting_payment)');
+    expect(describeChange(undefined, order('ord_a'))).toBe('ord_a is awaiting_delivery, needs action');
+    expect(describeChange(unpaid, order('ord_a'))).toBe('ord_a paid → awaiting_delivery');
+    expect(describeChange(order('ord_a'), order('ord_a', 'delivered'))).toBe('ord_a delivered');
+    expect(describeChange(order('ord_a', 'disputed'), order('ord_a', 'completed'))).toBe('ord_a resolved → completed');
+    expect(describeChange(order('ord_a', 'delivered'), order('ord_a', 'completed'))).toBe('ord_a completed');
+    expect(describeChange(order('ord_a'), order('ord_a'))).toBe('ord_a updated (awaiting_delivery, needs action)');
+  });
+
+  it('says times for people', () => {
+    const now = Date.parse('2026-11-21T12:00:00.000Z');
+    expect([span(45_000), span(12 * MIN + 59_000), span(125 * MIN), span(120 * MIN), span(27 * 60 * MIN), span(48 * 60 * MIN)]).toEqual([
+      '45 s',
+      '12 min',
+      '2 h 5 min',
+      '2 h',
+      '1 d 3 h',
+      '2 d',
+    ]);
+    expect(dueIn(now + 12 * MIN, now)).toBe('in 12 min');
+    expect(dueIn(now - 3 * MIN, now)).toBe('overdue 3 min');
+    expect(ago(now - 2000, now)).toBe('just now');
+    expect(ago(now + 60_000, now)).toBe('just now'); // a server clock ahead of ours
+    expect(ago(now - 90_000, now)).toBe('1 min ago');
+  });
+});
