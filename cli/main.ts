@@ -1,4 +1,8 @@
-/** Entry point of the `seller` binary (bin/seller.js imports the bundle of this file). */
+/**
+ * Entry point of the `seller` binary. The build bundles this file into one CommonJS script that
+ * bin/seller.js runs through a small loader with V8's code cache (scripts/build.mjs), so it must
+ * not use top-level await.
+ */
 import { processIO } from './lib/io.ts';
 import { runCli } from './program.ts';
 
@@ -10,4 +14,6 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-process.exitCode = await runCli(process.argv.slice(2), { io: processIO() });
+void runCli(process.argv.slice(2), { io: processIO() }).then((code) => {
+  process.exitCode = code;
+});

@@ -1,7 +1,8 @@
 // Bundles the three faces with esbuild (TypeScript 7 has no JS emit API).
-// The CLI is split into chunks so that command modules load lazily and `seller --help` stays fast.
 import { build } from 'esbuild';
-import { existsSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 const common = {
   bundle: true,
@@ -9,26 +10,133 @@ const common = {
   format: 'esm',
   target: 'node20.19',
   sourcemap: 'linked',
-  packages: 'external',
   logLevel: 'warning',
 };
 
-rmSync('dist', { recursive: true, force: true });
+// Built aside, then swapped in: tests and benches running `dist/` meanwhile never see it half-built.
+const OUT = `dist.build-${process.pid}`;
+rmSync(OUT, { recursive: true, force: true });
+process.on('exit', () => rmSync(OUT, { recursive: true, force: true }));
 
-const entries = {
-  'sdk/index': 'sdk/index.ts',
-  'sdk/webhooks/index': 'sdk/webhooks/index.ts',
-  'sdk/webhooks/web': 'sdk/webhooks/web.ts',
-  'server/index': 'server/index.ts',
-  'server/main': 'server/main.ts',
-  'cli/main': 'cli/main.ts',
-};
-const present = Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file)));
+const present = (entries) => Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file)));
 
+// The library faces keep their dependencies external: an application installs them once, shared.
 await build({
   ...common,
-  entryPoints: present,
-  outdir: 'dist',
+  packages: 'external',
+  entryPoints: present({
+    'sdk/index': 'sdk/index.ts',
+    'sdk/webhooks/index': 'sdk/webhooks/index.ts',
+    'sdk/webhooks/web': 'sdk/webhooks/web.ts',
+    'server/index': 'server/index.ts',
+    'server/main': 'server/main.ts',
+  }),
+  outdir: OUT,
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
 });
+
+// zod's `z.locales` namespace holds ~60 translations of its messages (more than half of zod's
+// code); the CLI prints English only. English itself is registered by zod's schemas module.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '../locales/index.js'), namespace: 'zod-english-only' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+// The CLI is a program, started once per command, so its start-up time is what a person waits
+// for. It is built differently from the library faces:
+// - its dependencies (commander, zod) are bundled and minified: Node's ESM loader costs more per
+//   file than the code costs to compile (zod alone is ~100 files);
+// - it is one CommonJS script (`dist/cli/seller-<hash>.cjs`; command modules are still evaluated
+//   only when their noun is invoked, and `import()` becomes `require()`: Node ≥ 20.19 requires ES
+//   modules such as @inquirer/prompts, which stays external since it is loaded only to ask), run by
+//   a small loader (`dist/cli/main.js`, what bin/seller.js imports) through `vm.Script` with V8's
+//   code cache (`<bundle>.cache`), so a start skips most of the parsing and compiling. Node 20
+//   has no code cache for ES modules. The cache is written by the build's first run and rewritten
+//   by any run that finds it missing or rejected (another Node version); a start never depends on it.
+const cli = await build({
+  ...common,
+  entryPoints: present({ 'cli/seller': 'cli/main.ts' }),
+  entryNames: '[dir]/[name]-[hash]',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  supported: { 'dynamic-import': false },
+  external: ['@inquirer/*'],
+  plugins: [zodEnglishOnly],
+  minify: true,
+  keepNames: true,
+  outdir: OUT,
+  metafile: true,
+});
+
+const bundle = Object.keys(cli.metafile.outputs).find((file) => file.endsWith('.cjs'));
+if (bundle) {
+  const loader = join(OUT, 'cli', 'main.js');
+  writeFileSync(loader, loaderOf(basename(bundle)));
+  // The first run writes the code cache; `cards --help` evaluates commander, zod, the contract and the SDK.
+  const warm = spawnSync(process.execPath, [loader, 'cards', '--help'], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
+  if (warm.status !== 0 || !existsSync(`${bundle}.cache`)) console.warn(`build: no code cache for ${bundle} (status ${warm.status})`);
+}
+
+const old = `dist.old-${process.pid}`;
+if (existsSync('dist')) renameSync('dist', old);
+renameSync(OUT, 'dist');
+rmSync(old, { recursive: true, force: true });
+
+/** The ES module bin/seller.js imports: runs the CommonJS bundle with V8's code cache. */
+function loaderOf(name) {
+  return `// Generated by scripts/build.mjs: runs the \`seller\` bundle with V8's code cache (see there).
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+const file = fileURLToPath(new URL(${JSON.stringify(`./${name}`)}, import.meta.url));
+const cacheFile = \`\${file}.cache\`;
+let cachedData;
+try {
+  cachedData = readFileSync(cacheFile);
+} catch {
+  cachedData = undefined;
+}
+const source = readFileSync(file, 'utf8');
+const script = new Script(\`(function (exports, require, module, __filename, __dirname) {\${source}\\n})\`, { filename: file, cachedData });
+if (cachedData === undefined || script.cachedDataRejected) {
+  // Written at exit, so that it holds the code this run compiled; atomically, runs may race.
+  // A directory it cannot write (a read-only install) costs one failed open, not the serialising.
+  process.once('exit', () => {
+    const temp = \`\${cacheFile}.\${process.pid}.tmp\`;
+    let fd;
+    try {
+      fd = openSync(temp, 'wx');
+    } catch {
+      return;
+    }
+    try {
+      try {
+        writeFileSync(fd, script.createCachedData());
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temp, cacheFile);
+    } catch {
+      rmSync(temp, { force: true });
+    }
+  });
+}
+const module = { exports: {} };
+script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+`;
+}

@@ -5,12 +5,19 @@
  *   base URL:     --base-url > SERVICE_BASE_URL > the profile's > http://127.0.0.1:8787
  *   API key:      SERVICE_API_KEY > the profile's (there is no --api-key flag: secrets stay out of argv)
  */
+import { z } from 'zod';
 import { SellerClient } from '../../sdk/client.ts';
 import { AuthenticationError } from '../../sdk/errors.ts';
 import { DEFAULT_PROFILE, PROFILE_NAME, type ProfileStore } from './config.ts';
 import { UsageError } from './errors.ts';
+import { nodeFetch } from './http.ts';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
+
+// zod generates a parser (`new Function`) for each object schema on its first parse: ~10 ms for
+// the first answer of a command, which a one-shot process never earns back. The CLI checks
+// answers with the interpreted parser (same results, same issues).
+z.config({ jitless: true });
 
 /** The options every command accepts (defined on the program). */
 export interface GlobalOptions {
@@ -77,9 +84,12 @@ function checkBaseUrl(value: string, source: Source): void {
   }
 }
 
-/** A client for explicit credentials (login checks a key before saving it). */
+/**
+ * A client for explicit credentials (login checks a key before saving it). It sends through
+ * `node:http` (cli/lib/http.ts): a one-shot command does not pay for loading undici.
+ */
 export function newClient(credentials: { apiKey: string; baseUrl: string }): SellerClient {
-  return new SellerClient({ apiKey: credentials.apiKey, baseUrl: credentials.baseUrl, userAgent: 'seller-cli' });
+  return new SellerClient({ apiKey: credentials.apiKey, baseUrl: credentials.baseUrl, userAgent: 'seller-cli', fetch: nodeFetch as typeof fetch });
 }
 
 /** A client for the resolved settings; no key is `no_key` (exit 4) before any request. */

@@ -1,9 +1,16 @@
 /**
- * Profiles: named pairs of base URL and API key, kept in one JSON file by `conf` with mode 0600.
+ * Profiles: named pairs of base URL and API key, kept in one JSON file (`config.json`, mode 0600).
  * The directory is `$SELLER_CONFIG_DIR` when set (tests), else the XDG config directory
- * (`$XDG_CONFIG_HOME/service-seller`, usually `~/.config/service-seller`).
+ * (`$XDG_CONFIG_HOME/service-seller`, usually `~/.config/service-seller`; on macOS
+ * `~/Library/Preferences/service-seller`, on Windows `%APPDATA%\service-seller\Config`).
+ *
+ * The file is plain JSON, the same place and format the `conf` package used before (so existing
+ * profile files keep working). Every change rewrites it atomically: a temporary file with mode
+ * 0600 in the same directory, then a rename, so a crash never leaves half a file.
  */
-import Conf from 'conf';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 export interface Profile {
   baseUrl?: string;
@@ -17,34 +24,42 @@ interface ConfigShape {
 
 export const DEFAULT_PROFILE = 'default';
 export const CONFIG_FILE_MODE = 0o600;
+export const CONFIG_FILE_NAME = 'config.json';
+const PROJECT = 'service-seller';
 
 /** Profile names become JSON keys and appear in messages: keep them plain. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+type Env = Record<string, string | undefined>;
+
+/** The directory of the profile file for an environment. */
+export function configDir(env: Env, platform: NodeJS.Platform = process.platform): string {
+  if (env.SELLER_CONFIG_DIR) return env.SELLER_CONFIG_DIR;
+  const home = homedir();
+  if (platform === 'darwin') return join(home, 'Library', 'Preferences', PROJECT);
+  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), PROJECT, 'Config');
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), PROJECT);
+}
+
 export class ProfileStore {
-  readonly #conf: Conf<ConfigShape>;
+  readonly #path: string;
+  #data: ConfigShape;
 
   /** Opening reads the file if it exists; nothing is written until a change (no defaults). */
-  constructor(env: Record<string, string | undefined>) {
-    const dir = env.SELLER_CONFIG_DIR;
-    this.#conf = new Conf<ConfigShape>({
-      projectName: 'service-seller',
-      projectSuffix: '',
-      ...(dir ? { cwd: dir } : {}),
-      configFileMode: CONFIG_FILE_MODE,
-      accessPropertiesByDotNotation: false,
-      clearInvalidConfig: false,
-    });
+  constructor(env: Env) {
+    this.#path = join(configDir(env), CONFIG_FILE_NAME);
+    this.#data = this.#read();
   }
 
   /** Path of the config file. */
   get path(): string {
-    return this.#conf.path;
+    return this.#path;
   }
 
   /** The profile chosen with `seller profiles use`, if any. */
   get current(): string | undefined {
-    return this.#conf.get('current');
+    const current = this.#data.current;
+    return typeof current === 'string' ? current : undefined;
   }
 
   names(): string[] {
@@ -52,32 +67,82 @@ export class ProfileStore {
   }
 
   get(name: string): Profile | undefined {
-    return this.#all()[name];
+    const all = this.#all();
+    return Object.hasOwn(all, name) ? all[name] : undefined;
   }
 
   /** Merges `patch` into the profile, creating it if needed. */
   update(name: string, patch: Profile): void {
+    this.#data = this.#read();
     const all = this.#all();
-    all[name] = { ...all[name], ...patch };
-    this.#conf.set('profiles', all);
+    all[name] = { ...this.get(name), ...patch };
+    this.#set('profiles', all);
   }
 
   /** Removes the key of a profile (keeps its base URL); answers whether there was one. */
   forgetKey(name: string): boolean {
+    this.#data = this.#read();
     const all = this.#all();
-    const profile = all[name];
+    const profile = this.get(name);
     if (!profile?.apiKey) return false;
     const { apiKey: _dropped, ...rest } = profile;
     all[name] = rest;
-    this.#conf.set('profiles', all);
+    this.#set('profiles', all);
     return true;
   }
 
   use(name: string): void {
-    this.#conf.set('current', name);
+    this.#set('current', name);
   }
 
   #all(): Record<string, Profile> {
-    return { ...this.#conf.get('profiles', {}) };
+    const profiles = this.#data.profiles;
+    return profiles && typeof profiles === 'object' ? { ...profiles } : {};
+  }
+
+  /** Changes one key; the other keys are re-read first, so a change made meanwhile by another run is kept. */
+  #set<K extends keyof ConfigShape>(key: K, value: ConfigShape[K]): void {
+    const data = { ...this.#read(), [key]: value };
+    this.#write(data);
+    this.#data = data;
+  }
+
+  #read(): ConfigShape {
+    let text: string;
+    try {
+      text = readFileSync(this.#path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw error;
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`the profile file ${this.#path} is not valid JSON (${(error as Error).message}): fix or remove it`);
+    }
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+      throw new Error(`the profile file ${this.#path} does not hold a JSON object: fix or remove it`);
+    }
+    return data as ConfigShape;
+  }
+
+  /** Writes the whole file atomically (temporary file with mode 0600, fsync, rename). */
+  #write(data: ConfigShape): void {
+    mkdirSync(dirname(this.#path), { recursive: true, mode: 0o700 });
+    const temp = `${this.#path}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`;
+    try {
+      const fd = openSync(temp, 'wx', CONFIG_FILE_MODE);
+      try {
+        writeSync(fd, JSON.stringify(data, undefined, '\t'));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temp, this.#path);
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
   }
 }
