@@ -10,7 +10,8 @@
 import { apiOperations, type ApiOperations } from './contract/index.ts';
 import { AuthenticationError } from './errors.ts';
 import { deriveMethods, OperationCaller, queryString, type SectionMethods } from './methods.ts';
-import { defaultSleep, newIdempotencyKey, Transport, type RawResponse, type Sleep } from './transport.ts';
+import { abortableSleep, type Sleep } from './backoff.ts';
+import { newIdempotencyKey, Transport, type RawResponse } from './transport.ts';
 import { orderPolling, type OrderPolling } from './watch.ts';
 
 export const SDK_VERSION = '0.1.0';
@@ -141,10 +142,39 @@ export function createTransport(token: string | undefined, options: CommonClient
     retryBaseMs: options.retryBaseMs ?? 500,
     retryMaxDelayMs: options.retryMaxDelayMs ?? 8_000,
     retryAfterMaxMs: options.retryAfterMaxMs ?? 60_000,
-    sleep: options.sleep ?? defaultSleep,
+    sleep: options.sleep ?? abortableSleep,
     random: Math.random,
     secret: token,
   });
+}
+
+/**
+ * A client's sender, built at its first call from the token `tokenOf()` gives then: a client can be
+ * made before its token is known, and a missing token fails that call (`no_key`), not the constructor.
+ */
+export class LazyTransport {
+  #transport: Transport | undefined;
+
+  constructor(
+    readonly options: CommonClientOptions,
+    private readonly tokenOf: () => string | undefined,
+    private readonly missingTokenHint: string,
+  ) {}
+
+  /** The sender, built now if no call built it yet. */
+  get(): Transport {
+    return (this.#transport ??= createTransport(this.tokenOf(), this.options, this.missingTokenHint));
+  }
+
+  /** The sender if a call built it already. */
+  get built(): Transport | undefined {
+    return this.#transport;
+  }
+
+  /** What the derived methods call (`deriveMethods(table, lazy.invoke())`). */
+  invoke(): OperationCaller['invoke'] {
+    return new OperationCaller(() => this.get(), this.options.validateAnswers ?? true).invoke;
+  }
 }
 
 /** The base URL from the option, `SERVICE_BASE_URL` or the default, checked and without trailing `/`. */
@@ -176,13 +206,13 @@ type ClientSections = Omit<ApiMethods, 'orders'> & { orders: ApiMethods['orders'
  * }
  */
 export class SellerClient {
-  readonly #options: SellerClientOptions;
-  #transport: Transport | undefined;
+  readonly #sender: LazyTransport;
 
   constructor(options: SellerClientOptions = {}) {
-    this.#options = { ...options };
-    const caller = new OperationCaller(() => this.#sender(), options.validateAnswers ?? true);
-    const sections = deriveMethods(apiOperations, caller.invoke);
+    const own = { ...options };
+    const hint = 'no API key: pass { apiKey } to new SellerClient() or set SERVICE_API_KEY';
+    this.#sender = new LazyTransport(own, () => own.apiKey ?? readEnv('SERVICE_API_KEY'), hint);
+    const sections = deriveMethods(apiOperations, this.#sender.invoke());
     // The polling helpers are not operations: non-enumerable, so `sections` still lists exactly the table.
     for (const [name, helper] of Object.entries(orderPolling(sections.orders))) {
       Object.defineProperty(sections.orders, name, { value: helper, enumerable: false });
@@ -192,7 +222,7 @@ export class SellerClient {
 
   /** The base URL calls go to (the option, `SERVICE_BASE_URL`, or the default). */
   get baseUrl(): string {
-    return this.#transport?.config.baseUrl ?? resolveBaseUrl(this.#options.baseUrl);
+    return this.#sender.built?.config.baseUrl ?? resolveBaseUrl(this.#sender.options.baseUrl);
   }
 
   /**
@@ -203,7 +233,7 @@ export class SellerClient {
    * const { status, body, replayed } = await client.request({ method: 'POST', path: '/api/v1/hooks/resume' });
    */
   async request(request: RawRequest): Promise<RawResponse> {
-    const transport = this.#sender();
+    const transport = this.#sender.get();
     const method = request.method.toUpperCase();
     const path = request.path.startsWith('/') ? request.path : `/${request.path}`;
     let query = queryString(request.query);
@@ -230,14 +260,6 @@ export class SellerClient {
       timeoutMs: request.timeoutMs,
       maxRetries: request.maxRetries,
     });
-  }
-
-  #sender(): Transport {
-    if (this.#transport) return this.#transport;
-    const token = this.#options.apiKey ?? readEnv('SERVICE_API_KEY');
-    const hint = 'no API key: pass { apiKey } to new SellerClient() or set SERVICE_API_KEY';
-    this.#transport = createTransport(token, this.#options, hint);
-    return this.#transport;
   }
 }
 

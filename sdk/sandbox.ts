@@ -9,9 +9,8 @@
  * calls are not retried after a network failure or a 5xx (only reads are, and 429s).
  */
 import { sandboxOperations, type SandboxOperations } from './contract/index.ts';
-import { createTransport, readEnv, type CommonClientOptions } from './client.ts';
-import { deriveMethods, OperationCaller, type SectionMethods } from './methods.ts';
-import type { Transport } from './transport.ts';
+import { LazyTransport, readEnv, type CommonClientOptions } from './client.ts';
+import { deriveMethods, type SectionMethods } from './methods.ts';
 
 export interface SandboxClientOptions extends CommonClientOptions {
   /**
@@ -35,21 +34,11 @@ type SandboxMethods = SectionMethods<SandboxOperations>['sandbox'];
  * await sb.advanceClock({ seconds: 3600 });
  */
 export class SandboxClient {
-  readonly #options: SandboxClientOptions;
-  #transport: Transport | undefined;
-
   constructor(options: SandboxClientOptions = {}) {
-    this.#options = { ...options };
-    const caller = new OperationCaller(() => this.#sender(), options.validateAnswers ?? true);
-    Object.assign(this, deriveMethods(sandboxOperations, caller.invoke).sandbox);
-  }
-
-  #sender(): Transport {
-    if (this.#transport) return this.#transport;
-    const token = this.#options.adminToken ?? readEnv('SERVICE_ADMIN_TOKEN');
+    const own = { ...options };
     const hint = 'no admin token: pass { adminToken } to new SandboxClient() or set SERVICE_ADMIN_TOKEN';
-    this.#transport = createTransport(token, this.#options, hint);
-    return this.#transport;
+    const sender = new LazyTransport(own, () => own.adminToken ?? readEnv('SERVICE_ADMIN_TOKEN'), hint);
+    Object.assign(this, deriveMethods(sandboxOperations, sender.invoke()).sandbox);
   }
 }
 

@@ -10,6 +10,7 @@
  * replays instead of acting twice). The wait is `Retry-After` when the answer has one (capped), else
  * an exponential backoff with equal jitter.
  */
+import { jitteredBackoff, type Sleep } from './backoff.ts';
 import {
   ConnectionError,
   errorFromResponse,
@@ -18,7 +19,7 @@ import {
   type SellerError,
 } from './errors.ts';
 
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+export type { Sleep } from './backoff.ts';
 
 /** How the sender behaves; `SellerClient` and `SandboxClient` fill it from their options. */
 export interface TransportConfig {
@@ -65,21 +66,6 @@ export interface RawResponse {
   replayed: boolean;
 }
 
-/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
-export const defaultSleep: Sleep = (ms, signal) =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-
 /** A fresh v4 UUID for an `Idempotency-Key`. */
 export function newIdempotencyKey(): string {
   return globalThis.crypto.randomUUID();
@@ -115,8 +101,7 @@ export class Transport {
   delayMs(attempt: number, retryAfterMs?: number): number {
     const { retryBaseMs, retryMaxDelayMs, retryAfterMaxMs, random } = this.config;
     if (retryAfterMs !== undefined) return Math.min(retryAfterMs, retryAfterMaxMs);
-    const ceiling = Math.min(retryMaxDelayMs, retryBaseMs * 2 ** attempt);
-    return ceiling / 2 + random() * (ceiling / 2);
+    return jitteredBackoff(attempt, retryBaseMs, retryMaxDelayMs, random);
   }
 
   private headersOf(request: OutgoingRequest): Record<string, string> {

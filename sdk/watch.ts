@@ -14,7 +14,9 @@
  */
 import { AuthenticationError, BadRequestError, PermissionError, RateLimitError, SellerError } from './errors.ts';
 import type { Order, OrderWithMessages } from './contract/orders.ts';
-import type { Sleep } from './transport.ts';
+import { abortableSleep, jitteredBackoff, type Sleep } from './backoff.ts';
+
+export { abortableSleep } from './backoff.ts';
 
 /** Where a watch is: every order updated before `since` was taken, and the ones at `since` listed in `seen`. */
 export interface Watermark {
@@ -185,8 +187,7 @@ function isFatal(error: unknown): boolean {
 
 /** The wait before the next poll after `attempt` failures in a row (equal jitter). */
 export function backoffDelay(attempt: number, error: unknown, base: number, max: number, random: () => number): number {
-  const cap = Math.min(max, base * 2 ** Math.min(attempt - 1, 30));
-  const delay = Math.round(cap / 2 + (random() * cap) / 2);
+  const delay = Math.round(jitteredBackoff(attempt - 1, base, max, random));
   const retryAfter = error instanceof RateLimitError && error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : 0;
   return Math.max(delay, Math.min(retryAfter, max));
 }
@@ -299,21 +300,6 @@ export async function waitForOrder(
     await sleep(Math.min(intervalMs, left), signal);
   }
 }
-
-/** setTimeout that the signal cancels (rejecting with its reason). */
-export const abortableSleep: Sleep = (ms, signal) =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 
 // ---------------------------------------------------------------------------------------------
 // Watermark stores

@@ -12,8 +12,8 @@ import { RejectedError } from '../../sdk/errors.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CliError, UsageError } from '../lib/errors.ts';
-import { allItems } from '../lib/paging.ts';
-import { note, printFields, printJson, printTable, say } from '../lib/output.ts';
+import { listOptions, pageFlags, printList, type ListOptions, type RawListOptions } from '../lib/list.ts';
+import { note, printFields, printJson, say } from '../lib/output.ts';
 import { confirmDestructive } from '../lib/prompts.ts';
 import { minutes } from './catalog.ts';
 import {
@@ -29,12 +29,9 @@ import {
 
 export { runCardsCreate, type CardsCreateOptions } from './cards-create.ts';
 
-export interface CardsListOptions {
+export interface CardsListOptions extends ListOptions {
   active?: boolean | undefined;
   service?: string | undefined;
-  limit?: number | undefined;
-  cursor?: string | undefined;
-  all: boolean;
 }
 
 export interface CardNumberOptions {
@@ -60,28 +57,25 @@ const numberArg = ['<number>', 'card number'] as const;
 const byNumber = (number: number): CardNumberOptions => ({ number });
 
 export const register: Register = (noun, app) => {
-  noun
-    .command('list')
-    .alias('ls')
-    .description('List your cards')
-    .addOption(new Option('--active', 'only switched-on cards'))
-    .addOption(new Option('--inactive', 'only switched-off cards').conflicts('active'))
-    .option('--service <slug>', 'only cards of this catalogue position')
-    .option('--limit <n>', 'cards per page (1-200)', positiveInt)
-    .option('--cursor <cursor>', 'continue from a previous page')
-    .option('--all', 'fetch every page')
-    .action(
-      app.run(
-        (o: { active?: boolean; inactive?: boolean; service?: string; limit?: number; cursor?: string; all?: boolean }): CardsListOptions => ({
-          active: o.active ? true : o.inactive ? false : undefined,
-          service: o.service,
-          limit: o.limit,
-          cursor: o.cursor,
-          all: o.all === true,
-        }),
-        runCardsList,
-      ),
-    );
+  listOptions(
+    noun
+      .command('list')
+      .alias('ls')
+      .description('List your cards')
+      .addOption(new Option('--active', 'only switched-on cards'))
+      .addOption(new Option('--inactive', 'only switched-off cards').conflicts('active'))
+      .option('--service <slug>', 'only cards of this catalogue position'),
+    'cards',
+  ).action(
+    app.run(
+      (o: RawListOptions & { active?: boolean; inactive?: boolean; service?: string }): CardsListOptions => ({
+        active: o.active ? true : o.inactive ? false : undefined,
+        service: o.service,
+        ...pageFlags(o),
+      }),
+      runCardsList,
+    ),
+  );
 
   noun
     .command('show')
@@ -161,15 +155,11 @@ export const register: Register = (noun, app) => {
 
 export async function runCardsList(opts: CardsListOptions, deps: Deps): Promise<void> {
   const call = deps.client().listings.list({ active: opts.active, service: opts.service, limit: opts.limit, cursor: opts.cursor });
-  const page = opts.all ? { items: await allItems(call), nextCursor: null } : await call;
-  if (wantsJson(deps)) {
-    printJson(deps.io, page);
-    return;
-  }
-  printTable(
-    deps.io,
-    page.items,
-    [
+  await printList(deps, call, {
+    all: opts.all,
+    what: 'cards',
+    empty: 'No cards.',
+    columns: [
       { header: 'NUMBER', value: (c) => c.number },
       { header: 'SERVICE', value: (c) => c.service },
       { header: 'TARIFF', value: (c) => c.tariff },
@@ -179,9 +169,7 @@ export async function runCardsList(opts: CardsListOptions, deps: Deps): Promise<
       { header: 'STATE', value: stateOf },
       { header: 'STOCK', value: (c) => `${c.stock.free} free` },
     ],
-    'No cards.',
-  );
-  if (page.nextCursor) note(deps.io, `More cards: add --all, or --cursor ${page.nextCursor}`);
+  });
 }
 
 /** `on`, `on, auto`, `off`, with `, test` for test cards. */

@@ -6,36 +6,32 @@ import { Option } from 'commander';
 import type { Position } from '../../sdk/contract/catalog.ts';
 import { PRODUCT_TYPES, type ProductType } from '../../sdk/contract/enums.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
-import { allItems } from '../lib/paging.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
+import { listOptions, pageFlags, printList, type ListOptions } from '../lib/list.ts';
 import { note, printFields, printJson, printTable, say } from '../lib/output.ts';
 import { flagOrAsk } from '../lib/prompts.ts';
 
-export interface CatalogListOptions {
+export interface CatalogListOptions extends ListOptions {
   q?: string | undefined;
   category?: string | undefined;
-  limit?: number | undefined;
-  cursor?: string | undefined;
-  all: boolean;
 }
 
 export const register: Register = (noun, app) => {
-  noun
-    .command('list')
-    .alias('ls')
-    .description('List catalogue positions')
-    .option('--q <text>', 'search text')
-    .option('--category <category>', 'only this category')
-    .option('--limit <n>', 'positions per page (1-200)', positiveInt)
-    .option('--cursor <cursor>', 'continue from a previous page')
-    .option('--all', 'fetch every page')
-    .action(
-      app.run(
-        (o: Omit<CatalogListOptions, 'all'> & { all?: boolean }): CatalogListOptions => ({ ...o, all: o.all === true }),
-        runCatalogList,
-      ),
-    );
+  listOptions(
+    noun
+      .command('list')
+      .alias('ls')
+      .description('List catalogue positions')
+      .option('--q <text>', 'search text')
+      .option('--category <category>', 'only this category'),
+    'positions',
+  ).action(
+    app.run(
+      (o: Omit<CatalogListOptions, 'all'> & { all?: boolean }): CatalogListOptions => ({ ...o, all: o.all === true }),
+      runCatalogList,
+    ),
+  );
   noun
     .command('show')
     .description('Show a position: product types, delivery methods, SLA and guarantee choices')
@@ -62,13 +58,9 @@ export const register: Register = (noun, app) => {
     .option('--url <url>', 'the service’s web address')
     .option('--comment <text>', 'anything the reviewer should know')
     .action(app.run((o: CatalogRequestOptions) => o, runCatalogRequest));
-  noun
-    .command('requests')
-    .description('List your requests for new positions and their status')
-    .option('--limit <n>', 'requests per page (1-200)', positiveInt)
-    .option('--cursor <cursor>', 'continue from a previous page')
-    .option('--all', 'fetch every page')
-    .action(app.run((o: { limit?: number; cursor?: string; all?: boolean }): CatalogRequestsOptions => ({ ...o, all: o.all === true }), runCatalogRequests));
+  listOptions(noun.command('requests').description('List your requests for new positions and their status'), 'requests').action(
+    app.run(pageFlags, runCatalogRequests),
+  );
 };
 
 export interface CatalogPriceOptions {
@@ -89,32 +81,21 @@ export interface CatalogRequestOptions {
   comment?: string | undefined;
 }
 
-export interface CatalogRequestsOptions {
-  limit?: number | undefined;
-  cursor?: string | undefined;
-  all: boolean;
-}
+export type CatalogRequestsOptions = ListOptions;
 
 export async function runCatalogList(opts: CatalogListOptions, deps: Deps): Promise<void> {
   const query = { q: opts.q, category: opts.category, limit: opts.limit, cursor: opts.cursor };
-  const call = deps.client().catalog.list(query);
-  const page = opts.all ? { items: await allItems(call), nextCursor: null } : await call;
-  if (wantsJson(deps)) {
-    printJson(deps.io, page);
-    return;
-  }
-  printTable(
-    deps.io,
-    page.items,
-    [
+  await printList(deps, deps.client().catalog.list(query), {
+    all: opts.all,
+    what: 'positions',
+    empty: 'No positions match.',
+    columns: [
       { header: 'SLUG', value: (p) => p.slug },
       { header: 'TITLE', value: (p) => p.title },
       { header: 'CATEGORY', value: (p) => p.category },
       { header: 'PRODUCT TYPES', value: (p) => p.productTypes },
     ],
-    'No positions match.',
-  );
-  if (page.nextCursor) note(deps.io, `More positions: add --all, or --cursor ${page.nextCursor}`);
+  });
 }
 
 export async function runCatalogShow(opts: { slug: string }, deps: Deps): Promise<void> {
@@ -192,16 +173,11 @@ export async function runCatalogRequest(opts: CatalogRequestOptions, deps: Deps)
 }
 
 export async function runCatalogRequests(opts: CatalogRequestsOptions, deps: Deps): Promise<void> {
-  const call = deps.client().catalogRequests.list({ limit: opts.limit, cursor: opts.cursor });
-  const page = opts.all ? { items: await allItems(call), nextCursor: null } : await call;
-  if (wantsJson(deps)) {
-    printJson(deps.io, page);
-    return;
-  }
-  printTable(
-    deps.io,
-    page.items,
-    [
+  await printList(deps, deps.client().catalogRequests.list({ limit: opts.limit, cursor: opts.cursor }), {
+    all: opts.all,
+    what: 'requests',
+    empty: 'No requests.',
+    columns: [
       { header: 'ID', value: (r) => r.id },
       { header: 'STATUS', value: (r) => r.status },
       { header: 'TITLE', value: (r) => r.title },
@@ -209,7 +185,5 @@ export async function runCatalogRequests(opts: CatalogRequestsOptions, deps: Dep
       { header: 'CREATED', value: (r) => r.createdAt },
       { header: 'DECIDED', value: (r) => r.decidedAt },
     ],
-    'No requests.',
-  );
-  if (page.nextCursor) note(deps.io, `More requests: add --all, or --cursor ${page.nextCursor}`);
+  });
 }

@@ -5,25 +5,19 @@
  *   `seller complaints list`, `seller complaints file --order ID --reason R --text T`.
  * Answers, replies and complaints pass the contact filter: a refusal says what to remove.
  */
-import { Option, type Command } from 'commander';
+import { Option } from 'commander';
 import { COMPLAINT_REASONS } from '../../sdk/contract/account.ts';
-import { positiveInt, type Register } from '../lib/command.ts';
+import type { Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { isInteractive } from '../lib/io.ts';
-import { allItems } from '../lib/paging.ts';
-import { note, printJson, printTable, say } from '../lib/output.ts';
+import { listOptions, pageFlags, printList, type ListOptions, type RawListOptions } from '../lib/list.ts';
+import { printJson, say } from '../lib/output.ts';
 import { textArg, withHints } from './orders-common.ts';
 
 export const CONTACTS_HINT = 'remove e-mails, phone numbers and messenger handles (and links), then send again';
 
 type ComplaintReason = (typeof COMPLAINT_REASONS)[number];
-
-export interface ListOptions {
-  limit?: number | undefined;
-  cursor?: string | undefined;
-  all: boolean;
-}
 
 export interface QuestionsListOptions extends ListOptions {
   unanswered: boolean;
@@ -40,17 +34,6 @@ export interface ComplaintOptions {
   text?: string | undefined;
 }
 
-type RawList = { limit?: number; cursor?: string; all?: boolean };
-const listOptions = (o: RawList): ListOptions => ({ limit: o.limit, cursor: o.cursor, all: o.all === true });
-
-/** `--limit`, `--cursor`, `--all` on a list verb. */
-function pagingOptions(command: Command, what: string): Command {
-  return command
-    .option('--limit <n>', `${what} per page (1-200)`, positiveInt)
-    .option('--cursor <cursor>', 'continue from a previous page')
-    .option('--all', 'fetch every page');
-}
-
 /** Shortens a text for a table cell; `--json` has it whole. */
 export function excerpt(text: string | null, max = 60): string | null {
   if (text === null) return null;
@@ -58,27 +41,23 @@ export function excerpt(text: string | null, max = 60): string | null {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** The first page, or every page with --all; `nextCursor` says whether there is more. */
-async function pageOf<T>(call: PromiseLike<{ items: T[]; nextCursor: string | null }> & AsyncIterable<T>, all: boolean) {
-  return all ? { items: await allItems(call), nextCursor: null } : await call;
-}
-
-function morePages(deps: Deps, what: string, nextCursor: string | null): void {
-  if (nextCursor) note(deps.io, `More ${what}: add --all, or --cursor ${nextCursor}`);
-}
-
 // ---------------------------------------------------------------------------------------------
 // questions
 
 export const registerQuestions: Register = (noun, app) => {
-  pagingOptions(
+  listOptions(
     noun
       .command('list')
       .alias('ls')
       .description('List buyer questions about your cards, newest first')
       .option('--unanswered', 'only questions without an answer'),
     'questions',
-  ).action(app.run((o: RawList & { unanswered?: boolean }): QuestionsListOptions => ({ ...listOptions(o), unanswered: o.unanswered === true }), runQuestionsList));
+  ).action(
+    app.run(
+      (o: RawListOptions & { unanswered?: boolean }): QuestionsListOptions => ({ ...pageFlags(o), unanswered: o.unanswered === true }),
+      runQuestionsList,
+    ),
+  );
   noun
     .command('answer')
     .description('Answer a question (no contacts); answering again replaces the answer')
@@ -89,24 +68,18 @@ export const registerQuestions: Register = (noun, app) => {
 
 export async function runQuestionsList(opts: QuestionsListOptions, deps: Deps): Promise<void> {
   const call = deps.client().questions.list({ onlyUnanswered: opts.unanswered || undefined, limit: opts.limit, cursor: opts.cursor });
-  const page = await pageOf(call, opts.all);
-  if (wantsJson(deps)) {
-    printJson(deps.io, page);
-    return;
-  }
-  printTable(
-    deps.io,
-    page.items,
-    [
+  await printList(deps, call, {
+    all: opts.all,
+    what: 'questions',
+    empty: opts.unanswered ? 'No unanswered questions.' : 'No questions.',
+    columns: [
       { header: 'ID', value: (q) => q.id },
       { header: 'CARD', value: (q) => `#${q.number}` },
       { header: 'ASKED', value: (q) => q.at },
       { header: 'QUESTION', value: (q) => excerpt(q.text) },
       { header: 'ANSWER', value: (q) => excerpt(q.answer, 40) ?? 'unanswered' },
     ],
-    opts.unanswered ? 'No unanswered questions.' : 'No questions.',
-  );
-  morePages(deps, 'questions', page.nextCursor);
+  });
 }
 
 export async function runQuestionsAnswer(opts: TextOptions, deps: Deps): Promise<void> {
@@ -121,8 +94,8 @@ export async function runQuestionsAnswer(opts: TextOptions, deps: Deps): Promise
 // reviews
 
 export const registerReviews: Register = (noun, app) => {
-  pagingOptions(noun.command('list').alias('ls').description('List reviews of your shop, newest first'), 'reviews').action(
-    app.run(listOptions, runReviewsList),
+  listOptions(noun.command('list').alias('ls').description('List reviews of your shop, newest first'), 'reviews').action(
+    app.run(pageFlags, runReviewsList),
   );
   noun
     .command('reply')
@@ -135,15 +108,11 @@ export const registerReviews: Register = (noun, app) => {
 export const stars = (n: number) => `${'★'.repeat(n)}${'☆'.repeat(Math.max(0, 5 - n))}`;
 
 export async function runReviewsList(opts: ListOptions, deps: Deps): Promise<void> {
-  const page = await pageOf(deps.client().reviews.list({ limit: opts.limit, cursor: opts.cursor }), opts.all);
-  if (wantsJson(deps)) {
-    printJson(deps.io, page);
-    return;
-  }
-  printTable(
-    deps.io,
-    page.items,
-    [
+  await printList(deps, deps.client().reviews.list({ limit: opts.limit, cursor: opts.cursor }), {
+    all: opts.all,
+    what: 'reviews',
+    empty: 'No reviews.',
+    columns: [
       { header: 'ID', value: (r) => r.id },
       { header: 'CARD', value: (r) => `#${r.number}` },
       { header: 'STARS', value: (r) => (deps.io.stdoutIsTTY ? stars(r.stars) : r.stars) },
@@ -151,9 +120,7 @@ export async function runReviewsList(opts: ListOptions, deps: Deps): Promise<voi
       { header: 'REVIEW', value: (r) => excerpt(r.text) },
       { header: 'REPLY', value: (r) => excerpt(r.reply, 40) },
     ],
-    'No reviews.',
-  );
-  morePages(deps, 'reviews', page.nextCursor);
+  });
 }
 
 export async function runReviewsReply(opts: TextOptions, deps: Deps): Promise<void> {
@@ -168,8 +135,8 @@ export async function runReviewsReply(opts: TextOptions, deps: Deps): Promise<vo
 // complaints
 
 export const registerComplaints: Register = (noun, app) => {
-  pagingOptions(noun.command('list').alias('ls').description('List the complaints you filed about buyers'), 'complaints').action(
-    app.run(listOptions, runComplaintsList),
+  listOptions(noun.command('list').alias('ls').description('List the complaints you filed about buyers'), 'complaints').action(
+    app.run(pageFlags, runComplaintsList),
   );
   noun
     .command('file')
@@ -182,24 +149,18 @@ export const registerComplaints: Register = (noun, app) => {
 };
 
 export async function runComplaintsList(opts: ListOptions, deps: Deps): Promise<void> {
-  const page = await pageOf(deps.client().complaints.list({ limit: opts.limit, cursor: opts.cursor }), opts.all);
-  if (wantsJson(deps)) {
-    printJson(deps.io, page);
-    return;
-  }
-  printTable(
-    deps.io,
-    page.items,
-    [
+  await printList(deps, deps.client().complaints.list({ limit: opts.limit, cursor: opts.cursor }), {
+    all: opts.all,
+    what: 'complaints',
+    empty: 'No complaints.',
+    columns: [
       { header: 'ID', value: (c) => c.id },
       { header: 'ORDER', value: (c) => c.order },
       { header: 'REASON', value: (c) => c.reason },
       { header: 'AT', value: (c) => c.at },
       { header: 'TEXT', value: (c) => excerpt(c.text) },
     ],
-    'No complaints.',
-  );
-  morePages(deps, 'complaints', page.nextCursor);
+  });
 }
 
 export async function runComplaintsFile(opts: ComplaintOptions, deps: Deps): Promise<void> {

@@ -13,7 +13,8 @@ import type { z } from 'zod';
 import { collect, positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
-import { note, printFields, printJson, printTable, say, warn } from '../lib/output.ts';
+import { printList } from '../lib/list.ts';
+import { note, printFields, printJson, say, warn } from '../lib/output.ts';
 import { confirmDestructive, flagOrAsk } from '../lib/prompts.ts';
 import { deliverSecret, prepareSecretFile, type SecretFile } from './hooks-common.ts';
 import { registerListen } from './hooks-listen.ts';
@@ -226,15 +227,12 @@ export async function runHooksDeliveries(opts: HooksDeliveriesOptions, deps: Dep
   const query: { limit?: number; cursor?: string } = {};
   if (opts.limit !== undefined) query.limit = opts.limit;
   if (opts.cursor !== undefined) query.cursor = opts.cursor;
-  const page = await deps.client().hooks.deliveries(query);
-  if (wantsJson(deps)) {
-    printJson(deps.io, page);
-    return;
-  }
-  printTable<z.output<typeof Delivery>>(
-    deps.io,
-    page.items,
-    [
+  await printList<z.output<typeof Delivery>>(deps, deps.client().hooks.deliveries(query), {
+    all: false,
+    what: 'deliveries',
+    empty: 'No deliveries yet.',
+    more: (cursor) => `More: \`seller hooks deliveries --cursor ${cursor}\``,
+    columns: [
       { header: 'EVENT', value: (d) => d.event },
       { header: 'DELIVERY', value: (d) => d.delivery },
       { header: 'ATTEMPTS', value: (d) => d.attempts },
@@ -244,7 +242,5 @@ export async function runHooksDeliveries(opts: HooksDeliveriesOptions, deps: Dep
       { header: 'DELIVERED', value: (d) => d.deliveredAt },
       { header: 'TEST', value: (d) => (d.test ? 'test' : '') },
     ],
-    'No deliveries yet.',
-  );
-  if (page.nextCursor) note(deps.io, `More: \`seller hooks deliveries --cursor ${page.nextCursor}\``);
+  });
 }

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { STATS_PERIODS, type Rating, type Stats } from '../../sdk/contract/account.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
+import { listOptions, pageFlags, printList, type ListOptions } from '../lib/list.ts';
 import { allItems } from '../lib/paging.ts';
 import { note, printFields, printJson, printTable, say } from '../lib/output.ts';
 
@@ -19,11 +20,7 @@ type StatsView = z.infer<typeof Stats>;
 type RatingView = z.infer<typeof Rating>;
 type StatsPeriod = (typeof STATS_PERIODS)[number];
 
-export interface PayoutsOptions {
-  limit?: number | undefined;
-  cursor?: string | undefined;
-  all: boolean;
-}
+export type PayoutsOptions = ListOptions;
 
 export interface StatsOptions {
   period?: StatsPeriod | undefined;
@@ -52,25 +49,17 @@ export function nonNegativeInt(value: string): number {
 // payouts
 
 export const registerPayouts: Register = (command, app) => {
-  command
-    .option('--limit <n>', 'payouts per page (1-200)', positiveInt)
-    .option('--cursor <cursor>', 'continue from a previous page')
-    .option('--all', 'fetch every page')
+  listOptions(command, 'payouts')
     .addHelpText('after', '\nOne payout per week of completed orders, less the marketplace fee; only the last four digits of the account are shown.')
-    .action(app.run((o: { limit?: number; cursor?: string; all?: boolean }): PayoutsOptions => ({ limit: o.limit, cursor: o.cursor, all: o.all === true }), runPayouts));
+    .action(app.run(pageFlags, runPayouts));
 };
 
 export async function runPayouts(opts: PayoutsOptions, deps: Deps): Promise<void> {
-  const call = deps.client().payouts.list({ limit: opts.limit, cursor: opts.cursor });
-  const page = opts.all ? { items: await allItems(call), nextCursor: null } : await call;
-  if (wantsJson(deps)) {
-    printJson(deps.io, page);
-    return;
-  }
-  printTable(
-    deps.io,
-    page.items,
-    [
+  await printList(deps, deps.client().payouts.list({ limit: opts.limit, cursor: opts.cursor }), {
+    all: opts.all,
+    what: 'payouts',
+    empty: 'No payouts yet.',
+    columns: [
       { header: 'ID', value: (p) => p.id },
       { header: 'AMOUNT', value: (p) => rub(p.amountRub) },
       { header: 'STATUS', value: (p) => p.status },
@@ -78,12 +67,10 @@ export async function runPayouts(opts: PayoutsOptions, deps: Deps): Promise<void
       { header: 'CREATED', value: (p) => p.createdAt },
       { header: 'PAID', value: (p) => p.paidAt },
     ],
-    'No payouts yet.',
-  );
-  if (page.nextCursor) note(deps.io, `More payouts: add --all, or --cursor ${page.nextCursor}`);
-  if (page.items.some((p) => p.status === 'failed')) {
-    note(deps.io, 'A failed payout waits for payout details: see `seller papers show`.');
-  }
+    footer: (items) => {
+      if (items.some((p) => p.status === 'failed')) note(deps.io, 'A failed payout waits for payout details: see `seller papers show`.');
+    },
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

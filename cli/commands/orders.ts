@@ -5,11 +5,11 @@
 import { Option } from 'commander';
 import { NEEDS_NEXT_CHARGE, ORDER_STATUSES, type OrderStatus } from '../../sdk/contract/enums.ts';
 import type { Order, OrderWithMessages } from '../../sdk/contract/orders.ts';
-import { positiveInt, type Register } from '../lib/command.ts';
+import type { Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
-import { note, printFields, printJson, printTable, say, warn } from '../lib/output.ts';
-import { allItems } from '../lib/paging.ts';
+import { listOptions, pageFlags, printList, type ListOptions, type RawListOptions } from '../lib/list.ts';
+import { note, printFields, printJson, say, warn } from '../lib/output.ts';
 import {
   chompNewline,
   isoDate,
@@ -24,13 +24,10 @@ import {
 import { registerVault } from './orders-vault.ts';
 import { registerWatch } from './orders-watch.ts';
 
-export interface OrdersListOptions {
+export interface OrdersListOptions extends ListOptions {
   status?: OrderStatus | undefined;
   needsAction: boolean;
   since?: string | undefined;
-  limit?: number | undefined;
-  cursor?: string | undefined;
-  all: boolean;
 }
 
 export interface DeliverOptions {
@@ -51,26 +48,24 @@ export interface DeclineOptions {
 }
 
 export const register: Register = (noun, app) => {
-  noun
-    .command('list')
-    .alias('ls')
-    .description('List orders, newest first (with --since: changed since then, oldest change first)')
-    .addOption(new Option('--status <status>', 'only orders in this state').choices(ORDER_STATUSES))
-    .option('--needs-action', 'only orders waiting for you')
-    .option('--since <time>', `only orders changed at or after this time: ${SINCE_HELP}`)
-    .option('--limit <n>', 'orders per page (1-200)', positiveInt)
-    .option('--cursor <cursor>', 'continue from a previous page')
-    .option('--all', 'fetch every page')
+  listOptions(
+    noun
+      .command('list')
+      .alias('ls')
+      .description('List orders, newest first (with --since: changed since then, oldest change first)')
+      .addOption(new Option('--status <status>', 'only orders in this state').choices(ORDER_STATUSES))
+      .option('--needs-action', 'only orders waiting for you')
+      .option('--since <time>', `only orders changed at or after this time: ${SINCE_HELP}`),
+    'orders',
+  )
     .addHelpText('after', '\nExamples:\n  $ seller orders list --needs-action\n  $ seller orders list --since 2h --all --json')
     .action(
       app.run(
-        (o: { status?: OrderStatus; needsAction?: boolean; since?: string; limit?: number; cursor?: string; all?: boolean }): OrdersListOptions => ({
+        (o: RawListOptions & { status?: OrderStatus; needsAction?: boolean; since?: string }): OrdersListOptions => ({
           status: o.status,
           needsAction: o.needsAction === true,
           since: o.since === undefined ? undefined : parseSince(o.since),
-          limit: o.limit,
-          cursor: o.cursor,
-          all: o.all === true,
+          ...pageFlags(o),
         }),
         runOrdersList,
       ),
@@ -132,16 +127,12 @@ export async function runOrdersList(opts: OrdersListOptions, deps: Deps): Promis
     limit: opts.limit,
     cursor: opts.cursor,
   };
-  const call = deps.client().orders.list(query);
-  const page = opts.all ? { items: await allItems(call), nextCursor: null } : await call;
-  if (wantsJson(deps)) {
-    printJson(deps.io, page);
-    return;
-  }
-  printTable(
-    deps.io,
-    page.items.map(orderRow),
-    [
+  await printList(deps, deps.client().orders.list(query), {
+    all: opts.all,
+    what: 'orders',
+    empty: opts.needsAction ? 'No orders need action.' : 'No orders.',
+    row: orderRow,
+    columns: [
       { header: 'ID', value: (r) => r.id },
       { header: 'CARD', value: (r) => r.card },
       { header: 'SERVICE', value: (r) => r.service },
@@ -151,9 +142,7 @@ export async function runOrdersList(opts: OrdersListOptions, deps: Deps): Promis
       { header: 'DELIVER BY', value: (r) => r.deliverBy },
       { header: 'UPDATED', value: (r) => r.updated },
     ],
-    opts.needsAction ? 'No orders need action.' : 'No orders.',
-  );
-  if (page.nextCursor) note(deps.io, `More orders: add --all, or --cursor ${page.nextCursor}`);
+  });
 }
 
 export async function runOrdersShow(opts: { id: string }, deps: Deps): Promise<void> {

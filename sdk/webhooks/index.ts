@@ -9,32 +9,7 @@
  * ```
  * On edge runtimes use `verifyWebhookAsync` (Web Crypto, no Node built-ins).
  */
+// Everything of the edge entry (verification on Web Crypto, errors, event types), plus the Node-only signer and verifier.
+export * from './web.ts';
 export { computeSignature, signWebhook, type SignWebhookOptions, type SignedWebhook } from './sign.ts';
 export { verifyWebhook } from './verify.ts';
-export {
-  computeSignatureAsync,
-  verifyWebhookAsync,
-  type HeaderValue,
-  type RawBody,
-  type VerifyWebhookOptions,
-  type WebhookClock,
-  type WebhookHeaders,
-  type WebhookSecret,
-} from './verify-web.ts';
-export {
-  WEBHOOK_VERIFICATION_REASONS,
-  WebhookVerificationError,
-  isWebhookVerificationError,
-  type WebhookVerificationErrorDetails,
-  type WebhookVerificationReason,
-} from './errors.ts';
-
-// The event types and constants of the contract.
-export {
-  EventData,
-  WEBHOOK_HEADERS,
-  WEBHOOK_TOLERANCE_SECONDS,
-  WebhookEvent,
-  type EventDataOf,
-} from '../contract/events.ts';
-export { EVENT_KINDS, EventKind } from '../contract/enums.ts';
