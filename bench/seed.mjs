@@ -72,6 +72,9 @@ export async function newCard(app, key) {
   return { number, body, update };
 }
 
+/** A deep copy of a stored record (a tracked proxy, which `structuredClone` refuses: server/store/shards.ts). */
+const copyOf = (record) => JSON.parse(JSON.stringify(record));
+
 /**
  * Gives `sellerId` `count` more cards, copies of the card record `model` under the next numbers.
  * Documents are changed in memory; write them with `writeAll`.
@@ -84,7 +87,7 @@ export async function cloneCards(app, sellerId, model, count) {
   for (let i = 0; i < count; i++) {
     const number = ++shared.seq.card;
     shared.cardIndex[String(number)] = sellerId;
-    doc.cards[String(number)] = { ...structuredClone(model), number, priceRub: 100 + (i % 900) };
+    doc.cards[String(number)] = { ...copyOf(model), number, priceRub: 100 + (i % 900) };
     numbers.push(number);
   }
   return numbers;
@@ -110,7 +113,7 @@ export async function seedOrders(app, sellerId, number, count) {
     const id = `ord_bench${String(i).padStart(8, '0')}`;
     const open = i % 10 === 0;
     doc.orders[id] = {
-      ...structuredClone(model),
+      ...copyOf(model),
       id,
       status: open ? 'awaiting_delivery' : 'completed',
       createdAt: new Date(created).toISOString(),

@@ -2,18 +2,19 @@
  * Durable writes: card updates (`PATCH /api/v1/listings/{n}` through `inject`, one after another)
  * on a store with a real data directory, at 1,000, 10,000 and 100,000 stored cards, in two layouts:
  *
- * - one seller holding every card (the worst case: lowdb rewrites the whole seller document);
+ * - one seller holding every card (the worst case: before the seller's cards, stock and orders
+ *   were kept in shards, lowdb rewrote the whole seller document on every write);
  * - the cards spread over sellers of 100 cards each (10, 100, 1,000 sellers), writes on random
  *   cards of random sellers.
  *
  * A write is answered only after its document reached the file, so the cost of an update is its
  * latency. Target: an update costs at most twice as much at 100,000 records as at 1,000.
  *
- * Card creations (`POST /listings`) are measured alongside: besides the seller's document they
- * rewrite the shared document, whose card index holds every card of the store.
+ * Card creations (`POST /listings`) are measured alongside: besides the seller's documents they
+ * rewrite the shared document (for the card sequence).
  */
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ADMIN_TOKEN, DIST_SERVER, fmt, log, median, NO_RATE_LIMIT, nowMs, pick, ratioRow, row, tempDir } from './lib.mjs';
 import { cloneCards, newCard, newSellers, writeAll } from './seed.mjs';
@@ -46,7 +47,14 @@ async function buildStore(dir, total, sellers) {
   await writeAll(app, owners.map((o) => o.sellerId));
   const docBytes = statSync(path.join(dir, 'sellers', `${owners[0].sellerId}.json`)).size;
   const sharedBytes = statSync(path.join(dir, 'shared.json')).size;
-  return { app, targets, body, update, docBytes, sharedBytes };
+  return { app, targets, body, update, docBytes, sharedBytes, shards: shardsOf(dir, owners[0].sellerId) };
+}
+
+/** The shard files of a seller (server/store/seller-files.ts): how many, all together and the largest, in bytes. */
+function shardsOf(dir, sellerId) {
+  const base = path.join(dir, 'sellers', sellerId);
+  const sizes = existsSync(base) ? readdirSync(base).filter((f) => f.endsWith('.json')).map((f) => statSync(path.join(base, f)).size) : [];
+  return { count: sizes.length, total: sizes.reduce((a, b) => a + b, 0), largest: Math.max(0, ...sizes) };
 }
 
 /**
@@ -71,6 +79,8 @@ async function timed(app, call) {
   const elapsed = nowMs() - started;
   return { cost: median(costs), rate: (costs.length * 1000) / elapsed, writes: costs.length };
 }
+
+const kb = (bytes) => `${fmt.int(Math.round(bytes / 1e3))} kB`;
 
 const randomOf = (list) => list[Math.floor(Math.random() * list.length)];
 
@@ -97,13 +107,14 @@ async function point(layout, total) {
   const sellers = layout === 'one' ? 1 : Math.max(1, total / PER_SELLER);
   const tmp = tempDir('writes');
   const t0 = nowMs();
-  const { app, targets, body, update, docBytes, sharedBytes } = await buildStore(tmp.dir, total, sellers);
+  const { app, targets, body, update, docBytes, sharedBytes, shards } = await buildStore(tmp.dir, total, sellers);
   const seeded = nowMs() - t0;
   try {
     const result = await timed(app, updateCall(targets, update));
     const created = await timed(app, createCall(targets, body));
     log(
-      `  writes: ${layout} ${fmt.int(total)} cards / ${sellers} seller(s), seller document ${fmt.mb(docBytes)}, shared ${fmt.mb(sharedBytes)}: ` +
+      `  writes: ${layout} ${fmt.int(total)} cards / ${sellers} seller(s), seller core document ${kb(docBytes)}, ` +
+        `${shards.count} shards (${fmt.mb(shards.total)}, largest ${kb(shards.largest)}), shared ${kb(sharedBytes)}: ` +
         `${fmt.ms(result.cost)} per update (${result.writes}), ${fmt.ms(created.cost)} per creation (${created.writes}); seeded in ${fmt.ms(seeded)}`,
     );
     return { ...result, created, docBytes, sellers };

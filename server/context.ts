@@ -70,6 +70,12 @@ export class UnitOfWork {
    * record whose number the shared document does not know and could hand out again. The card and
    * order indexes are not written at all: they are rebuilt from the seller documents at start-up
    * (server/store/store.ts `deriveIndexes`), so a number given out before a crash is in none of them.
+   *
+   * A seller's write (`store.writeSeller`, server/store/seller-files.ts) takes one snapshot of the
+   * seller and writes its dirty shards (stock, then cards, then orders) and then its core document,
+   * which holds the idempotency record of the call: a record on disk means its changes are too.
+   * Which shards are dirty is tracked by the seller document itself (server/store/shards.ts), so
+   * marking the seller here is all a handler needs.
    */
   async commit(): Promise<void> {
     if (this.#shared) await this.#svc.store.writeShared();

@@ -2,7 +2,10 @@
  * The stored documents. One shared document (catalogue, sellers, key index, card sequence, clock;
  * the card and order indexes are derived from the seller documents, in memory) and one document
  * per seller, so that the cost of a write grows with one seller's business, not with the whole store.
- * Records here are the server's own; answers are built from them through the contract's schemas.
+ * On disk a seller's `cards`, `stock` and `orders` are split further into shards of bounded size
+ * (server/store/seller-files.ts), so that it grows with neither; in memory the seller document keeps
+ * the shape below. Records here are the server's own; answers are built from them through the
+ * contract's schemas.
  */
 import type { KeyMode, Position, Scope, SellerType } from '../../sdk/contract/index.ts';
 import type { EventRecord } from '../domain/events.ts';

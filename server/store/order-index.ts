@@ -22,9 +22,15 @@
  * A walk starts with a binary search for the cursor (or `updatedSince`) and visits records in list
  * order; filters are applied while walking, so a filtered page walks past the records that do not
  * match (up to the whole list when few match).
+ *
+ * The index works on the stored objects behind the seller document's tracked `orders`
+ * (server/store/shards.ts `rawOf`): building it and walking it cost no Proxy traps. So the orders a
+ * walk answers are untracked: read them (for an answer), never change them; change an order through
+ * `doc.orders[id]`.
  */
 import type { SellerDoc } from './docs.ts';
 import type { OrderRecord } from './records/orders.ts';
+import { rawOf } from './shards.ts';
 
 type Orders = SellerDoc['orders'];
 
@@ -76,21 +82,26 @@ function indexOf(orders: Orders): OrderIndex {
   return ix;
 }
 
+/** The untracked orders of a seller document. */
+const storedOrders = (doc: Pick<SellerDoc, 'orders'>): Orders => rawOf(doc.orders);
+
 /** Forgets the seller's index (rebuilt on next use): after changing `orders` other than through `touched`/`orderCreated`. */
 export function dropOrderIndex(doc: Pick<SellerDoc, 'orders'>): void {
-  indexes.delete(doc.orders);
+  indexes.delete(storedOrders(doc));
 }
 
 /** Whether the seller's index is built (tests). */
-export const hasOrderIndex = (doc: Pick<SellerDoc, 'orders'>): boolean => indexes.has(doc.orders);
+export const hasOrderIndex = (doc: Pick<SellerDoc, 'orders'>): boolean => indexes.has(storedOrders(doc));
 
 /** Hook of `touched`: the order's `updatedAt` was just stamped. */
-export function noteOrderUpdate(doc: Pick<SellerDoc, 'orders'>, order: OrderRecord): void {
-  const ix = indexes.get(doc.orders);
+export function noteOrderUpdate(doc: Pick<SellerDoc, 'orders'>, tracked: OrderRecord): void {
+  const orders = storedOrders(doc);
+  const ix = indexes.get(orders);
   if (!ix) return;
+  const order = rawOf(tracked);
   const last = ix.byUpdate.at(-1);
   if (last && !(updateKey(last.at, last.order.id) < updateKey(order.updatedAt, order.id))) {
-    indexes.delete(doc.orders);
+    indexes.delete(orders);
     return;
   }
   const entry: UpdateEntry = { at: order.updatedAt, order };
@@ -104,12 +115,14 @@ export function noteOrderUpdate(doc: Pick<SellerDoc, 'orders'>, order: OrderReco
 }
 
 /** Hook of `orderCreated`: the order was added to `orders` with its final `createdAt`. */
-export function noteOrderCreated(doc: Pick<SellerDoc, 'orders'>, order: OrderRecord): void {
-  const ix = indexes.get(doc.orders);
+export function noteOrderCreated(doc: Pick<SellerDoc, 'orders'>, tracked: OrderRecord): void {
+  const orders = storedOrders(doc);
+  const ix = indexes.get(orders);
   if (!ix) return;
+  const order = rawOf(tracked);
   const last = ix.byCreation.at(-1);
-  if (!Object.hasOwn(doc.orders, order.id) || doc.orders[order.id] !== order || (last && !(creationKey(last) < creationKey(order)))) {
-    indexes.delete(doc.orders);
+  if (!Object.hasOwn(orders, order.id) || orders[order.id] !== order || (last && !(creationKey(last) < creationKey(order)))) {
+    indexes.delete(orders);
     return;
   }
   ix.byCreation.push(order);
@@ -196,7 +209,8 @@ function walk(orders: Orders, run: () => OrderWalk): OrderWalk {
  * previous page's last order) when given.
  */
 export function newestOrders(doc: Pick<SellerDoc, 'orders'>, before: string | null, opts: WalkOptions): OrderWalk {
-  return walk(doc.orders, () => walkNewest(doc.orders, before, opts));
+  const orders = storedOrders(doc);
+  return walk(orders, () => walkNewest(orders, before, opts));
 }
 
 /**
@@ -204,5 +218,6 @@ export function newestOrders(doc: Pick<SellerDoc, 'orders'>, before: string | nu
  * (`updatedAt|id` of the previous page's last order) when given.
  */
 export function ordersUpdatedSince(doc: Pick<SellerDoc, 'orders'>, since: string, after: string | null, opts: WalkOptions): OrderWalk {
-  return walk(doc.orders, () => walkUpdated(doc.orders, since, after, opts));
+  const orders = storedOrders(doc);
+  return walk(orders, () => walkUpdated(orders, since, after, opts));
 }

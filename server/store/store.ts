@@ -2,49 +2,34 @@
  * The document store: lowdb documents, on files (atomic replace through steno, concurrent writes
  * coalesced) or in memory. A changing call is answered only after `write()` resolved.
  * A data file that cannot be read or parsed stops the server; it is never overwritten.
+ *
+ * Files: `shared.json` (catalogue, sellers, key index, card sequence, clock), and per seller a core
+ * document `sellers/<id>.json` beside shard documents `sellers/<id>/<section>-<n>.json` for its
+ * cards, stock and orders (server/store/seller-files.ts), so that a write rewrites documents of a
+ * bounded size whatever the size of the seller or of the store.
  */
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Low, Memory } from 'lowdb';
 import { DataFile } from 'lowdb/node';
-import {
-  newSellerDoc,
-  newSharedDoc,
-  upgradeSeller,
-  upgradeShared,
-  type SellerDoc,
-  type SharedDoc,
-} from './docs.ts';
+import { newSharedDoc, upgradeShared, type SellerDoc, type SharedDoc } from './docs.ts';
+import { parseDocument, StoreError } from './file-text.ts';
+import { SellerFiles } from './seller-files.ts';
+import { DEFAULT_SHARD_LIMITS, SHARDED_SECTIONS, type ShardedSection, type ShardLimits } from './shards.ts';
 
-export class StoreError extends Error {
-  override name = 'StoreError';
-}
+export { StoreError };
 
 export interface StoreOptions {
   /** Directory of the data files; omit for an in-memory store. */
   dataDir?: string;
+  /** Sizes of the shards of a seller's cards, stock and orders (tests use small ones). @default DEFAULT_SHARD_LIMITS */
+  shardLimits?: Partial<Record<ShardedSection, Partial<ShardLimits>>>;
 }
 
 type Adapter<T> = ConstructorParameters<typeof Low<T>>[0];
 
 function fileAdapter<T>(file: string, stringify: (data: T) => string = (data) => JSON.stringify(data)): Adapter<T> {
-  return new DataFile<T>(file, {
-    parse: (text) => {
-      let data: unknown;
-      try {
-        data = JSON.parse(text);
-      } catch (err) {
-        throw new StoreError(
-          `data file ${file} is not valid JSON (${(err as Error).message}); it was left untouched. ` +
-            'Restore it from a backup or move it away, then start again.',
-        );
-      }
-      // `null` would read as "no file yet" and the file would be overwritten with a fresh store.
-      if (data === null) throw new StoreError(`data file ${file} holds null, not a store document; it was left untouched.`);
-      return data as T;
-    },
-    stringify,
-  });
+  return new DataFile<T>(file, { parse: (text) => parseDocument<T>(text, file), stringify });
 }
 
 /** The shared document as written: without the indexes derived from the seller documents. */
@@ -92,14 +77,20 @@ export function deriveIndexes(shared: SharedDoc, docs: ReadonlyMap<string, Selle
   shared.seq.card = maxCard;
 }
 
+const SELLER_ID = /^[A-Za-z0-9_]+$/;
+
 export class Store {
   readonly dataDir: string | null;
+  readonly #limits: Readonly<Record<ShardedSection, ShardLimits>>;
   #shared!: Low<SharedDoc>;
-  #sellers = new Map<string, Promise<Low<SellerDoc>>>();
+  #sellers = new Map<string, Promise<SellerFiles>>();
   #created = false;
 
   private constructor(opts: StoreOptions) {
     this.dataDir = opts.dataDir ?? null;
+    this.#limits = Object.fromEntries(
+      SHARDED_SECTIONS.map((s) => [s, { ...DEFAULT_SHARD_LIMITS[s], ...opts.shardLimits?.[s] }]),
+    ) as Record<ShardedSection, ShardLimits>;
   }
 
   /**
@@ -133,8 +124,8 @@ export class Store {
     return this.#shared.write();
   }
 
-  /** The seller's document, loaded on first use. */
-  async sellerDb(sellerId: string): Promise<Low<SellerDoc>> {
+  /** The seller's documents, loaded on first use. */
+  async sellerDb(sellerId: string): Promise<SellerFiles> {
     let pending = this.#sellers.get(sellerId);
     if (!pending) {
       pending = this.#openSeller(sellerId);
@@ -145,9 +136,10 @@ export class Store {
   }
 
   async seller(sellerId: string): Promise<SellerDoc> {
-    return (await this.sellerDb(sellerId)).data;
+    return (await this.sellerDb(sellerId)).doc;
   }
 
+  /** Writes what changed in the seller's documents (its dirty shards, then its core document). */
   async writeSeller(sellerId: string): Promise<void> {
     await (await this.sellerDb(sellerId)).write();
   }
@@ -156,18 +148,17 @@ export class Store {
   async sellerIds(): Promise<string[]> {
     const ids = new Set(Object.keys(this.shared.sellers));
     if (this.dataDir) {
-      for (const f of await readdir(path.join(this.dataDir, 'sellers'))) {
-        if (f.endsWith('.json')) ids.add(f.slice(0, -5));
+      for (const entry of await readdir(path.join(this.dataDir, 'sellers'), { withFileTypes: true })) {
+        if (!entry.isDirectory() && entry.name.endsWith('.json')) ids.add(entry.name.slice(0, -5));
+        // shards whose core document was never written (a crash between the two on a first write)
+        else if (entry.isDirectory() && SELLER_ID.test(entry.name)) ids.add(entry.name);
       }
     }
     return [...ids];
   }
 
-  async #openSeller(sellerId: string): Promise<Low<SellerDoc>> {
-    if (!/^[A-Za-z0-9_]+$/.test(sellerId)) throw new StoreError(`bad seller id ${sellerId}`);
-    const file = this.dataDir ? path.join(this.dataDir, 'sellers', `${sellerId}.json`) : null;
-    const { db } = await open<SellerDoc>(file ? fileAdapter(file) : new Memory(), file, () => newSellerDoc(sellerId));
-    db.data = upgradeSeller(db.data);
-    return db;
+  #openSeller(sellerId: string): Promise<SellerFiles> {
+    if (!SELLER_ID.test(sellerId)) return Promise.reject(new StoreError(`bad seller id ${sellerId}`));
+    return SellerFiles.open(sellerId, this.dataDir ? path.join(this.dataDir, 'sellers') : null, this.#limits);
   }
 }
