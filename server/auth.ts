@@ -36,8 +36,21 @@ export async function authenticate(store: Store, authorization: string | undefin
   if (key.revoked) throw unauthorized('revoked', 'the key was revoked; issue a new one');
   if (seller.status === 'not_seller') throw new ApiError('not_seller', "the key's owner is not a seller");
   if (seller.status === 'blocked') throw new ApiError('seller_blocked', 'the seller is blocked');
-  key.lastUsedAt = now.toISOString();
+  const stamp = isoStamp(now);
+  if (key.lastUsedAt !== stamp) key.lastUsedAt = stamp;
   return { seller, key, doc };
+}
+
+/** `now.toISOString()`, formatted once per millisecond (calls under load share their stamps). */
+let stampMs = Number.NaN;
+let stampText = '';
+function isoStamp(now: Date): string {
+  const ms = now.getTime();
+  if (ms !== stampMs) {
+    stampText = now.toISOString();
+    stampMs = ms;
+  }
+  return stampText;
 }
 
 /** `null` scope means any key having at least one scope (only `GET /me`). */

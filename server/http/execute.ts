@@ -1,10 +1,14 @@
 /**
  * The one pipeline every call goes through, whatever the transport (HTTP route or MCP tool):
  * authenticate → scope → rate limit → idempotency key → validate → (replay | run) → answer schema → write.
+ * The answer schema is applied by a compiled writer (server/http/answer-writer.ts) that checks and writes
+ * the JSON in one pass; an unchanged list page read over HTTP is sent from kept bytes (answer-memo.ts).
  */
 import type { AnyOperation } from '../../sdk/contract/index.ts';
 import { authenticate, requireScope, sameSecret, type Caller } from '../auth.ts';
 import { UnitOfWork, type ServerContext } from '../context.ts';
+import { AnswerMemo } from './answer-memo.ts';
+import { answerJson, writerOf } from './answer-writer.ts';
 import { ApiError, Refused, toErrorAnswer } from './errors.ts';
 import type { ApiContext, CallContext, HandlerInput } from './handlers.ts';
 import { fingerprint, lookup, prune, remember, requireIdempotencyKey, storedAnswer, type StoredAnswer } from './idempotency.ts';
@@ -14,6 +18,8 @@ export interface ExecRequest {
   op: AnyOperation;
   /** The concrete path (placeholders filled), for the idempotency fingerprint. */
   path: string;
+  /** The request's URL with its query (HTTP): the key under which a list answer's bytes are kept. */
+  url?: string;
   authorization: string | undefined;
   idempotencyKey: string | undefined;
   params: unknown;
@@ -25,30 +31,75 @@ export interface ExecRequest {
 
 export interface ExecResult {
   status: number;
+  /** The answer's value (MCP reads it; for a success it is parsed from `json` on first read). */
   body: unknown;
+  /** A success answer's JSON text (or its UTF-8 bytes), written through the contract's schema: what HTTP sends. */
+  json?: string | Buffer;
   headers: Record<string, string>;
   /** Set when an unexpected error became a 500, for the caller to log. */
   error?: unknown;
 }
+
+/**
+ * A success answer as the answer schema wrote it. HTTP sends `json`; `body` (MCP, the sealed
+ * idempotency record) is parsed from it when first read, so it holds exactly what was written.
+ */
+class JsonAnswer implements ExecResult {
+  readonly status: number;
+  readonly json: string | Buffer;
+  headers: Record<string, string> = {};
+  #body: unknown;
+  #parsed = false;
+
+  constructor(status: number, json: string | Buffer) {
+    this.status = status;
+    this.json = json;
+  }
+
+  get body(): unknown {
+    if (!this.#parsed) {
+      this.#body = JSON.parse(typeof this.json === 'string' ? this.json : this.json.toString('utf8'));
+      this.#parsed = true;
+    }
+    return this.#body;
+  }
+}
+
+/** Kept list answers, per server (server/http/answer-memo.ts). */
+const memos = new WeakMap<ServerContext, AnswerMemo>();
+
+function memoOf(svc: ServerContext): AnswerMemo {
+  let memo = memos.get(svc);
+  if (!memo) {
+    memo = new AnswerMemo();
+    memos.set(svc, memo);
+  }
+  return memo;
+}
+
+const withHeaders = (answer: StoredAnswer, headers: Record<string, string>): ExecResult => {
+  if (!(answer instanceof JsonAnswer)) return { ...answer, headers };
+  answer.headers = headers;
+  return answer;
+};
 
 type AnyHandler = (ctx: any, input: HandlerInput<AnyOperation>) => unknown;
 
 export async function execute(svc: ServerContext, handler: AnyHandler, req: ExecRequest): Promise<ExecResult> {
   const headers: Record<string, string> = {};
   try {
-    if (req.op.surface === 'sandbox') {
-      const result = await runSandbox(svc, handler, req);
-      return { ...result, headers };
-    }
+    if (req.op.surface === 'sandbox') return withHeaders(await runSandbox(svc, handler, req), headers);
     const now = svc.clock.now();
     const caller = await authenticate(svc.store, req.authorization, now);
     requireScope(caller.key, req.op.scope);
     Object.assign(headers, svc.limiter.take(caller.key.id, now.getTime()));
     const idemKey = req.op.changes ? requireIdempotencyKey(req.idempotencyKey) : undefined;
     const input = parseAll(req);
-    const run = () => runHandler(svc, handler, req.op, input, { caller, now });
+    // A list page read over HTTP may be answered with the bytes written for it last time, when unchanged.
+    const keep = req.op.method === 'GET' && req.op.paging !== null && req.url !== undefined ? `${caller.seller.id}\n${req.url}` : undefined;
+    const run = () => runHandler(svc, handler, req.op, input, { caller, now }, keep);
     const answer = idemKey ? await withIdempotency(svc, caller, idemKey, req, run, headers) : await run().then(({ answer }) => answer);
-    return { ...answer, headers };
+    return withHeaders(answer, headers);
   } catch (err) {
     const e = toErrorAnswer(err);
     return { status: e.status, body: e.body, headers: { ...headers, ...e.headers }, ...(e.unexpected ? { error: err } : {}) };
@@ -96,12 +147,14 @@ async function runHandler(
   op: AnyOperation,
   input: HandlerInput<AnyOperation>,
   who: { caller: Caller; now: Date },
+  keep?: string,
 ): Promise<HandlerRun> {
   const ctx: ApiContext = { ...callContext(svc, op, who.now), caller: who.caller };
   if (op.changes) ctx.tx.markSeller(who.caller.seller.id);
   try {
     const result = await handler(ctx, input);
-    return { answer: { status: op.status, body: serialize(op, result) }, ctx };
+    const kept = keep === undefined ? undefined : memoOf(svc).bytes(keep, writerOf(op.answer), result);
+    return { answer: kept ? new JsonAnswer(op.status, kept) : serialize(op, result), ctx };
   } catch (err) {
     if (err instanceof ApiError && err.code !== 'bad_request') {
       const e = toErrorAnswer(err);
@@ -112,13 +165,14 @@ async function runHandler(
   }
 }
 
-/** The answer through the contract's schema: unknown fields (a buyer id, a secret) never leave. */
-function serialize(op: AnyOperation, result: unknown): unknown {
-  const parsed = op.answer.safeParse(result);
-  if (!parsed.success) {
-    throw new Error(`answer of ${op.id} does not match the contract: ${parsed.error.issues.map((i: { path: PropertyKey[]; message: string }) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  }
-  return parsed.data;
+/**
+ * The answer through the contract's schema, compiled (server/http/answer-writer.ts): unknown
+ * fields (a buyer id, a secret) never leave, and a mismatch is an error (a 500).
+ */
+function serialize(op: AnyOperation, result: unknown): StoredAnswer {
+  const json = answerJson(op.answer, result, op.id);
+  // A schema that makes the answer `undefined` has no JSON text: an empty answer, as before.
+  return json === undefined ? { status: op.status, body: undefined } : new JsonAnswer(op.status, json);
 }
 
 async function withIdempotency(
@@ -158,14 +212,14 @@ async function withIdempotency(
   }
 }
 
-async function runSandbox(svc: ServerContext, handler: AnyHandler, req: ExecRequest): Promise<Omit<ExecResult, 'headers'>> {
+async function runSandbox(svc: ServerContext, handler: AnyHandler, req: ExecRequest): Promise<StoredAnswer> {
   const match = req.authorization ? /^Bearer\s+(\S+)\s*$/i.exec(req.authorization) : null;
   if (!match) throw new ApiError('no_key', 'send Authorization: Bearer <admin token>');
   if (!sameSecret(match[1]!, svc.adminToken)) throw new ApiError('bad_key', 'not the admin token of this server');
   const input = parseAll(req);
   const ctx = callContext(svc, req.op, svc.clock.now());
   const result = await handler(ctx, input);
-  const body = serialize(req.op, result);
+  const answer = serialize(req.op, result);
   await ctx.tx.commit();
-  return { status: req.op.status, body };
+  return answer;
 }

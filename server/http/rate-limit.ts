@@ -22,14 +22,16 @@ export class RateLimiter {
   readonly #opts: RateLimitOptions;
   readonly #buckets = new Map<string, Bucket>();
   readonly #perMs: number;
+  readonly #policy: string;
 
   constructor(opts: RateLimitOptions = DEFAULT_RATE_LIMIT) {
     this.#opts = opts;
     this.#perMs = opts.perMinute / 60_000;
+    this.#policy = `"per-key";q=${opts.perMinute};w=60;burst=${opts.burst}`;
   }
 
   get policy(): string {
-    return `"per-key";q=${this.#opts.perMinute};w=60;burst=${this.#opts.burst}`;
+    return this.#policy;
   }
 
   /** Takes one token for `id`; returns the headers to send, or throws `rate` with Retry-After. */
@@ -62,7 +64,7 @@ export class RateLimiter {
     const remaining = Math.floor(bucket.tokens);
     const untilFull = Math.ceil((this.#opts.burst - bucket.tokens) / this.#perMs / 1000);
     return {
-      'ratelimit-policy': this.policy,
+      'ratelimit-policy': this.#policy,
       ratelimit: `"per-key";r=${remaining};t=${Math.max(0, untilFull)}`,
     };
   }

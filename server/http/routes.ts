@@ -8,6 +8,7 @@ import type { ServerContext } from '../context.ts';
 import { execute } from './execute.ts';
 
 export const JSON_BODY_LIMIT = 16 * 1024 * 1024;
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 const header = (req: FastifyRequest, name: string): string | undefined => {
   const v = req.headers[name];
@@ -39,9 +40,11 @@ export function registerOperations(app: FastifyInstance, svc: ServerContext, han
         if (body === Symbol.for('not-json')) {
           return reply.code(400).send({ error: 'bad_request', detail: 'body: send Content-Type: application/json' });
         }
+        const q = req.url.indexOf('?');
         const result = await execute(svc, handler, {
           op,
-          path: req.url.split('?')[0]!,
+          path: q < 0 ? req.url : req.url.slice(0, q),
+          url: req.url,
           authorization: header(req, 'authorization'),
           idempotencyKey: header(req, 'idempotency-key'),
           params: req.params,
@@ -51,7 +54,10 @@ export function registerOperations(app: FastifyInstance, svc: ServerContext, han
           contentType: header(req, 'content-type'),
         });
         if (result.error) req.log.error({ err: result.error, op: op.id }, 'unexpected error');
-        return reply.code(result.status).headers(result.headers).send(result.body);
+        reply.code(result.status).headers(result.headers);
+        // A success answer is already JSON, written through the answer schema.
+        if (result.json !== undefined) return reply.header('content-type', JSON_TYPE).send(result.json);
+        return reply.send(result.body);
       },
     });
   }
