@@ -1,7 +1,7 @@
 // Bundles the three faces with esbuild (TypeScript 7 has no JS emit API).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 const common = {
@@ -89,6 +89,13 @@ if (bundle) {
   if (warm.status !== 0 || !existsSync(`${bundle}.cache`)) console.warn(`build: no code cache for ${bundle} (status ${warm.status})`);
 }
 
+// Type declarations for the package's entries (`exports.*.types`), so that applications type-check
+// against `.d.ts` files under their own compiler options, never against this project's sources.
+// tsc keeps the sources' `.ts` specifiers in declarations; they are rewritten to `.js`.
+const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json', '--outDir', join(OUT, 'types')], { stdio: 'inherit' });
+if (tsc.status !== 0) throw new Error('build: declaration emit failed');
+rewriteSpecifiers(join(OUT, 'types'));
+
 const old = `dist.old-${process.pid}`;
 if (existsSync('dist')) renameSync('dist', old);
 renameSync(OUT, 'dist');
@@ -139,4 +146,15 @@ if (cachedData === undefined || script.cachedDataRejected) {
 const module = { exports: {} };
 script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
 `;
+}
+
+/** `from './x.ts'` → `from './x.js'` in every declaration file under `dir`. */
+function rewriteSpecifiers(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
+    const file = join(entry.parentPath ?? entry.path, entry.name);
+    const text = readFileSync(file, 'utf8');
+    const fixed = text.replace(/((?:from|import)\s*\(?\s*['"])(\.{1,2}\/[^'"]*?)\.ts(['"])/g, '$1$2.js$3');
+    if (fixed !== text) writeFileSync(file, fixed);
+  }
 }
