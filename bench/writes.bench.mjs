@@ -11,7 +11,7 @@
  * latency. Target: an update costs at most twice as much at 100,000 records as at 1,000.
  *
  * Card creations (`POST /listings`) are measured alongside: besides the seller's documents they
- * rewrite the shared document (for the card sequence).
+ * write the tiny card-sequence file (`seq.json`); the shared document is not on their path.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';

@@ -59,7 +59,11 @@ export function requireScope(key: KeyRecord, scope: Scope | null): void {
   throw new ApiError('scope', scope === null ? { needed: 'any' } : { needed: scope });
 }
 
-/** Creates a key record and registers its hash; the value is returned once and never stored. */
+/**
+ * Creates a key record and registers its hash in the key index (in memory: the index is derived from
+ * the seller documents at start, so only the seller's document needs writing); the value is returned
+ * once and never stored.
+ */
 export function issueKey(
   store: Store,
   doc: SellerDoc,

@@ -43,6 +43,7 @@ export class UnitOfWork {
   readonly #svc: ServerContext;
   readonly #sellers = new Set<string>();
   #shared = false;
+  #seq = false;
 
   constructor(svc: ServerContext) {
     this.#svc = svc;
@@ -58,18 +59,34 @@ export class UnitOfWork {
     this.#sellers.add(sellerId);
   }
 
-  /** The shared document, marked to be written. */
+  /**
+   * The shared document, marked to be written. Only for changes to what shared.json keeps (sellers,
+   * catalogue, catalogue request index, clock offset, demo seller); the key, card, order and nickname
+   * indexes are derived from the seller documents and are changed through `store.shared` without a
+   * write.
+   */
   shared(): SharedDoc {
     this.#shared = true;
     return this.#svc.store.shared;
   }
 
+  /** The next card number; the card sequence (`seq.json`) is written with this call, before its sellers. */
+  nextCardNumber(): number {
+    this.#seq = true;
+    return this.#svc.store.nextCardNumber();
+  }
+
   /**
-   * Writes the shared document first, then the sellers'. A crash between the two leaves an advanced
-   * sequence (or a key hash, a request index entry) without its record (read as absent), never a
-   * record whose number the shared document does not know and could hand out again. The card and
-   * order indexes are not written at all: they are rebuilt from the seller documents at start-up
-   * (server/store/store.ts `deriveIndexes`), so a number given out before a crash is in none of them.
+   * Writes the shared document and the card sequence first, then the sellers'. A crash between the
+   * two leaves an advanced sequence (or a seller entry, a request index entry) without its record
+   * (read as absent), never a record whose number the sequence does not cover and could hand out
+   * again. The key, card, order and nickname indexes are not written at all: they are rebuilt from
+   * the seller documents at start-up (server/store/store.ts `deriveIndexes`), so a number given out
+   * before a crash is in none of them, and the sequence is raised to every stored number.
+   *
+   * The sequence is its own file (`seq.json`, ~15 bytes), so creating a card does not rewrite the
+   * shared document, which grows with the number of sellers. Each write of it holds every number
+   * handed out until then, so concurrent creations share (coalesce into) a write.
    *
    * A seller's write (`store.writeSeller`, server/store/seller-files.ts) takes one snapshot of the
    * seller and writes its dirty shards (stock, then cards, then orders) and then its core document,
@@ -78,7 +95,10 @@ export class UnitOfWork {
    * marking the seller here is all a handler needs.
    */
   async commit(): Promise<void> {
-    if (this.#shared) await this.#svc.store.writeShared();
-    await Promise.all([...this.#sellers].map((id) => this.#svc.store.writeSeller(id)));
+    const { store } = this.#svc;
+    if (this.#shared && this.#seq) await Promise.all([store.writeShared(), store.writeSeq()]);
+    else if (this.#shared) await store.writeShared();
+    else if (this.#seq) await store.writeSeq();
+    await Promise.all([...this.#sellers].map((id) => store.writeSeller(id)));
   }
 }

@@ -3,7 +3,9 @@
  * result or a {@link PaperRefusal} (kind, field, detail) that the route turns into a 409 refusal.
  *
  * - Nickname: 3–32 characters (the contract checks the characters), unique case-insensitively among
- *   all sellers (`shared.nicknames`, lower-cased → seller id; the old one is released on change),
+ *   all sellers (`shared.nicknames`, lower-cased → seller id; the old one is released on change;
+ *   an index in memory, derived from the sellers' papers at start, so only the seller's document
+ *   needs writing),
  *   and never a contact detail (a phone number as a nickname is refused with `contacts`).
  * - Offer: accepting again keeps the first acceptance time.
  * - Status: the INN must fit the seller type (`inn_bad`); the registry name comes from the fixture

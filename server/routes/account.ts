@@ -51,8 +51,9 @@ export const accountHandlers = apiHandlers({
 
   'papers.get': ({ caller }) => papers.papersView(caller.doc.papers),
 
-  'papers.setNickname': ({ caller, tx }, { body }) =>
-    settle(papers.setNickname(tx.shared(), caller.seller.id, caller.doc.papers, body.nickname)),
+  // The nickname index is derived from the sellers' papers: nothing in the shared document to write.
+  'papers.setNickname': ({ svc, caller }, { body }) =>
+    settle(papers.setNickname(svc.store.shared, caller.seller.id, caller.doc.papers, body.nickname)),
 
   'papers.acceptOffer': ({ caller, now }) => papers.acceptOffer(caller.doc.papers, now),
 

@@ -22,12 +22,12 @@ export const keyHandlers = apiHandlers({
     return { items: page.items.map(view), nextCursor: page.nextCursor };
   },
 
-  'keys.create': ({ svc, caller, tx, now }, { body }) => {
+  // The key index is derived from the seller documents: issuing a key writes only the seller's.
+  'keys.create': ({ svc, caller, now }, { body }) => {
     const beyond = body.scopes.filter((s) => !caller.key.scopes.includes(s));
     if (beyond.length > 0) {
       throw new Refused('scope_escalation', { allowed: caller.key.scopes }, `the issuing key lacks: ${beyond.join(', ')}`);
     }
-    tx.shared();
     const { record, key } = issueKey(svc.store, caller.doc, { name: body.name, scopes: body.scopes, mode: caller.key.mode, now });
     return { id: record.id, name: record.name, prefix: record.prefix, scopes: record.scopes, mode: record.mode, createdAt: record.createdAt, key };
   },

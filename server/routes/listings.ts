@@ -71,14 +71,17 @@ export function cardView(svc: ServerContext, doc: SellerDoc, card: CardRecord): 
   };
 }
 
-/** Checks a would-be card and stores it switched off under the next number. */
+/**
+ * Checks a would-be card and stores it switched off under the next number. The number comes from
+ * the in-memory card sequence, written (`seq.json`) before the seller's documents; the shared
+ * document is not written (the card index is derived from the seller documents at start).
+ */
 function createCard(ctx: ApiContext, fields: CardFields & { stock?: number | undefined; confirmRequired?: boolean | undefined }) {
   const { caller, svc, now } = ctx;
   const refusal = validateCard(positionOf(svc, fields.service), fields, caller.doc.papers);
   if (refusal) throw refused(refusal);
-  const shared = ctx.tx.shared();
-  const number = ++shared.seq.card;
-  shared.cardIndex[String(number)] = caller.seller.id;
+  const number = ctx.tx.nextCardNumber();
+  svc.store.shared.cardIndex[String(number)] = caller.seller.id;
   const card = newCardRecord(number, fields, startsAsTest(sellerStanding(caller)), now);
   caller.doc.cards[String(number)] = card;
   return { number, isActive: false as const, isTest: card.isTest };
@@ -121,7 +124,8 @@ export const listingHandlers = apiHandlers({
     }
     delete caller.doc.cards[String(card.number)];
     dropStock(caller.doc, card.number);
-    delete ctx.tx.shared().cardIndex[String(card.number)];
+    // The index is derived (in memory only); the number stays used: the sequence is never lowered.
+    delete ctx.svc.store.shared.cardIndex[String(card.number)];
     if (card.image) await imagesOf(ctx.svc).remove(card.number, extensionOf(card.image.contentType));
     return { number: card.number, result: 'deleted' as const };
   },

@@ -47,7 +47,8 @@ const action = (name: OrderAction, what: string) => async (ctx: CallContext, { p
 export const orderSandboxHandlers = sandboxHandlers({
   'sandbox.createOrder': async (ctx, { body }) => {
     installOrderClock(ctx.svc);
-    const shared = ctx.tx.shared();
+    // Read only: the card and order indexes are derived in memory, never written with the order.
+    const shared = ctx.svc.store.shared;
     const number = String(body.number);
     const sellerId = Object.hasOwn(shared.cardIndex, number) ? shared.cardIndex[number] : undefined;
     const doc = sellerId ? await ctx.tx.seller(sellerId) : undefined;

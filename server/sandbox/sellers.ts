@@ -78,8 +78,8 @@ export const sellerSandboxHandlers = sandboxHandlers({
   },
 
   'sandbox.setAdmission': async (ctx, { params, body }) => {
+    // The nickname index is derived from the seller documents: only the seller's is written.
     const doc = await existingSeller(ctx, params.sellerId);
-    ctx.tx.shared();
     if (body.complete) fillPapers(ctx.svc, doc, body.sellerType ?? doc.papers.sellerType ?? 'ip', ctx.now);
     else {
       clearPapers(ctx.svc, doc);

@@ -1,6 +1,6 @@
 /**
- * The stored documents. One shared document (catalogue, sellers, key index, card sequence, clock;
- * the card and order indexes are derived from the seller documents, in memory) and one document
+ * The stored documents. One shared document (catalogue, sellers, card sequence, clock; the card,
+ * order, key and nickname indexes are derived from the seller documents, in memory) and one document
  * per seller, so that the cost of a write grows with one seller's business, not with the whole store.
  * On disk a seller's `cards`, `stock` and `orders` are split further into shards of bounded size
  * (server/store/seller-files.ts), so that it grows with neither; in memory the seller document keeps
@@ -32,21 +32,31 @@ export interface KeyIndexEntry {
 
 export interface SharedDoc {
   version: number;
+  /**
+   * The last card number handed out. In memory it is the live counter (`Store.nextCardNumber`);
+   * on disk it is kept in `seq.json`, written by every call that hands out a number, before its
+   * seller documents (and in shared.json whenever that is written). At start it is raised to the
+   * highest of both files and of every stored card number, so a number is never handed out twice.
+   */
   seq: { card: number };
   sellers: Record<string, SellerEntry>;
-  /** sha256 of a key → its owner; keys themselves are never stored. */
-  keyIndex: Record<string, KeyIndexEntry>;
   /**
-   * card number → seller id, order id → seller id: derived, in memory only. Rebuilt from the seller
-   * documents when the store opens (server/store/store.ts `deriveIndexes`) and kept by the handlers
-   * that add and remove records; not written to shared.json (an older file's copies are ignored).
+   * Derived, in memory only: rebuilt from the seller documents when the store opens
+   * (server/store/store.ts `deriveIndexes`) and kept in step by the handlers that add and remove
+   * records; never written to shared.json (an older file's copies are ignored, and dropped by its
+   * next write).
+   *
+   * - `keyIndex`: sha256 of a key → its owner (from each seller's `keys`, revoked ones included);
+   *   keys themselves are never stored.
+   * - `cardIndex`: card number → seller id; `orderIndex`: order id → seller id.
+   * - `nicknames`: lower-cased nickname → seller id (nicknames are unique; from `papers.nickname`).
    */
+  keyIndex: Record<string, KeyIndexEntry>;
   cardIndex: Record<string, string>;
   orderIndex: Record<string, string>;
+  nicknames: Record<string, string>;
   /** catalogue request id → seller id (written: requests are few). */
   requestIndex: Record<string, string>;
-  /** lower-cased nickname → seller id (nicknames are unique). */
-  nicknames: Record<string, string>;
   catalog: Position[];
   clock: { offsetMs: number };
   demo: { sellerId: string } | null;

@@ -3,16 +3,18 @@
  * coalesced) or in memory. A changing call is answered only after `write()` resolved.
  * A data file that cannot be read or parsed stops the server; it is never overwritten.
  *
- * Files: `shared.json` (catalogue, sellers, key index, card sequence, clock), and per seller a core
- * document `sellers/<id>.json` beside shard documents `sellers/<id>/<section>-<n>.json` for its
- * cards, stock and orders (server/store/seller-files.ts), so that a write rewrites documents of a
- * bounded size whatever the size of the seller or of the store.
+ * Files: `shared.json` (catalogue, sellers, catalogue request index, clock, demo seller), `seq.json`
+ * (the card sequence: a few bytes, written by each call that hands out a card number), and per
+ * seller a core document `sellers/<id>.json` beside shard documents `sellers/<id>/<section>-<n>.json`
+ * for its cards, stock and orders (server/store/seller-files.ts), so that a write rewrites documents
+ * of a bounded size whatever the size of the seller or of the store. The key, card, order and
+ * nickname indexes are derived from the seller documents at start and live in memory only.
  */
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Low, Memory } from 'lowdb';
 import { DataFile } from 'lowdb/node';
-import { newSharedDoc, upgradeShared, type SellerDoc, type SharedDoc } from './docs.ts';
+import { newSharedDoc, upgradeShared, type KeyIndexEntry, type SellerDoc, type SharedDoc } from './docs.ts';
 import { parseDocument, StoreError } from './file-text.ts';
 import { SellerFiles } from './seller-files.ts';
 import { DEFAULT_SHARD_LIMITS, SHARDED_SECTIONS, type ShardedSection, type ShardLimits } from './shards.ts';
@@ -34,8 +36,22 @@ function fileAdapter<T>(file: string, stringify: (data: T) => string = (data) =>
 
 /** The shared document as written: without the indexes derived from the seller documents. */
 function stringifyShared(data: SharedDoc): string {
-  const { cardIndex: _cards, orderIndex: _orders, ...kept } = data;
+  const { cardIndex: _cards, orderIndex: _orders, keyIndex: _keys, nicknames: _nicknames, ...kept } = data;
   return JSON.stringify(kept);
+}
+
+/** What `seq.json` holds. */
+interface SeqDoc {
+  card: number;
+}
+
+/** The card number a sequence (`seq.json`, shared.json's `seq`) holds; throws StoreError when it holds something else. */
+function seqCard(data: unknown, file: string | null): number {
+  const card = typeof data === 'object' && data !== null ? (data as { card?: unknown }).card : undefined;
+  if (typeof card !== 'number' || !Number.isSafeInteger(card) || card < 0) {
+    throw new StoreError(`data file ${file} holds no card sequence ({"card": <whole number>}); it was left untouched.`);
+  }
+  return card;
 }
 
 async function open<T>(adapter: Adapter<T>, file: string | null, fresh: () => T): Promise<{ db: Low<T>; created: boolean }> {
@@ -53,18 +69,33 @@ async function open<T>(adapter: Adapter<T>, file: string | null, fresh: () => T)
 }
 
 /**
- * Rebuilds the shared document's derived indexes (`cardIndex`, `orderIndex`) from every seller
- * document (under the id the store opened it by), dropping whatever an older data file held for
- * them. They are never written (see {@link stringifyShared}): creating a card or an order does not
- * rewrite a document that grows with the whole store. A card number handed out by a shared write
- * whose seller write never happened (a crash between the two) is simply absent. The card sequence
- * is kept at or above every stored card number.
+ * Rebuilds the shared document's derived indexes (`keyIndex`, `cardIndex`, `orderIndex`,
+ * `nicknames`) from every seller document (under the id the store opened it by), dropping whatever
+ * an older data file held for them. They are never written (see {@link stringifyShared}): issuing a
+ * key, creating a card or an order, naming a seller does not rewrite a document that grows with the
+ * whole store. A card number handed out whose seller write never happened (a crash before it) is
+ * simply absent. The card sequence is kept at or above every stored card number.
+ *
+ * A nickname found in two sellers' papers (possible only after a crash between two concurrent
+ * changes: one seller released it, another took it and was answered, the first one's write was
+ * lost) goes to the seller whose id sorts first; the other keeps showing it until it changes it.
  */
 export function deriveIndexes(shared: SharedDoc, docs: ReadonlyMap<string, SellerDoc>): void {
+  const keyIndex: Record<string, KeyIndexEntry> = {};
   const cardIndex: Record<string, string> = {};
   const orderIndex: Record<string, string> = {};
+  const nicknames: Record<string, string> = {};
   let maxCard = shared.seq.card;
-  for (const [sellerId, doc] of docs) {
+  for (const sellerId of [...docs.keys()].sort()) {
+    const doc = docs.get(sellerId)!;
+    for (const key of doc.keys) {
+      if (typeof key.hash === 'string' && !Object.hasOwn(keyIndex, key.hash)) keyIndex[key.hash] = { sellerId, keyId: key.id };
+    }
+    const nickname = doc.papers.nickname?.toLowerCase();
+    // Own keys only, and defined rather than assigned: `__proto__` is a nickname like any other.
+    if (nickname !== undefined && !Object.hasOwn(nicknames, nickname)) {
+      Object.defineProperty(nicknames, nickname, { value: sellerId, enumerable: true, writable: true, configurable: true });
+    }
     for (const number of Object.keys(doc.cards)) {
       cardIndex[number] = sellerId;
       const n = Number(number);
@@ -72,8 +103,10 @@ export function deriveIndexes(shared: SharedDoc, docs: ReadonlyMap<string, Selle
     }
     for (const id of Object.keys(doc.orders)) orderIndex[id] = sellerId;
   }
+  shared.keyIndex = keyIndex;
   shared.cardIndex = cardIndex;
   shared.orderIndex = orderIndex;
+  shared.nicknames = nicknames;
   shared.seq.card = maxCard;
 }
 
@@ -83,6 +116,7 @@ export class Store {
   readonly dataDir: string | null;
   readonly #limits: Readonly<Record<ShardedSection, ShardLimits>>;
   #shared!: Low<SharedDoc>;
+  #seq!: Low<SeqDoc>;
   #sellers = new Map<string, Promise<SellerFiles>>();
   #created = false;
 
@@ -105,6 +139,10 @@ export class Store {
     db.data = upgradeShared(db.data);
     store.#shared = db;
     store.#created = created;
+    const seqFile = store.dataDir ? path.join(store.dataDir, 'seq.json') : null;
+    const seq = await open<SeqDoc>(seqFile ? fileAdapter(seqFile) : new Memory(), seqFile, () => ({ card: 0 }));
+    db.data.seq = { card: Math.max(seqCard(db.data.seq, file), seq.created ? 0 : seqCard(seq.db.data, seqFile)) };
+    store.#seq = seq.db;
     const ids = await store.sellerIds();
     const docs = await Promise.all(ids.map((id) => store.seller(id)));
     deriveIndexes(db.data, new Map(ids.map((id, i) => [id, docs[i]!])));
@@ -122,6 +160,21 @@ export class Store {
 
   writeShared(): Promise<void> {
     return this.#shared.write();
+  }
+
+  /**
+   * Hands out the next card number (in memory). The caller must have `writeSeq()` (or
+   * `writeShared()`) resolve before it writes the card or answers: the unit of work does
+   * (`UnitOfWork.nextCardNumber`).
+   */
+  nextCardNumber(): number {
+    return ++this.shared.seq.card;
+  }
+
+  /** Writes the card sequence as it is now (every number handed out so far) to `seq.json`. */
+  writeSeq(): Promise<void> {
+    this.#seq.data.card = this.shared.seq.card;
+    return this.#seq.write();
   }
 
   /** The seller's documents, loaded on first use. */
