@@ -16,13 +16,16 @@ export interface RunOptions {
 
 const HELP_AFTER = `
 Environment:
-  SERVICE_API_KEY    API key (wins over the saved profile's key)
-  SERVICE_BASE_URL   service address (default http://127.0.0.1:8787)
-  SERVICE_PROFILE    profile to use (default: the current one, else "default")
-  SELLER_CONFIG_DIR  where profiles are saved (default: $XDG_CONFIG_HOME/service-seller)
-  NO_COLOR           plain output
+  SERVICE_API_KEY         API key (wins over the saved profile's key)
+  SERVICE_BASE_URL        service address (default http://127.0.0.1:8787)
+  SERVICE_PROFILE         profile to use (default: the current one, else "default")
+  SELLER_CONFIG_DIR       where profiles are saved (default: $XDG_CONFIG_HOME/service-seller)
+  SERVICE_ADMIN_TOKEN     admin token for \`seller sandbox\` (a local seller-server)
+  SERVICE_WEBHOOK_SECRET  signing secret for \`seller hooks listen\`, \`probe\` and \`verify\`
+  NO_COLOR                plain output
 
-Exit codes: 0 ok, 1 error, 2 usage or cancelled, 4 authentication or permission.`;
+Exit codes: 0 ok, 1 error, 2 usage or cancelled, 4 authentication or permission (no key, a wrong
+or revoked key, a missing scope, a blocked seller).`;
 
 /** Builds the program with stubs only; `loadNoun` fills in the invoked one. */
 export function buildProgram(io: IO): Command {

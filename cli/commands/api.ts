@@ -34,7 +34,7 @@ export const register: Register = (command, app) => {
     .argument('<method>', `${METHODS.join(', ')}; or ${SPEC_WORD} to print the OpenAPI document`)
     .argument('[path]', 'path such as /api/v1/me, or /me (the /api/v1 prefix is added)')
     .option('-d, --data <json>', 'JSON body; - reads it from stdin')
-    .option('-q, --query <key=value>', 'query parameter, repeatable', collect, [])
+    .option('-q, --query <key=value>', 'query parameter, repeatable', collect)
     .option('--idempotency-key <key>', 'Idempotency-Key of a changing call (default: a fresh one)')
     .addHelpText(
       'after',
@@ -42,11 +42,11 @@ export const register: Register = (command, app) => {
     )
     .action(
       app.run(
-        (method: string, path: string | undefined, o: { data?: string; query: string[]; idempotencyKey?: string }): ApiOptions => ({
+        (method: string, path: string | undefined, o: { data?: string; query?: string[]; idempotencyKey?: string }): ApiOptions => ({
           method,
           path,
           data: o.data,
-          query: o.query,
+          query: o.query ?? [],
           idempotencyKey: o.idempotencyKey,
         }),
         runApi,

@@ -59,8 +59,8 @@ export const FLAG_OF: Record<CardField | 'service', string> = {
 export function addEditableFlags(command: Command): Command {
   return command
     .addOption(new Option('--delivery <method>', 'delivery method').choices(DELIVERY_METHODS))
-    .option('--sla <minutes>', 'delivery time in minutes, one of the position’s SLA choices', positiveInt)
-    .option('--guarantee <days>', 'guarantee in days, one of the position’s choices', nonNegativeIntArg)
+    .option('--sla <minutes>', "delivery time in minutes, one of the position's SLA choices", positiveInt)
+    .option('--guarantee <days>', "guarantee in days, one of the position's choices", nonNegativeIntArg)
     .option('--price <rub>', 'price in whole roubles', positiveInt)
     .option('--description <text>', 'card description')
     .option('--description-file <path>', 'read the description from a file (- for stdin)')

@@ -106,6 +106,10 @@ export const register: Register = (noun, app) => {
     .argument(...numberArg, positiveInt)
     .option('--auto', 'also switch auto-delivery from stock on')
     .option('--no-auto', 'switch auto-delivery off')
+    .addHelpText(
+      'after',
+      '\nAuto-delivery needs free stock: refill it first (`seller stock refill NUMBER --file ITEMS.txt`).\n\nExamples:\n  $ seller cards on 1001\n  $ seller cards on 1001 --auto',
+    )
     .action(app.run((number: number, o: { auto?: boolean }): CardsOnOptions => ({ number, auto: o.auto }), runCardsOn));
 
   noun

@@ -55,7 +55,7 @@ export const register: Register = (noun, app) => {
     .description('Ask the marketplace to add a missing position (a person reviews it)')
     .option('--title <title>', 'what to add, e.g. "Figma Professional"')
     .option('--category <category>', 'category, e.g. software')
-    .option('--url <url>', 'the service’s web address')
+    .option('--url <url>', "the service's web address")
     .option('--comment <text>', 'anything the reviewer should know')
     .action(app.run((o: CatalogRequestOptions) => o, runCatalogRequest));
   listOptions(noun.command('requests').description('List your requests for new positions and their status'), 'requests').action(

@@ -37,7 +37,7 @@ const STATE_HINT = (id: string) => `the order is in another state; see \`seller 
 export const register: Register = (noun, app) => {
   noun
     .option('--admin-token <token>', 'admin token of the local seller-server (env SERVICE_ADMIN_TOKEN)')
-    .addHelpText('after', '\nOnly for a local seller-server: the sandbox plays the marketplace and the buyer.\n\nExample:\n  $ seller sandbox buy 1001 && seller sandbox pay ord_…');
+    .addHelpText('after', '\nOnly for a local seller-server: the sandbox plays the marketplace and the buyer.\n\nExamples:\n  $ order=$(seller sandbox buy 1001) && seller sandbox pay "$order"\n  $ seller sandbox clock advance 2h');
   registerSellers(noun, app);
   registerOrders(noun, app);
   registerOthers(noun, app);

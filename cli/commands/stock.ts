@@ -29,12 +29,12 @@ export interface StockRefillOptions {
 export const register: Register = (noun, app) => {
   noun
     .command('show')
-    .description('Show the free and issued counts of a card’s auto-delivery stock')
+    .description("Show the free and issued counts of a card's auto-delivery stock")
     .argument('<number>', 'card number', positiveInt)
     .action(app.run((number: number): StockShowOptions => ({ number }), runStockShow));
   noun
     .command('refill')
-    .description('Add items (one per line) to a card’s auto-delivery stock; safe to run again')
+    .description("Add items (one per line) to a card's auto-delivery stock; safe to run again")
     .argument('<number>', 'card number', positiveInt)
     .option('-f, --file <path>', 'file with one item per line; - reads stdin')
     .addHelpText(

@@ -43,7 +43,7 @@ export function createApp(io: IO, overrides: Partial<Deps> = {}): App {
   return app;
 }
 
-/** Collects a repeatable option into an array: `.option('--scope <s>', '…', collect, [])`. */
+/** Collects a repeatable option into an array: `.option('--scope <s>', '…', collect)` (absent: undefined). */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }

@@ -61,10 +61,26 @@ export function reportError(io: IO, error: unknown): number {
 }
 
 function describeSellerError(error: SellerError): Report {
-  const lines = [`error: ${error.code}: ${detailOf(error)}`, ...hintsOf(error)];
+  const lines = notTheApi(error) ?? [`error: ${error.code}: ${detailOf(error)}`, ...hintsOf(error)];
   if (error.requestId) lines.push(`request id: ${error.requestId}`);
   const exitCode = (AUTH_CODES as readonly string[]).includes(error.code) ? EXIT.auth : EXIT.error;
   return { lines, exitCode };
+}
+
+const ADDRESS_HINT = 'check the service address (--base-url or SERVICE_BASE_URL): the root of the service, such as http://127.0.0.1:8787, without /api/v1';
+
+/**
+ * An answer that is not the API's (a web page, another program on that port, a proxy's error page)
+ * means the address is probably not the Seller API, or a gateway in front of it failed: say so
+ * rather than "no such record". A JSON answer without the envelope on a 2xx is contract drift, not this.
+ */
+function notTheApi(error: SellerError): string[] | undefined {
+  const { status, body } = error;
+  if (status === undefined || status === 429) return undefined;
+  if (typeof body === 'object' && body !== null && (status < 400 || typeof (body as { error?: unknown }).error === 'string')) return undefined;
+  const first = `error: ${error.code}: HTTP ${status} answer that is not from the Seller API`;
+  if (status >= 500) return [`${first} (a proxy or gateway failing?)`, `try again later; if it persists, ${ADDRESS_HINT}`];
+  return [first, ADDRESS_HINT];
 }
 
 const DEFAULT_DETAIL: Record<string, string> = {
@@ -94,6 +110,10 @@ function stripCode(message: string): string {
 }
 
 function hintsOf(error: SellerError): string[] {
+  // The sandbox authenticates with the server's admin token, not an API key.
+  if (error.operation?.startsWith('sandbox.') && (error.code === 'no_key' || error.code === 'bad_key')) {
+    return ['the sandbox needs the admin token that seller-server printed at start: --admin-token or SERVICE_ADMIN_TOKEN'];
+  }
   switch (error.code) {
     case 'no_key':
       return ['run `seller login`, or set SERVICE_API_KEY'];
@@ -112,6 +132,10 @@ function hintsOf(error: SellerError): string[] {
     case 'rejected':
       return refusalHints(error as RejectedError);
     case 'not_found':
+      // The server's answer for a path it has no route for: a wrong address or a wrong `seller api` path.
+      if (typeof error.detail === 'string' && error.detail.startsWith('no route ')) {
+        return [`no such API path; ${ADDRESS_HINT}`];
+      }
       return ['check the id or slug; records of other sellers look absent too'];
     case 'idempotency_mismatch':
       return ['this idempotency key was used for a different request; use a new key'];
