@@ -144,7 +144,9 @@ const escapeHost = (host: string): string =>
 const LINK_RE = new RegExp(
   String.raw`(?<![\p{L}\p{N}_.\-@])(?:https?\s?:\s?//\s?)?(?:www\.|m\.|mobile\.)?` +
     `(?<host>${LINK_HOSTS.map((h) => escapeHost(h.host)).join('|')})` +
-    String.raw`\s?/\s?(?<path>[\p{L}\p{N}_@+~\-][^\s<>"'()\[\]{},;!]*)`,
+    // The path is bounded: a refused match (a service page) is searched again one character later,
+    // and an unbounded path would make that quadratic on a long run of `x.com/i/x.com/i/…`.
+    String.raw`\s?/\s?(?<path>[\p{L}\p{N}_@+~\-][^\s<>"'()\[\]{},;!]{0,255})`,
   'giu',
 );
 

@@ -22,7 +22,11 @@ import { MAX_ATTEMPTS, nextAttemptAt, PAUSE_AFTER_FAILURES } from './ladder.ts';
 import { probeTarget } from './probe.ts';
 import { judgeStatus, sendAttempt, signDelivery, type AttemptResult, type SignedDelivery } from './sender.ts';
 
-/** Deliveries kept in the log; pending ones are never dropped. */
+/**
+ * Deliveries kept in the log. Pending deliveries of events are never dropped; pending test
+ * deliveries are, oldest first, when finished ones do not make room (`hooks.test` on a paused
+ * subscription would otherwise grow the log without bound).
+ */
 export const DELIVERIES_KEPT = 500;
 
 export interface WebhookState {
@@ -88,13 +92,17 @@ export function addDelivery(
 function pruneLog(doc: SellerDoc): void {
   let excess = doc.deliveries.length - DELIVERIES_KEPT;
   if (excess <= 0) return;
-  doc.deliveries = doc.deliveries.filter((d) => {
-    if (excess > 0 && d.nextAttemptAt === null) {
-      excess--;
-      return false;
-    }
-    return true;
-  });
+  // Finished deliveries first, then pending test ones (a dropped one leaves the queue when due).
+  for (const droppable of [(d: DeliveryRecord) => d.nextAttemptAt === null, (d: DeliveryRecord) => d.test]) {
+    doc.deliveries = doc.deliveries.filter((d) => {
+      if (excess > 0 && droppable(d)) {
+        excess--;
+        return false;
+      }
+      return true;
+    });
+    if (excess <= 0) return;
+  }
 }
 
 /** Puts a delivery in the due-queue (or takes it out when nothing is scheduled). */
