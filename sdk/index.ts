@@ -56,7 +56,7 @@ export type {
 } from './errors.ts';
 
 // The contract: schemas, types and the operation tables, for users of the SDK.
-export * from './contract/index.ts';
+export * from './contract/public.ts';
 
 // --- Input validation (sdk/validate/) -------------------------------------------------------
 // Offline checks of tax and bank identifiers, so a form can fail before a call.

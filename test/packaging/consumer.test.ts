@@ -101,3 +101,15 @@ describe('the package as an application imports it', () => {
     expect(out.trim()).toBe('function,function,function,function');
   }, 60_000);
 });
+
+describe('the public surface of the SDK entry', () => {
+  it('exposes the contract’s schemas and table, not the helpers that build it', async () => {
+    const sdk: Record<string, unknown> = await import('../../sdk/index.ts');
+    for (const name of ['apiOperations', 'Order', 'Card', 'EVENT_KINDS', 'ERROR_STATUS', 'SellerClient', 'validateInn']) {
+      expect(sdk, name).toHaveProperty(name);
+    }
+    for (const name of ['op', 'page', 'pageQuery', 'intParam', 'boolParam', 'prefixedId', 'fillPath', 'sandboxOperations']) {
+      expect(sdk, name).not.toHaveProperty(name);
+    }
+  });
+});

@@ -1,15 +1,13 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fillPath, pathParamNames, sandboxOperations } from '../../sdk/contract/index.ts';
 import {
   apiOperations,
   AuthenticationError,
   BASE_PATH,
-  fillPath,
-  pathParamNames,
   ResponseValidationError,
   SandboxClient,
-  sandboxOperations,
   SellerClient,
   type AnyOperation,
 } from '../../sdk/index.ts';
