@@ -8,12 +8,22 @@
  * means the writer would write the same bytes, are the kept bytes sent; otherwise the answer is
  * written and kept anew. The key (seller, URL) only decides which answer is compared against.
  *
+ * Versioned lists skip the handler too: for an operation whose answer depends only on data with a
+ * version (`GET /orders`: the seller's order version, server/store/order-index.ts `orderVersion`,
+ * which every order change bumps), the entry also holds the version read just before the handler
+ * ran, synchronously with it. While that version is still the current one, nothing the answer was
+ * built from has changed, so {@link AnswerMemo.fresh} hands out the kept bytes without running the
+ * handler. The caller's key must then hold every other input of the answer (the seller, the key's
+ * mode, the URL with its query).
+ *
  * Bounded: at most `maxEntries` answers and `maxBytes` bytes, the least recently used dropped first.
  */
 import type { CompiledAnswer } from './answer-writer.ts';
 
 interface Entry {
   leaves: unknown[];
+  /** The data version the bytes were written at (versioned lists), else undefined. */
+  version: number | undefined;
   bytes: Buffer;
   size: number;
 }
@@ -34,21 +44,38 @@ export class AnswerMemo {
    * leaves, else freshly written (and kept). `undefined` when the writer does not accept `result`
    * or cannot be compared (the caller then writes through `answerJson`, where zod decides).
    */
-  bytes(key: string, compiled: CompiledAnswer, result: unknown): Buffer | undefined {
+  bytes(key: string, compiled: CompiledAnswer, result: unknown, version?: number): Buffer | undefined {
     if (!compiled.same) return undefined;
     const kept = this.#entries.get(key);
     if (kept !== undefined && compiled.same(result, kept.leaves)) {
-      // Most recently used last.
-      this.#entries.delete(key);
-      this.#entries.set(key, kept);
+      // The same bytes, now known to hold for `version` too.
+      kept.version = version;
+      this.#touch(key, kept);
       return kept.bytes;
     }
     const leaves: unknown[] = [];
     const json = compiled.write(result, leaves);
     if (json === undefined) return undefined;
     const bytes = Buffer.from(json, 'utf8');
-    this.#keep(key, { leaves, bytes, size: bytes.length + 16 * leaves.length });
+    this.#keep(key, { leaves, bytes, version, size: bytes.length + 16 * leaves.length });
     return bytes;
+  }
+
+  /**
+   * The kept bytes under `key` when they were written at `version` (the current version of the data
+   * the answer is built from), else undefined: the handler must run.
+   */
+  fresh(key: string, version: number): Buffer | undefined {
+    const kept = this.#entries.get(key);
+    if (kept === undefined || kept.version !== version) return undefined;
+    this.#touch(key, kept);
+    return kept.bytes;
+  }
+
+  /** Most recently used last. */
+  #touch(key: string, entry: Entry): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
   }
 
   get size(): { entries: number; bytes: number } {

@@ -2,11 +2,14 @@
  * The one pipeline every call goes through, whatever the transport (HTTP route or MCP tool):
  * authenticate → scope → rate limit → idempotency key → validate → (replay | run) → answer schema → write.
  * The answer schema is applied by a compiled writer (server/http/answer-writer.ts) that checks and writes
- * the JSON in one pass; an unchanged list page read over HTTP is sent from kept bytes (answer-memo.ts).
+ * the JSON in one pass; an unchanged list page read over HTTP is sent from kept bytes (answer-memo.ts),
+ * for `GET /orders` without running the handler while the seller's order version is unchanged.
  */
 import type { AnyOperation } from '../../sdk/contract/index.ts';
 import { authenticate, requireScope, sameSecret, type Caller } from '../auth.ts';
 import { UnitOfWork, type ServerContext } from '../context.ts';
+import type { SellerDoc } from '../store/docs.ts';
+import { orderVersion } from '../store/order-index.ts';
 import { AnswerMemo } from './answer-memo.ts';
 import { answerJson, writerOf } from './answer-writer.ts';
 import { ApiError, Refused, toErrorAnswer } from './errors.ts';
@@ -77,6 +80,20 @@ function memoOf(svc: ServerContext): AnswerMemo {
   return memo;
 }
 
+/** The kept list answers of a server (tests: their number and size). */
+export const keptAnswers = (svc: ServerContext): { entries: number; bytes: number } => memoOf(svc).size;
+
+/**
+ * List operations whose answer is a function of the caller's data with a version, the query and
+ * nothing else: a kept answer written at the current version is sent without running the handler.
+ * `orders.list` reads only the seller's orders (no clock: it answers the stored state, which the
+ * clock sweep changes through `touched`; no key mode: every key of the seller sees every order).
+ * Its handler is synchronous, so the version read just before it runs is the one it answers.
+ */
+const VERSIONED: Readonly<Record<string, (doc: SellerDoc) => number>> = {
+  'orders.list': orderVersion,
+};
+
 const withHeaders = (answer: StoredAnswer, headers: Record<string, string>): ExecResult => {
   if (!(answer instanceof JsonAnswer)) return { ...answer, headers };
   answer.headers = headers;
@@ -94,10 +111,20 @@ export async function execute(svc: ServerContext, handler: AnyHandler, req: Exec
     requireScope(caller.key, req.op.scope);
     Object.assign(headers, svc.limiter.take(caller.key.id, now.getTime()));
     const idemKey = req.op.changes ? requireIdempotencyKey(req.idempotencyKey) : undefined;
-    const input = parseAll(req);
     // A list page read over HTTP may be answered with the bytes written for it last time, when unchanged.
-    const keep = req.op.method === 'GET' && req.op.paging !== null && req.url !== undefined ? `${caller.seller.id}\n${req.url}` : undefined;
-    const run = () => runHandler(svc, handler, req.op, input, { caller, now }, keep);
+    // The key holds every input of the answer besides the data: the seller, the key's mode, the URL.
+    const keep =
+      req.op.method === 'GET' && req.op.paging !== null && req.url !== undefined ? `${caller.seller.id}\n${caller.key.mode}\n${req.url}` : undefined;
+    const versionOf = keep === undefined ? undefined : VERSIONED[req.op.id];
+    if (versionOf !== undefined && keep !== undefined) {
+      // Kept only after this very URL parsed and was answered; the query parse is a function of
+      // the URL, so only a body (never part of the key) still has to be refused.
+      noBody(req);
+      const fresh = memoOf(svc).fresh(keep, versionOf(caller.doc));
+      if (fresh !== undefined) return withHeaders(new JsonAnswer(req.op.status, fresh), headers);
+    }
+    const input = parseAll(req);
+    const run = () => runHandler(svc, handler, req.op, input, { caller, now }, keep, versionOf);
     const answer = idemKey ? await withIdempotency(svc, caller, idemKey, req, run, headers) : await run().then(({ answer }) => answer);
     return withHeaders(answer, headers);
   } catch (err) {
@@ -106,11 +133,15 @@ export async function execute(svc: ServerContext, handler: AnyHandler, req: Exec
   }
 }
 
-function parseAll(req: ExecRequest): HandlerInput<AnyOperation> {
-  const { op } = req;
-  if (op.bodyType === 'none' && req.body !== undefined && req.body !== null && !isEmptyObject(req.body)) {
+function noBody(req: ExecRequest): void {
+  if (req.op.bodyType === 'none' && req.body !== undefined && req.body !== null && !isEmptyObject(req.body)) {
     throw new ApiError('bad_request', 'body: this operation takes no body');
   }
+}
+
+function parseAll(req: ExecRequest): HandlerInput<AnyOperation> {
+  const { op } = req;
+  noBody(req);
   return {
     params: parseInput(op.params, req.params, 'path'),
     query: parseInput(op.query, req.query, 'query'),
@@ -148,12 +179,15 @@ async function runHandler(
   input: HandlerInput<AnyOperation>,
   who: { caller: Caller; now: Date },
   keep?: string,
+  versionOf?: (doc: SellerDoc) => number,
 ): Promise<HandlerRun> {
   const ctx: ApiContext = { ...callContext(svc, op, who.now), caller: who.caller };
   if (op.changes) ctx.tx.markSeller(who.caller.seller.id);
   try {
+    // Read synchronously with the (synchronous) handler's reads: the version its answer is of.
+    const version = versionOf?.(who.caller.doc);
     const result = await handler(ctx, input);
-    const kept = keep === undefined ? undefined : memoOf(svc).bytes(keep, writerOf(op.answer), result);
+    const kept = keep === undefined ? undefined : memoOf(svc).bytes(keep, writerOf(op.answer), result, version);
     return { answer: kept ? new JsonAnswer(op.status, kept) : serialize(op, result), ctx };
   } catch (err) {
     if (err instanceof ApiError && err.code !== 'bad_request') {

@@ -87,7 +87,33 @@ const storedOrders = (doc: Pick<SellerDoc, 'orders'>): Orders => rawOf(doc.order
 
 /** Forgets the seller's index (rebuilt on next use): after changing `orders` other than through `touched`/`orderCreated`. */
 export function dropOrderIndex(doc: Pick<SellerDoc, 'orders'>): void {
-  indexes.delete(storedOrders(doc));
+  const orders = storedOrders(doc);
+  indexes.delete(orders);
+  versions.set(orders, ++versionSeq);
+}
+
+/**
+ * The version of a seller's orders: a number that changes whenever anything `GET /orders` answers
+ * from may have changed. Bumped by {@link bumpOrderVersion} on every order change (`touched` and
+ * `orderCreated` in server/domain/orders.ts: every stamp, every creation, every clock move), when the
+ * index is dropped or found stale, and new for a new `orders` object (a reset or a reload). Values
+ * come from one process-wide sequence, so a version never comes back: equal versions of the same
+ * seller mean the same orders. A kept `GET /orders` answer (server/http/answer-memo.ts) is reused
+ * only while its version is the current one.
+ */
+const versions = new WeakMap<Orders, number>();
+let versionSeq = 0;
+
+export function orderVersion(doc: Pick<SellerDoc, 'orders'>): number {
+  const orders = storedOrders(doc);
+  let v = versions.get(orders);
+  if (v === undefined) versions.set(orders, (v = ++versionSeq));
+  return v;
+}
+
+/** Call after every change of the seller's orders (`touched`, `orderCreated`). */
+export function bumpOrderVersion(doc: Pick<SellerDoc, 'orders'>): void {
+  versions.set(storedOrders(doc), ++versionSeq);
 }
 
 /** Whether the seller's index is built (tests). */
@@ -200,6 +226,8 @@ function walk(orders: Orders, run: () => OrderWalk): OrderWalk {
   } catch (err) {
     if (!(err instanceof Drift)) throw err;
     indexes.delete(orders);
+    // Something changed behind `touched`'s back: answers kept for the old version are not trusted.
+    versions.set(orders, ++versionSeq);
     return run();
   }
 }
