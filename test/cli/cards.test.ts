@@ -6,7 +6,8 @@ import { imageTypeOf } from '../../cli/commands/cards.ts';
 import { runCardsCreate, type WalkPrompter } from '../../cli/commands/cards-create.ts';
 import { createDeps } from '../../cli/lib/deps.ts';
 import type { Choice } from '../../cli/lib/prompts.ts';
-import type { Card, Position } from '../../sdk/contract/index.ts';
+import type { Card } from '../../sdk/contract/index.ts';
+import { SOLO, SPOTIFY } from '../helpers/fixtures.ts';
 import { apiError, bufferIO, fakeClient, LIVE_KEY, pagedOf, run, scriptedPrompter, tempConfigDir } from './helpers.ts';
 
 let config: ReturnType<typeof tempConfigDir>;
@@ -21,31 +22,6 @@ afterEach(() => {
   config.cleanup();
   rmSync(files, { recursive: true, force: true });
 });
-
-const SPOTIFY: Position = {
-  slug: 'spotify',
-  title: 'Spotify Premium',
-  category: 'music',
-  tariffs: [
-    { slug: 'individual', title: 'Individual' },
-    { slug: 'family', title: 'Family' },
-  ],
-  productTypes: ['subscription', 'account', 'code'],
-  deliveryMethods: { subscription: ['own_account', 'invite'], account: ['credentials'], code: ['code'] },
-  slaChoices: [30, 60, 180],
-  guaranteeChoices: [0, 7, 30],
-};
-
-const SOLO: Position = {
-  slug: 'soundcloud-go',
-  title: 'SoundCloud Go+',
-  category: 'music',
-  tariffs: [{ slug: '1m', title: '1 month' }],
-  productTypes: ['subscription'],
-  deliveryMethods: { subscription: ['own_account'] },
-  slaChoices: [60],
-  guaranteeChoices: [30],
-};
 
 const CARD: Card = {
   number: 1001,

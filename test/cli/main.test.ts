@@ -6,8 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleCli } from '../helpers/bundle.ts';
 import { NOUNS } from '../../cli/nouns.ts';
 import { invokedNoun } from '../../cli/program.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -20,18 +20,7 @@ const HEAVY = ['/node_modules/conf/', '/node_modules/@inquirer/', '/node_modules
 
 beforeAll(async () => {
   mkdirSync(outdir, { recursive: true });
-  await build({
-    entryPoints: { 'cli/main': join(root, 'cli/main.ts') },
-    outdir,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20.19',
-    packages: 'external',
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    logLevel: 'silent',
-  });
+  await bundleCli(outdir);
   writeFileSync(
     join(outdir, 'trace-hooks.mjs'),
     `import { appendFileSync } from 'node:fs';

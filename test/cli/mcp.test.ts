@@ -9,8 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleCli } from '../helpers/bundle.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { bufferIO, run, tempConfigDir } from './helpers.ts';
 
@@ -26,18 +26,7 @@ beforeAll(async () => {
   server = await startTestServer();
   apiKey = (await server.newSeller()).apiKey;
   mkdirSync(outdir, { recursive: true });
-  await build({
-    entryPoints: { 'cli/main': join(root, 'cli/main.ts') },
-    outdir,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20.19',
-    packages: 'external',
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    logLevel: 'silent',
-  });
+  await bundleCli(outdir);
 }, 60_000);
 
 afterAll(async () => {

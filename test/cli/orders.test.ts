@@ -6,6 +6,7 @@ import type { Order, OrderStatus } from '../../sdk/contract/index.ts';
 import type { WatchOptions } from '../../sdk/watch.ts';
 import { parseSince } from '../../cli/commands/orders-common.ts';
 import { parseClock } from '../../cli/commands/sandbox.ts';
+import { netflixOrder } from '../helpers/fixtures.ts';
 import { apiError, bufferIO, fakeClient, LIVE_KEY, pagedOf, run, scriptedPrompter, tempConfigDir } from './helpers.ts';
 
 let config: ReturnType<typeof tempConfigDir>;
@@ -17,26 +18,12 @@ beforeEach(() => {
 afterEach(() => config.cleanup());
 
 function order(id: string, status: OrderStatus = 'awaiting_delivery', updatedAt = '2026-11-21T08:00:00.000Z'): Order {
-  return {
-    id,
-    number: 1001,
-    service: 'netflix',
-    tariff: 'premium',
-    productType: 'subscription',
-    deliveryMethod: 'invite',
-    priceRub: 500,
-    status,
-    isTest: false,
-    needsAction: status === 'awaiting_delivery',
-    slaMinutes: 60,
+  return netflixOrder(id, status, {
     deliverBy: '2026-11-21T09:00:00.000Z',
-    guaranteeDays: 30,
-    guaranteeUntil: null,
-    nextChargeDay: null,
     createdAt: '2026-11-21T07:59:00.000Z',
     paidAt: '2026-11-21T08:00:00.000Z',
     updatedAt,
-  };
+  });
 }
 
 const client = (stubs: Record<string, unknown>) => () => fakeClient({ orders: stubs });

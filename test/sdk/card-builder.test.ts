@@ -12,32 +12,7 @@ import {
 } from '../../sdk/card-builder.ts';
 import { NewCard, CardUpdate, type Card, type Position } from '../../sdk/contract/index.ts';
 import * as sdk from '../../sdk/index.ts';
-
-const SPOTIFY: Position = {
-  slug: 'spotify',
-  title: 'Spotify Premium',
-  category: 'music',
-  tariffs: [
-    { slug: 'individual', title: 'Individual' },
-    { slug: 'family', title: 'Family' },
-  ],
-  productTypes: ['subscription', 'account', 'code'],
-  deliveryMethods: { subscription: ['own_account', 'invite'], account: ['credentials'], code: ['code'] },
-  slaChoices: [30, 60, 180],
-  guaranteeChoices: [0, 7, 30],
-};
-
-/** One value everywhere: every choice but the price has a default. */
-const SOLO: Position = {
-  slug: 'soundcloud-go',
-  title: 'SoundCloud Go+',
-  category: 'music',
-  tariffs: [{ slug: '1m', title: '1 month' }],
-  productTypes: ['subscription'],
-  deliveryMethods: { subscription: ['own_account'] },
-  slaChoices: [60],
-  guaranteeChoices: [30],
-};
+import { SOLO, SPOTIFY } from '../helpers/fixtures.ts';
 
 const STEAM: Position = {
   slug: 'steam-wallet',

@@ -12,32 +12,14 @@ import {
   WaitTimeoutError,
   type WatchOptions,
 } from '../../sdk/watch.ts';
+import { netflixOrder } from '../helpers/fixtures.ts';
 
 const BASE = 'http://seller.test';
 const T0 = Date.parse('2026-11-21T08:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
 
 function order(id: string, updatedMs: number, status: OrderStatus = 'awaiting_payment'): Order {
-  return {
-    id,
-    number: 1001,
-    service: 'netflix',
-    tariff: 'premium',
-    productType: 'subscription',
-    deliveryMethod: 'invite',
-    priceRub: 500,
-    status,
-    isTest: false,
-    needsAction: status === 'awaiting_delivery',
-    slaMinutes: 60,
-    deliverBy: null,
-    guaranteeDays: 30,
-    guaranteeUntil: null,
-    nextChargeDay: null,
-    createdAt: at(0),
-    paidAt: null,
-    updatedAt: at(updatedMs),
-  };
+  return netflixOrder(id, status, { deliverBy: null, createdAt: at(0), paidAt: null, updatedAt: at(updatedMs) });
 }
 
 type Reply = { status: number; body: unknown; headers?: Record<string, string> };

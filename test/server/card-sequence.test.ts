@@ -5,47 +5,21 @@
  * stored card number, so no number is handed out twice: not after a crash, not after the highest
  * card was deleted.
  */
-import { mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { StoreError } from '../../server/store/store.ts';
+import { useFileStore } from '../helpers/file-store.ts';
 import { ADMIN, call, makeApp, newSeller, sandbox, type SellerCreated } from './helpers.ts';
+import { CODE_CARD } from '../helpers/fixtures.ts';
 
-const CODE_CARD = {
-  service: 'spotify',
-  tariff: 'individual',
-  productType: 'code',
-  deliveryMethod: 'code',
-  priceRub: 300,
-  slaMinutes: 60,
-  guaranteeDays: 7,
-};
+const store = useFileStore('seller-seq-test-');
+const { fileApp, closeAll } = store;
 
-let dir: string;
-const open: FastifyInstance[] = [];
-
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'seller-seq-test-'));
-});
-afterEach(async () => {
-  for (const app of open.splice(0)) await app.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function fileApp(): Promise<FastifyInstance> {
-  const app = await makeApp({ memory: false, dataDir: dir });
-  open.push(app);
-  return app;
-}
-async function closeAll(): Promise<void> {
-  for (const app of open.splice(0)) await app.close();
-}
-
-const sharedFile = () => path.join(dir, 'shared.json');
-const seqFile = () => path.join(dir, 'seq.json');
+const sharedFile = () => path.join(store.dir, 'shared.json');
+const seqFile = () => path.join(store.dir, 'seq.json');
 const readJson = async (file: string) => JSON.parse(await readFile(file, 'utf8'));
 /** Identity of shared.json on disk: every write replaces it (new mtime). */
 const sharedStamp = async () => {
@@ -163,7 +137,7 @@ describe('card numbers without a shared write', () => {
     await fileApp();
     await closeAll();
     await writeFile(seqFile(), text);
-    const err = await buildApp({ dataDir: dir, adminToken: ADMIN }).then(
+    const err = await buildApp({ dataDir: store.dir, adminToken: ADMIN }).then(
       () => null,
       (e: unknown) => e,
     );
@@ -199,7 +173,7 @@ describe('card numbers without a shared write', () => {
 
   it('an in-memory store numbers cards the same way', async () => {
     const app = await makeApp();
-    open.push(app);
+    store.track(app);
     const s = await newSeller(app, { admission: 'complete' });
     expect([await create(app, s), await create(app, s)]).toEqual([1001, 1002]);
   });

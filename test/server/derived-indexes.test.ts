@@ -5,47 +5,21 @@
  * absent. The card sequence itself: test/server/card-sequence.test.ts.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiOperations } from '../../sdk/contract/index.ts';
-import { call, makeApp, newSeller, sandbox, type Answer, type SellerCreated } from './helpers.ts';
+import { useFileStore } from '../helpers/file-store.ts';
+import { call, newSeller, sandbox, type Answer, type SellerCreated } from './helpers.ts';
+import { CODE_CARD } from '../helpers/fixtures.ts';
 
-const CODE_CARD = {
-  service: 'spotify',
-  tariff: 'individual',
-  productType: 'code',
-  deliveryMethod: 'code',
-  priceRub: 300,
-  slaMinutes: 60,
-  guaranteeDays: 7,
-};
+const store = useFileStore('seller-derived-test-');
+const { fileApp, closeAll } = store;
 
-let dir: string;
-const open: FastifyInstance[] = [];
-
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'seller-derived-test-'));
-});
-afterEach(async () => {
-  for (const app of open.splice(0)) await app.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function fileApp(): Promise<FastifyInstance> {
-  const app = await makeApp({ memory: false, dataDir: dir });
-  open.push(app);
-  return app;
-}
-async function closeAll(): Promise<void> {
-  for (const app of open.splice(0)) await app.close();
-}
-
-const sharedFile = () => path.join(dir, 'shared.json');
+const sharedFile = () => path.join(store.dir, 'shared.json');
 const readShared = async () => JSON.parse(await readFile(sharedFile(), 'utf8'));
-const readSeq = async () => JSON.parse(await readFile(path.join(dir, 'seq.json'), 'utf8'));
+const readSeq = async () => JSON.parse(await readFile(path.join(store.dir, 'seq.json'), 'utf8'));
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 /** Identity of shared.json on disk: an atomic replace (every write) gives it a new inode. */
 const sharedStamp = async () => {
@@ -149,7 +123,7 @@ describe('derived card and order indexes', () => {
     const { a, cardsB } = await populate(app);
     await closeAll();
     // as if a creation advanced the sequence, wrote seq.json, then died before the seller document
-    await writeFile(path.join(dir, 'seq.json'), JSON.stringify({ card: cardsB[0]! + 1 }));
+    await writeFile(path.join(store.dir, 'seq.json'), JSON.stringify({ card: cardsB[0]! + 1 }));
 
     app = await fileApp();
     expect(Object.hasOwn(app.service.store.shared.cardIndex, String(cardsB[0]! + 1))).toBe(false);
@@ -164,7 +138,7 @@ describe('derived card and order indexes', () => {
     const shared = await readShared();
     shared.seq.card = 1000;
     await writeFile(sharedFile(), JSON.stringify(shared));
-    await writeFile(path.join(dir, 'seq.json'), JSON.stringify({ card: 1000 }));
+    await writeFile(path.join(store.dir, 'seq.json'), JSON.stringify({ card: 1000 }));
 
     app = await fileApp();
     expect(app.service.store.shared.seq.card).toBe(cardsB[0]);
@@ -236,7 +210,7 @@ describe('derived key and nickname indexes', () => {
     const b = await newSeller(app, { admission: 'none' });
     expect((await call(app, a.apiKey, 'PUT', '/api/v1/papers/nickname', { nickname: 'Twice' })).status).toBe(200);
     await closeAll();
-    const file = path.join(dir, 'sellers', `${b.sellerId}.json`);
+    const file = path.join(store.dir, 'sellers', `${b.sellerId}.json`);
     const doc = JSON.parse(await readFile(file, 'utf8'));
     doc.papers.nickname = 'twice';
     await writeFile(file, JSON.stringify(doc));

@@ -15,20 +15,12 @@ import { writerOf } from '../../server/http/answer-writer.ts';
 import { keptAnswers } from '../../server/http/execute.ts';
 import { apiOperations } from '../../sdk/contract/index.ts';
 import { call, makeApp, newSeller, sandbox, type SellerCreated } from './helpers.ts';
+import { CODE_CARD as BASE_CODE_CARD } from '../helpers/fixtures.ts';
 
 let app: FastifyInstance;
 let seller: SellerCreated;
 
-const CODE_CARD = {
-  service: 'spotify',
-  tariff: 'individual',
-  productType: 'code',
-  deliveryMethod: 'code',
-  priceRub: 300,
-  slaMinutes: 60,
-  guaranteeDays: 7,
-  description: 'Gift code',
-};
+const CODE_CARD = { ...BASE_CODE_CARD, description: 'Gift code' };
 
 async function ok(res: Promise<{ status: number; text: string; body: any }>, status = 200): Promise<any> {
   const r = await res;

@@ -8,8 +8,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleServerMain } from '../helpers/bundle.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
@@ -21,17 +21,7 @@ const tmpDirs: string[] = [];
 beforeAll(async () => {
   // Inside the repository so that the bundle's bare imports resolve from its node_modules.
   outDir = await mkdtemp(path.join(here, '.main-build-'));
-  await build({
-    entryPoints: { main: path.join(repoRoot, 'server/main.ts') },
-    outdir: outDir,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20.19',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  mainJs = path.join(outDir, 'main.js');
+  mainJs = await bundleServerMain(outDir);
 }, 60_000);
 
 afterAll(async () => {

@@ -8,19 +8,10 @@ import type { Order } from '../../sdk/contract/index.ts';
 import { Clock } from '../../server/clock.ts';
 import { vaultAad } from '../../server/domain/orders.ts';
 import { call, expectError, makeApp, newSeller, sandbox, type Answer, type SellerCreated } from './helpers.ts';
+import { CODE_CARD } from '../helpers/fixtures.ts';
 
 let app: FastifyInstance;
 let seller: SellerCreated;
-
-const CODE_CARD = {
-  service: 'spotify',
-  tariff: 'individual',
-  productType: 'code',
-  deliveryMethod: 'code',
-  priceRub: 300,
-  slaMinutes: 60,
-  guaranteeDays: 7,
-};
 
 async function ok(res: Promise<Answer> | Answer, status = 200): Promise<any> {
   const r = await res;

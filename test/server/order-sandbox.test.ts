@@ -12,20 +12,12 @@ import { Clock } from '../../server/clock.ts';
 import { installOrderClock, sweepOrders } from '../../server/domain/order-clock.ts';
 import { vaultAad } from '../../server/domain/orders.ts';
 import { call, expectError, makeApp, newSeller, sandbox, type Answer, type SellerCreated } from './helpers.ts';
+import { CODE_CARD as BASE_CODE_CARD } from '../helpers/fixtures.ts';
 
 let app: FastifyInstance;
 let seller: SellerCreated;
 
-const CODE_CARD = {
-  service: 'spotify',
-  tariff: 'individual',
-  productType: 'code',
-  deliveryMethod: 'code',
-  priceRub: 300,
-  slaMinutes: 60,
-  guaranteeDays: 7,
-  description: 'Gift code',
-};
+const CODE_CARD = { ...BASE_CODE_CARD, description: 'Gift code' };
 
 interface CardOpts {
   active?: boolean;

@@ -7,19 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Order, OrderWithMessages } from '../../sdk/contract/index.ts';
 import { vaultAad } from '../../server/domain/orders.ts';
 import { call, expectError, issueKey, makeApp, newSeller, sandbox, type Answer, type SellerCreated } from './helpers.ts';
+import { CODE_CARD } from '../helpers/fixtures.ts';
 
 let app: FastifyInstance;
 let seller: SellerCreated;
 
-const CODE_CARD = {
-  service: 'spotify',
-  tariff: 'individual',
-  productType: 'code',
-  deliveryMethod: 'code',
-  priceRub: 300,
-  slaMinutes: 60,
-  guaranteeDays: 7,
-};
 const SUBSCRIPTION_CARD = { ...CODE_CARD, productType: 'subscription', deliveryMethod: 'own_account', slaMinutes: 30, guaranteeDays: 30 };
 const ACCOUNT_CARD = { ...CODE_CARD, productType: 'account', deliveryMethod: 'credentials' };
 

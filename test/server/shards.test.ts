@@ -23,19 +23,11 @@ import { rawOf } from '../../server/store/shards.ts';
 import { Store, type StoreOptions } from '../../server/store/store.ts';
 import { webhooksIdle } from '../../server/webhooks/install.ts';
 import { ADMIN, call, newSeller, sandbox, type Answer, type SellerCreated } from './helpers.ts';
+import { CODE_CARD } from '../helpers/fixtures.ts';
 
 /** Tiny shards, so that a few records spread over many files. */
 const LIMITS: StoreOptions['shardLimits'] = { cards: { records: 3 }, stock: { records: 2 }, orders: { records: 4 } };
 
-const CODE_CARD = {
-  service: 'spotify',
-  tariff: 'individual',
-  productType: 'code',
-  deliveryMethod: 'code',
-  priceRub: 300,
-  slaMinutes: 60,
-  guaranteeDays: 7,
-};
 const ACCOUNT_CARD = { ...CODE_CARD, productType: 'account', deliveryMethod: 'credentials' };
 
 let dir: string;

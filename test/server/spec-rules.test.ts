@@ -18,12 +18,12 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnyOperation, apiOperations, BASE_PATH, SCOPES, sandboxOperations } from '../../sdk/contract/index.ts';
 import { Clock } from '../../server/clock.ts';
 import { webhooksIdle } from '../../server/webhooks/install.ts';
+import { bundleServerMain } from '../helpers/bundle.ts';
 import { ADMIN, call, expectError, makeApp, type Method, newSeller, sandbox, type SellerCreated } from './helpers.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -318,17 +318,7 @@ describe('gaps.md: the reference server’s command line', () => {
 
   beforeAll(async () => {
     outDir = await mkdtemp(path.join(repoRoot, '.vitest-spec-rules-build-'));
-    await build({
-      entryPoints: { main: path.join(repoRoot, 'server/main.ts') },
-      outdir: outDir,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20.19',
-      packages: 'external',
-      logLevel: 'warning',
-    });
-    mainJs = path.join(outDir, 'main.js');
+    mainJs = await bundleServerMain(outDir);
   }, 60_000);
 
   afterAll(async () => {

@@ -1,41 +1,22 @@
 /** The file store under the app: persistence across restarts, corrupt files, concurrent writes. */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { StoreError } from '../../server/store/store.ts';
-import { ADMIN, call, makeApp, newSeller, sandbox } from './helpers.ts';
+import { useFileStore } from '../helpers/file-store.ts';
+import { ADMIN, call, newSeller, sandbox } from './helpers.ts';
 
-let dir: string;
-const open: FastifyInstance[] = [];
-
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'seller-store-test-'));
-});
-afterEach(async () => {
-  for (const app of open.splice(0)) await app.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function fileApp(): Promise<FastifyInstance> {
-  const app = await makeApp({ memory: false, dataDir: dir });
-  open.push(app);
-  return app;
-}
-
-async function closeAll(): Promise<void> {
-  for (const app of open.splice(0)) await app.close();
-}
+const store = useFileStore('seller-store-test-');
+const { fileApp, closeAll } = store;
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 const readJson = async (file: string) => JSON.parse(await readFile(file, 'utf8'));
-const sellerFile = (sellerId: string) => path.join(dir, 'sellers', `${sellerId}.json`);
+const sellerFile = (sellerId: string) => path.join(store.dir, 'sellers', `${sellerId}.json`);
 /** The text of every file in the data directory (shared.json, seq.json, seller cores and shards). */
 async function allDataTexts(): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const entries = await readdir(store.dir, { recursive: true, withFileTypes: true });
   return Promise.all(entries.filter((e) => e.isFile()).map((e) => readFile(path.join(e.parentPath, e.name), 'utf8')));
 }
 
@@ -80,9 +61,9 @@ describe('persistence', () => {
     const app = await fileApp();
     const a = await newSeller(app);
     const b = await newSeller(app);
-    const files = (await readdir(path.join(dir, 'sellers'))).sort();
+    const files = (await readdir(path.join(store.dir, 'sellers'))).sort();
     expect(files).toEqual([`${a.sellerId}.json`, `${b.sellerId}.json`].sort());
-    const shared = await readJson(path.join(dir, 'shared.json'));
+    const shared = await readJson(path.join(store.dir, 'shared.json'));
     expect(Object.keys(shared.sellers).sort()).toEqual([a.sellerId, b.sellerId].sort());
     // the key's hash is stored with the seller's key record (the key index is derived from them)
     const doc = await readJson(sellerFile(a.sellerId));
@@ -141,7 +122,7 @@ describe('persistence', () => {
     const app = await fileApp();
     const sellers = await Promise.all(Array.from({ length: 10 }, () => newSeller(app)));
     await Promise.all(sellers.map((s) => call(app, s.apiKey, 'POST', '/api/v1/catalog/requests', { title: `From ${s.sellerId}` })));
-    const shared = await readJson(path.join(dir, 'shared.json'));
+    const shared = await readJson(path.join(store.dir, 'shared.json'));
     expect(Object.keys(shared.sellers)).toHaveLength(10);
     expect(Object.keys(shared.requestIndex)).toHaveLength(10);
     for (const s of sellers) expect((await readJson(sellerFile(s.sellerId))).catalogRequests).toHaveLength(1);
@@ -150,10 +131,10 @@ describe('persistence', () => {
 
 describe('corrupt data files', () => {
   it('a corrupt shared.json makes buildApp reject with a StoreError naming the file; the file is untouched', async () => {
-    const file = path.join(dir, 'shared.json');
+    const file = path.join(store.dir, 'shared.json');
     await writeFile(file, '{not json');
     const before = await readFile(file);
-    const err = await buildApp({ dataDir: dir, adminToken: ADMIN }).then(
+    const err = await buildApp({ dataDir: store.dir, adminToken: ADMIN }).then(
       () => null,
       (e: unknown) => e,
     );
@@ -171,9 +152,9 @@ describe('corrupt data files', () => {
     ['JSON null', 'null'],
     ['an empty file', ''],
   ])('shared.json holding %s is refused and left untouched', async (_what, text) => {
-    const file = path.join(dir, 'shared.json');
+    const file = path.join(store.dir, 'shared.json');
     await writeFile(file, text);
-    await expect(buildApp({ dataDir: dir, adminToken: ADMIN })).rejects.toBeInstanceOf(StoreError);
+    await expect(buildApp({ dataDir: store.dir, adminToken: ADMIN })).rejects.toBeInstanceOf(StoreError);
     expect(await readFile(file, 'utf8')).toBe(text);
   });
 
@@ -184,15 +165,15 @@ describe('corrupt data files', () => {
     const file = sellerFile(s.sellerId);
     await writeFile(file, '{"version":1,"sellerId":');
     const before = await readFile(file);
-    const sharedBefore = await readFile(path.join(dir, 'shared.json'));
-    const err = await buildApp({ dataDir: dir, adminToken: ADMIN }).then(
+    const sharedBefore = await readFile(path.join(store.dir, 'shared.json'));
+    const err = await buildApp({ dataDir: store.dir, adminToken: ADMIN }).then(
       () => null,
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(StoreError);
     expect((err as Error).message).toContain(file);
     expect((await readFile(file)).equals(before)).toBe(true);
-    expect((await readFile(path.join(dir, 'shared.json'))).equals(sharedBefore)).toBe(true);
+    expect((await readFile(path.join(store.dir, 'shared.json'))).equals(sharedBefore)).toBe(true);
   });
 
   it('a seller file holding a non-object is refused', async () => {
@@ -200,14 +181,14 @@ describe('corrupt data files', () => {
     const s = await newSeller(app);
     await closeAll();
     await writeFile(sellerFile(s.sellerId), '[1,2]');
-    await expect(buildApp({ dataDir: dir, adminToken: ADMIN })).rejects.toBeInstanceOf(StoreError);
+    await expect(buildApp({ dataDir: store.dir, adminToken: ADMIN })).rejects.toBeInstanceOf(StoreError);
     expect(await readFile(sellerFile(s.sellerId), 'utf8')).toBe('[1,2]');
   });
 
   it('a stray seller file with a bad name is refused', async () => {
     await fileApp();
     await closeAll();
-    await writeFile(path.join(dir, 'sellers', 'bad name!.json'), '{}');
-    await expect(buildApp({ dataDir: dir, adminToken: ADMIN })).rejects.toBeInstanceOf(StoreError);
+    await writeFile(path.join(store.dir, 'sellers', 'bad name!.json'), '{}');
+    await expect(buildApp({ dataDir: store.dir, adminToken: ADMIN })).rejects.toBeInstanceOf(StoreError);
   });
 });

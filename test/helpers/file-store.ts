@@ -1,0 +1,51 @@
+/**
+ * A file-backed server app per test: a fresh temporary data directory before each test, apps
+ * opened on it through `fileApp()` closed (and the directory removed) after each test.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach } from 'vitest';
+import { makeApp } from '../server/helpers.ts';
+
+export interface FileStore {
+  /** The current test's data directory. */
+  readonly dir: string;
+  /** A file-store app on `dir` (closed after the test). */
+  fileApp(): Promise<FastifyInstance>;
+  /** Closes every app opened so far in this test. */
+  closeAll(): Promise<void>;
+  /** Closes `app` after the test like the ones from `fileApp()`. */
+  track(app: FastifyInstance): void;
+}
+
+/** Registers the per-test hooks; call at module (or describe) level. `prefix` names the temp directory. */
+export function useFileStore(prefix: string): FileStore {
+  let dir = '';
+  const open: FastifyInstance[] = [];
+  const closeAll = async (): Promise<void> => {
+    for (const app of open.splice(0)) await app.close();
+  };
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), prefix));
+  });
+  afterEach(async () => {
+    await closeAll();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return {
+    get dir() {
+      return dir;
+    },
+    async fileApp() {
+      const app = await makeApp({ memory: false, dataDir: dir });
+      open.push(app);
+      return app;
+    },
+    closeAll,
+    track(app) {
+      open.push(app);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/** Record fixtures shared by the CLI, SDK and server tests. */
+import type { Order, OrderStatus, Position } from '../../sdk/contract/index.ts';
+
+/** A code card body (POST /api/v1/listings) that every seeded catalogue accepts. */
+export const CODE_CARD = {
+  service: 'spotify',
+  tariff: 'individual',
+  productType: 'code',
+  deliveryMethod: 'code',
+  priceRub: 300,
+  slaMinutes: 60,
+  guaranteeDays: 7,
+};
+
+/** A catalogue position with several choices for every field. */
+export const SPOTIFY: Position = {
+  slug: 'spotify',
+  title: 'Spotify Premium',
+  category: 'music',
+  tariffs: [
+    { slug: 'individual', title: 'Individual' },
+    { slug: 'family', title: 'Family' },
+  ],
+  productTypes: ['subscription', 'account', 'code'],
+  deliveryMethods: { subscription: ['own_account', 'invite'], account: ['credentials'], code: ['code'] },
+  slaChoices: [30, 60, 180],
+  guaranteeChoices: [0, 7, 30],
+};
+
+/** One value everywhere: every choice but the price has a default. */
+export const SOLO: Position = {
+  slug: 'soundcloud-go',
+  title: 'SoundCloud Go+',
+  category: 'music',
+  tariffs: [{ slug: '1m', title: '1 month' }],
+  productTypes: ['subscription'],
+  deliveryMethods: { subscription: ['own_account'] },
+  slaChoices: [60],
+  guaranteeChoices: [30],
+};
+
+/** The timestamps of an order fixture. */
+export interface OrderTimes {
+  deliverBy: string | null;
+  createdAt: string;
+  paidAt: string | null;
+  updatedAt: string;
+}
+
+/** A Netflix invite order (card 1001) in `status`; needs action exactly when awaiting delivery. */
+export function netflixOrder(id: string, status: OrderStatus, times: OrderTimes): Order {
+  return {
+    id,
+    number: 1001,
+    service: 'netflix',
+    tariff: 'premium',
+    productType: 'subscription',
+    deliveryMethod: 'invite',
+    priceRub: 500,
+    status,
+    isTest: false,
+    needsAction: status === 'awaiting_delivery',
+    slaMinutes: 60,
+    deliverBy: times.deliverBy,
+    guaranteeDays: 30,
+    guaranteeUntil: null,
+    nextChargeDay: null,
+    createdAt: times.createdAt,
+    paidAt: times.paidAt,
+    updatedAt: times.updatedAt,
+  };
+}
