@@ -118,7 +118,6 @@ export class Store {
   #shared!: Low<SharedDoc>;
   #seq!: Low<SeqDoc>;
   #sellers = new Map<string, Promise<SellerFiles>>();
-  #created = false;
 
   private constructor(opts: StoreOptions) {
     this.dataDir = opts.dataDir ?? null;
@@ -135,10 +134,9 @@ export class Store {
     const store = new Store(opts);
     if (store.dataDir) await mkdir(path.join(store.dataDir, 'sellers'), { recursive: true, mode: 0o700 });
     const file = store.dataDir ? path.join(store.dataDir, 'shared.json') : null;
-    const { db, created } = await open<SharedDoc>(file ? fileAdapter(file, stringifyShared) : new Memory(), file, newSharedDoc);
+    const { db } = await open<SharedDoc>(file ? fileAdapter(file, stringifyShared) : new Memory(), file, newSharedDoc);
     db.data = upgradeShared(db.data);
     store.#shared = db;
-    store.#created = created;
     const seqFile = store.dataDir ? path.join(store.dataDir, 'seq.json') : null;
     const seq = await open<SeqDoc>(seqFile ? fileAdapter(seqFile) : new Memory(), seqFile, () => ({ card: 0 }));
     db.data.seq = { card: Math.max(seqCard(db.data.seq, file), seq.created ? 0 : seqCard(seq.db.data, seqFile)) };
@@ -147,11 +145,6 @@ export class Store {
     const docs = await Promise.all(ids.map((id) => store.seller(id)));
     deriveIndexes(db.data, new Map(ids.map((id, i) => [id, docs[i]!])));
     return store;
-  }
-
-  /** Whether the shared document was created by this open (a fresh store). */
-  get created(): boolean {
-    return this.#created;
   }
 
   get shared(): SharedDoc {

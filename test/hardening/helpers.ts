@@ -102,15 +102,9 @@ export interface SellerKey {
   apiKey: string;
 }
 
-export const CODE_CARD = {
-  service: 'spotify',
-  tariff: 'individual',
-  productType: 'code',
-  deliveryMethod: 'code',
-  priceRub: 300,
-  slaMinutes: 60,
-  guaranteeDays: 7,
-} as const;
+import { CODE_CARD } from '../helpers/fixtures.ts';
+
+export { CODE_CARD };
 
 export const SUB_CARD = {
   service: 'spotify',

@@ -12,8 +12,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sameSecret } from '../../server/auth.ts';
 import { ADMIN, call, expectError, makeApp, newSeller, sandbox, type SellerCreated } from '../server/helpers.ts';
+import { CODE_CARD } from '../helpers/fixtures.ts';
 
-const CODE_CARD = { service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code', priceRub: 300, slaMinutes: 60, guaranteeDays: 7 };
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-fake-png-body')]);
 
 let app: FastifyInstance;

@@ -12,8 +12,8 @@ import { DELIVERIES_KEPT } from '../../server/webhooks/outbox.ts';
 import { PROBE_BODY_KEPT, PROBE_HITS_KEPT } from '../../server/webhooks/probe.ts';
 import { webhooksIdle } from '../../server/webhooks/install.ts';
 import { call, expectError, makeApp, newSeller, sandbox, type SellerCreated } from '../server/helpers.ts';
+import { CODE_CARD } from '../helpers/fixtures.ts';
 
-const CODE_CARD = { service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code', priceRub: 300, slaMinutes: 60, guaranteeDays: 7 };
 
 let app: FastifyInstance;
 let seller: SellerCreated;

@@ -18,6 +18,7 @@ import { KEY_FILE } from '../../server/store/crypto.ts';
 import { FIXTURE_BIK, FIXTURE_INNS } from '../../server/seed/registry.ts';
 import { webhooksIdle } from '../../server/webhooks/install.ts';
 import { TOOL_NAMES } from '../../server/mcp/names.ts';
+import { CODE_CARD } from '../helpers/fixtures.ts';
 
 const ADMIN = `adm_secret_${randomUUID().replace(/-/g, '')}`;
 const tag = randomUUID().slice(0, 8);
@@ -103,7 +104,6 @@ function captureLogs(target: FastifyInstance): void {
   };
 }
 
-const CODE_CARD = { service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code', priceRub: 300, slaMinutes: 60, guaranteeDays: 7 };
 const SUBSCRIPTION_CARD = { ...CODE_CARD, productType: 'subscription', deliveryMethod: 'own_account', slaMinutes: 30, guaranteeDays: 30 };
 const ACCOUNT = '40702810200000012345'; // valid at FIXTURE_BIK (044525225)
 const PHONE = '79161234567';

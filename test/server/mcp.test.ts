@@ -13,6 +13,7 @@ import { TOOL_NAME_PATTERN, TOOL_NAMES, toolNameOf } from '../../server/mcp/name
 import { toolCatalogue } from '../../server/mcp/tools.ts';
 import { apiHandlerTable } from '../../server/routes/index.ts';
 import { call, expectError, issueKey, makeApp, newSeller, sandbox, setStatus, type SellerCreated } from './helpers.ts';
+import { CODE_CARD } from '../helpers/fixtures.ts';
 
 let app: FastifyInstance;
 let seller: SellerCreated;
@@ -390,15 +391,7 @@ describe('the image upload tool', () => {
 
   it('takes the bytes as base64 data with a contentType; bad base64 and a wrong type are refused', async () => {
     const s = await newSeller(app, { admission: 'complete' });
-    const created = await result(s.apiKey, 'service_listings_create', {
-      service: 'spotify',
-      tariff: 'individual',
-      productType: 'code',
-      deliveryMethod: 'code',
-      priceRub: 300,
-      slaMinutes: 60,
-      guaranteeDays: 7,
-    });
+    const created = await result(s.apiKey, 'service_listings_create', CODE_CARD);
     const number = created.structuredContent.number;
     const up = await result(s.apiKey, 'service_listings_set_image', { number, data: PNG.toString('base64'), contentType: 'image/png' });
     expect(up.isError, JSON.stringify(up)).toBe(false);
@@ -509,15 +502,7 @@ describe('resources', () => {
 
   it('reads a card of the key’s seller; another seller’s card, a missing order or position is not found (-32002)', async () => {
     const s = await newSeller(app);
-    const created = await call(app, s.apiKey, 'POST', '/api/v1/listings', {
-      service: 'spotify',
-      tariff: 'individual',
-      productType: 'code',
-      deliveryMethod: 'code',
-      priceRub: 300,
-      slaMinutes: 60,
-      guaranteeDays: 7,
-    });
+    const created = await call(app, s.apiKey, 'POST', '/api/v1/listings', CODE_CARD);
     expect(created.status, created.text).toBe(201);
     const card = await rpc(s.apiKey, 'resources/read', { uri: `service://listings/${created.body.number}` });
     expect(JSON.parse(card.body.result.contents[0].text).number).toBe(created.body.number);
