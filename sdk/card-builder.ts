@@ -18,7 +18,8 @@
  */
 import type { Position } from './contract/catalog.ts';
 import type { CreditsType, DeliveryMethod, ProductType, SellerType } from './contract/enums.ts';
-import { DESCRIPTION_MAX, type Card, type CardUpdate, type NewCard } from './contract/listings.ts';
+import { DESCRIPTION_MAX } from './contract/constants.ts';
+import type { Card, CardUpdate, NewCard } from './contract/listings.ts';
 
 /** What the seller chooses for a new card. Fields the position fixes to one value may be left out. */
 export interface CardChoices {

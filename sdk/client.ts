@@ -7,9 +7,11 @@
  * and a missing key is an `AuthenticationError` (code `no_key`) from that first call, before any
  * request is sent.
  */
-import { apiOperations, type ApiOperations } from './contract/index.ts';
+import type { ApiOperations } from './contract/index.ts';
+import type { RouteTable } from './contract/operation.ts';
 import { AuthenticationError } from './errors.ts';
 import { deriveMethods, OperationCaller, queryString, type SectionMethods } from './methods.ts';
+import { apiRoutes } from './routes.ts';
 import { abortableSleep, type Sleep } from './backoff.ts';
 import { newIdempotencyKey, Transport, type RawResponse } from './transport.ts';
 import { orderPolling, type OrderPolling } from './watch.ts';
@@ -171,9 +173,10 @@ export class LazyTransport {
     return this.#transport;
   }
 
-  /** What the derived methods call (`deriveMethods(table, lazy.invoke())`). */
-  invoke(): OperationCaller['invoke'] {
-    return new OperationCaller(() => this.get(), this.options.validateAnswers ?? true).invoke;
+  /** What the methods derived from `table` call (`deriveMethods(table.routes, lazy.invoke(table))`). */
+  invoke(table: RouteTable): OperationCaller['invoke'] {
+    const check = (this.options.validateAnswers ?? true) ? table.check : undefined;
+    return new OperationCaller(() => this.get(), check).invoke;
   }
 }
 
@@ -212,7 +215,7 @@ export class SellerClient {
     const own = { ...options };
     const hint = 'no API key: pass { apiKey } to new SellerClient() or set SERVICE_API_KEY';
     this.#sender = new LazyTransport(own, () => own.apiKey ?? readEnv('SERVICE_API_KEY'), hint);
-    const sections = deriveMethods(apiOperations, this.#sender.invoke());
+    const sections = deriveMethods<ApiOperations>(apiRoutes.routes, this.#sender.invoke(apiRoutes));
     // The polling helpers are not operations: non-enumerable, so `sections` still lists exactly the table.
     for (const [name, helper] of Object.entries(orderPolling(sections.orders))) {
       Object.defineProperty(sections.orders, name, { value: helper, enumerable: false });

@@ -7,7 +7,8 @@
  * never carry the API key.
  */
 import type { ApiOperations, SandboxOperations } from './contract/index.ts';
-import { ERROR_STATUS, type ErrorCode, type Refusal } from './contract/common.ts';
+import type { ErrorCode, Refusal } from './contract/common.ts';
+import { ERROR_STATUS } from './contract/constants.ts';
 
 /** An error code of the API, or one the SDK assigns when no usable answer came back. */
 export type SellerErrorCode = ErrorCode | 'connection' | 'invalid_response';

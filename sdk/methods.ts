@@ -11,8 +11,8 @@
  *   3. `RequestOptions`, optional.
  * It returns `Promise<z.output<answer>>`, or a `PagedCall` for paged lists.
  */
-import { z } from 'zod';
-import { BASE_PATH, fillPath, pathParamNames, type AnyOperation, type PathParamNames } from './contract/operation.ts';
+import type { z } from 'zod';
+import { BASE_PATH, fillPath, pathParamNames, type AnyOperation, type PathParamNames, type Route, type RouteTable } from './contract/operation.ts';
 import type { IMAGE_TYPES } from './contract/listings.ts';
 import { ResponseValidationError } from './errors.ts';
 import { nextByCursor, nextBySkip, PagedCall, type NextQuery } from './pagination.ts';
@@ -115,133 +115,94 @@ type AnyPage = { items: unknown[] };
 
 /** Runs one operation with its arguments sorted out; `OperationCaller.invoke` is the usual one. */
 export type Invoke = (
-  op: AnyOperation,
+  route: Route,
   params: Record<string, unknown>,
   input: unknown,
   options: RequestOptions | undefined,
 ) => unknown;
 
-/** Builds `{section: {verb: method}}` from a table; each method sorts its arguments and calls `invoke`. */
-export function deriveMethods<Ops extends Record<string, AnyOperation>>(ops: Ops, invoke: Invoke): SectionMethods<Ops> {
+/**
+ * Builds `{section: {verb: method}}` from a table's routes (sdk/routes.ts); each method sorts its
+ * arguments and calls `invoke`. `Ops` is the table the routes come from, for the types.
+ */
+export function deriveMethods<Ops extends Record<string, AnyOperation>>(routes: readonly Route[], invoke: Invoke): SectionMethods<Ops> {
   const sections: Record<string, Record<string, unknown>> = {};
-  for (const op of Object.values(ops)) {
-    const dot = op.id.indexOf('.');
-    const section = op.id.slice(0, dot);
-    const verb = op.id.slice(dot + 1);
-    (sections[section] ??= {})[verb] = methodOf(op, invoke);
+  for (const route of routes) {
+    const dot = route.id.indexOf('.');
+    const section = route.id.slice(0, dot);
+    const verb = route.id.slice(dot + 1);
+    (sections[section] ??= {})[verb] = methodOf(route, invoke);
   }
   return sections as SectionMethods<Ops>;
 }
 
-function methodOf(op: AnyOperation, invoke: Invoke): (...args: unknown[]) => unknown {
-  const names = pathParamNames(op.path);
+function methodOf(route: Route, invoke: Invoke): (...args: unknown[]) => unknown {
+  const names = pathParamNames(route.path);
   const arity = names.length;
-  const takesInput = op.bodyType !== 'none' || op.query !== undefined;
+  const takesInput = route.bodyType !== 'none' || route.query;
   const method = (...args: unknown[]) => {
     const params: Record<string, unknown> = {};
     for (let i = 0; i < arity; i++) params[names[i]!] = args[i];
     const input = takesInput ? args[arity] : undefined;
     const options = args[takesInput ? arity + 1 : arity] as RequestOptions | undefined;
-    return invoke(op, params, input, options);
+    return invoke(route, params, input, options);
   };
-  Object.defineProperty(method, 'name', { value: op.id });
+  Object.defineProperty(method, 'name', { value: route.id });
   return method;
 }
 
 /**
  * Turns an operation call into an HTTP request and its answer into data: URL and query, body,
- * idempotency key (changing calls of the API surface), answer parsing, and paging.
+ * idempotency key (changing calls of the API surface), answer checking, and paging.
  */
 export class OperationCaller {
   /**
    * @param transport gives the sender; called on every call, so it may throw (no API key, say).
-   * @param validateAnswers parse answers with the operation's answer schema (else trust them).
+   * @param check checks an answer against its operation's contract (`RouteTable.check`);
+   *   `undefined` trusts answers as they come.
    */
   constructor(
     private readonly transport: () => Transport,
-    private readonly validateAnswers = true,
+    private readonly check: RouteTable['check'] | undefined,
   ) {}
 
-  readonly invoke: Invoke = (op, params, input, options) => {
-    if (op.paging !== null) {
-      const next = (op.paging === 'cursor' ? nextByCursor : nextBySkip) as NextQuery<Record<string, unknown>, AnyPage>;
-      const fetchPage = (query: Record<string, unknown>): Promise<AnyPage> => this.call(op, params, query, options);
+  readonly invoke: Invoke = (route, params, input, options) => {
+    if (route.paging !== null) {
+      const next = (route.paging === 'cursor' ? nextByCursor : nextBySkip) as NextQuery<Record<string, unknown>, AnyPage>;
+      const fetchPage = (query: Record<string, unknown>): Promise<AnyPage> => this.call(route, params, query, options);
       return new PagedCall(fetchPage, (input ?? {}) as Record<string, unknown>, next);
     }
-    return this.call(op, params, input, options);
+    return this.call(route, params, input, options);
   };
 
-  /** Sends one operation and parses its answer. */
-  async call(
-    op: AnyOperation,
-    params: Record<string, unknown>,
-    input: unknown,
-    options: RequestOptions | undefined,
-  ): Promise<any> {
+  /** Sends one operation and checks its answer. */
+  async call(route: Route, params: Record<string, unknown>, input: unknown, options: RequestOptions | undefined): Promise<any> {
     const transport = this.transport();
-    const request = requestOf(transport.config.baseUrl, op, params, input, options);
+    const request = requestOf(transport.config.baseUrl, route, params, input, options);
     const response = await transport.send(request);
-    if (!this.validateAnswers) return response.body;
-    const parsed = answerSchema(op.answer as z.ZodType).safeParse(response.body);
-    if (parsed.success) return parsed.data;
+    if (this.check === undefined) return response.body;
+    const checked = this.check(route.id, response.body);
+    if (checked.success) return checked.data;
     throw new ResponseValidationError({
       status: response.status,
       requestId: response.requestId,
-      operation: op.id,
+      operation: route.id,
       body: response.body,
-      issues: parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message, code: issue.code })),
+      issues: checked.issues,
     });
-  }
-}
-
-/**
- * An operation called this many times is in a loop (paging, polling, a sync job): its answer
- * schema is then compiled (zod's `z.compile`: a generated parser, ~4× faster on a page of 50
- * orders, which falls back to the ordinary parser, with the same issues, whenever the fast path
- * cannot decide). Compiling costs a few milliseconds once, more than one parse saves, so one-shot
- * calls keep the ordinary parser.
- */
-export const COMPILE_AFTER_CALLS = 8;
-
-interface AnswerCheck {
-  schema: z.ZodType;
-  calls: number;
-}
-
-/** Per answer schema, shared by every client of the process. */
-const answerChecks = new WeakMap<z.ZodType, AnswerCheck>();
-
-/** The schema to check an answer with: the operation's, compiled once the operation is hot. */
-export function answerSchema(schema: z.ZodType): z.ZodType {
-  let check = answerChecks.get(schema);
-  if (check === undefined) {
-    check = { schema, calls: 0 };
-    answerChecks.set(schema, check);
-  }
-  if (++check.calls === COMPILE_AFTER_CALLS) check.schema = compiled(schema);
-  return check.schema;
-}
-
-/** `z.compile(schema)` where generated code may run (not under `jitless` or a no-eval CSP), else the schema. */
-function compiled(schema: z.ZodType): z.ZodType {
-  if (z.config().jitless || !z.util.allowsEval.value) return schema;
-  try {
-    return z.compile(schema);
-  } catch {
-    return schema;
   }
 }
 
 /** The HTTP request of an operation call. */
 export function requestOf(
   baseUrl: string,
-  op: AnyOperation,
+  op: Route,
   params: Record<string, unknown>,
   input: unknown,
   options: RequestOptions | undefined,
 ): OutgoingRequest {
   const path = op.path.includes('{') ? fillPath(op.path, params) : op.path;
-  const query = op.query !== undefined ? queryString(input as Record<string, unknown> | undefined) : '';
+  const query = op.query ? queryString(input as Record<string, unknown> | undefined) : '';
   const request: OutgoingRequest = {
     method: op.method,
     url: baseUrl + BASE_PATH[op.surface] + path + query,

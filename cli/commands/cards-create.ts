@@ -16,17 +16,8 @@ import {
   type CardChoices,
   type CardField,
 } from '../../sdk/card-builder.ts';
-import {
-  CREDITS_TYPES,
-  DELIVERY_METHODS,
-  PRODUCT_TYPES,
-  STOCKABLE_METHODS,
-  type CreditsType,
-  type DeliveryMethod,
-  type Position,
-  type ProductType,
-  type SellerType,
-} from '../../sdk/contract/index.ts';
+import { CREDITS_TYPES, DELIVERY_METHODS, PRODUCT_TYPES, STOCKABLE_METHODS } from '../../sdk/contract/constants.ts';
+import type { CreditsType, DeliveryMethod, Position, ProductType, SellerType } from '../../sdk/contract/index.ts';
 import type { SellerClient } from '../../sdk/client.ts';
 import { positiveInt } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';

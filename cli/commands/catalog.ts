@@ -4,7 +4,8 @@
  */
 import { Option } from 'commander';
 import type { Position } from '../../sdk/contract/catalog.ts';
-import { PRODUCT_TYPES, type ProductType } from '../../sdk/contract/enums.ts';
+import { PRODUCT_TYPES } from '../../sdk/contract/constants.ts';
+import type { ProductType } from '../../sdk/contract/enums.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';

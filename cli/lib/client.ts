@@ -5,7 +5,6 @@
  *   base URL:     --base-url > SERVICE_BASE_URL > the profile's > http://127.0.0.1:8787
  *   API key:      SERVICE_API_KEY > the profile's (there is no --api-key flag: secrets stay out of argv)
  */
-import { z } from 'zod';
 import { SellerClient } from '../../sdk/client.ts';
 import { AuthenticationError } from '../../sdk/errors.ts';
 import { DEFAULT_PROFILE, PROFILE_NAME, type ProfileStore } from './config.ts';
@@ -13,11 +12,6 @@ import { UsageError } from './errors.ts';
 import { nodeFetch } from './http.ts';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
-
-// zod generates a parser (`new Function`) for each object schema on its first parse: ~10 ms for
-// the first answer of a command, which a one-shot process never earns back. The CLI checks
-// answers with the interpreted parser (same results, same issues).
-z.config({ jitless: true });
 
 /** The options every command accepts (defined on the program). */
 export interface GlobalOptions {

@@ -4,7 +4,7 @@
  *
  * Every message is `error: <code>: <detail>` on stderr, followed by hint lines saying what to do.
  */
-import { AUTH_CODES } from '../../sdk/contract/common.ts';
+import { AUTH_CODES } from '../../sdk/contract/constants.ts';
 import { RateLimitError, RejectedError, SellerError, PermissionError } from '../../sdk/errors.ts';
 import type { IO } from './io.ts';
 

@@ -2,6 +2,7 @@
  * The streams and environment a command talks to, as one injectable object, so that every
  * command can be run in a test without a process (gh's `iostreams`).
  */
+import { isatty } from 'node:tty';
 
 /** Something text can be written to: `process.stdout`, or a buffer in tests. */
 export interface Sink {
@@ -18,13 +19,19 @@ export interface IO {
   env: Record<string, string | undefined>;
 }
 
-/** The real process. */
+/**
+ * The real process. `stdin` is taken on first use: making Node's stdin stream costs a few
+ * milliseconds (a socket or file stream and their modules) that a command which never reads it
+ * should not pay; whether it is a terminal is asked of its descriptor.
+ */
 export function processIO(): IO {
   return {
-    stdin: process.stdin,
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY: process.stdin.isTTY === true,
+    stdinIsTTY: isatty(0),
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     env: process.env,

@@ -3,50 +3,14 @@
  * the error envelope, pagination, and the small schema helpers every section uses.
  */
 import { z } from 'zod';
+import { ERROR_STATUS, PAGE_LIMIT_MAX, SCOPES } from './constants.ts';
 
-/** Scopes a key can carry (spec: Authentication, rule 4). */
-export const SCOPES = [
-  'catalog',
-  'listings',
-  'stock',
-  'stats',
-  'orders',
-  'payouts',
-  'documents',
-  'keys',
-  'hooks',
-] as const;
+export { AUTH_CODES, ERROR_STATUS, SCOPES } from './constants.ts';
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
 
-/** Every error code of the API and the HTTP status it is answered with (gaps.md). */
-export const ERROR_STATUS = {
-  bad_request: 400,
-  idempotency_key_required: 400,
-  no_key: 401,
-  bad_key: 401,
-  revoked: 401,
-  not_seller: 403,
-  seller_blocked: 403,
-  scope: 403,
-  not_found: 404,
-  rejected: 409,
-  idempotency_mismatch: 422,
-  rate: 429,
-  internal: 500,
-} as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ErrorCode = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
-
-/** Codes that mean "this key cannot be used": the CLI exits 4 on them. */
-export const AUTH_CODES: readonly ErrorCode[] = [
-  'no_key',
-  'bad_key',
-  'revoked',
-  'not_seller',
-  'seller_blocked',
-  'scope',
-];
 
 /** A rule refusal: `kind` plus optional details (`field`, `allowed`, `reason`). */
 export const Refusal = z.looseObject({
@@ -120,8 +84,7 @@ export const IdParam = z.strictObject({ id: z.string().min(1).max(80) });
 // Pagination (gaps.md): `limit` 1–200 default 50, opaque `cursor`, `{items, nextCursor}`.
 // ---------------------------------------------------------------------------
 
-export const PAGE_LIMIT_MAX = 200;
-export const PAGE_LIMIT_DEFAULT = 50;
+export { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './constants.ts';
 
 export const pageQuery = {
   limit: intParam(1, PAGE_LIMIT_MAX).optional(),

@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { boolParam, CardNumberParam, page, pageQuery, Rub, Slug, Timestamp } from './common.ts';
 import { CreditsType, DeliveryMethod, ProductType } from './enums.ts';
+import { DESCRIPTION_MAX, IMAGE_TYPES, STOCK_BATCH_MAX, STOCK_ITEM_MAX } from './constants.ts';
 import { op } from './operation.ts';
 
-export const DESCRIPTION_MAX = 5000;
+export { DESCRIPTION_MAX, IMAGE_MAX_BYTES, IMAGE_TYPES, STOCK_BATCH_MAX, STOCK_ITEM_MAX } from './constants.ts';
 
 /** Refusal kinds of card creation and update (spec: card update). */
 export const CARD_RULE_KINDS = ['complaint', 'contacts', 'type_not_available', 'self_employed_forbidden'] as const;
@@ -66,12 +67,6 @@ export const Card = z.object({
 export type Card = z.infer<typeof Card>;
 
 export const CardCreated = z.object({ number: z.number().int(), isActive: z.literal(false), isTest: z.boolean() });
-
-export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
-export const IMAGE_MAX_BYTES = 2 * 1024 * 1024;
-
-export const STOCK_BATCH_MAX = 1000;
-export const STOCK_ITEM_MAX = 4096;
 
 export const StockRefill = z.strictObject({
   items: z

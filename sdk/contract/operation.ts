@@ -128,3 +128,37 @@ export function fillPath(path: string, params: Record<string, unknown>): string 
     return encodeURIComponent(String(value));
   });
 }
+
+/** What a client needs of an operation to send it: everything but its schemas. */
+export interface Route {
+  id: string;
+  method: HttpMethod;
+  path: string;
+  surface: Surface;
+  changes: boolean;
+  paging: 'cursor' | 'skip' | null;
+  bodyType: 'json' | 'binary' | 'none';
+  /** Whether the operation takes a query (its input is then the query). */
+  query: boolean;
+}
+
+export function routeOf(op: AnyOperation): Route {
+  const { id, method, path, surface, changes, paging, bodyType } = op;
+  return { id, method, path, surface, changes, paging, bodyType, query: op.query !== undefined };
+}
+
+/** One problem found in an answer: where, what, and zod's issue code. */
+export interface CheckIssue {
+  path: PropertyKey[];
+  message: string;
+  code: string;
+}
+
+/** The verdict on an answer: the parsed value (unknown fields dropped), or what is wrong with it. */
+export type Checked = { success: true; data: unknown } | { success: false; issues: CheckIssue[] };
+
+/** A table as the clients use it at run time: the routes, and the check of an operation's answer. */
+export interface RouteTable {
+  routes: readonly Route[];
+  check(id: string, answer: unknown): Checked;
+}

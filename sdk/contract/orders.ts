@@ -2,10 +2,10 @@
 import { z } from 'zod';
 import { boolParam, DateString, IdParam, page, pageQuery, prefixedId, Rub, Slug, Text, Timestamp } from './common.ts';
 import { DeliveryMethod, OrderStatus, ProductType } from './enums.ts';
+import { MESSAGE_MAX, SECRET_MAX } from './constants.ts';
 import { op } from './operation.ts';
 
-export const MESSAGE_MAX = 4000;
-export const SECRET_MAX = 4096;
+export { MESSAGE_MAX, SECRET_MAX } from './constants.ts';
 
 export const Message = z.object({
   id: prefixedId('msg'),

@@ -1,13 +1,18 @@
 /**
- * Start-up: `seller --help` and `--version` must not load any command module, the SDK (zod),
- * conf or inquirer. The CLI is bundled as the build does (esbuild, splitting) into a temporary
- * directory, then run under a module-resolution hook that records every module loaded.
+ * Start-up: `seller --help` and `--version` must not load any command module, the SDK, conf or
+ * inquirer; a command loads its own noun only, and checks answers without zod (the build swaps
+ * sdk/routes.ts for plain checks). The CLI is bundled as the build does (esbuild, splitting, the
+ * build's plugins) into a temporary directory, then run under a module-resolution hook that
+ * records every module loaded.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleCli } from '../helpers/bundle.ts';
+import { startTestServer } from '../helpers/server.ts';
 import { NOUNS } from '../../cli/nouns.ts';
 import { invokedNoun } from '../../cli/program.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -36,15 +41,30 @@ export async function resolve(specifier, context, next) {
 
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-function seller(args: string[]) {
+function traced(env: Record<string, string>) {
   const traceFile = join(outdir, `trace-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(traceFile, '');
-  const result = spawnSync(process.execPath, ['--import', join(outdir, 'trace.mjs'), join(outdir, 'cli/main.js'), ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, SELLER_TRACE_FILE: traceFile, SELLER_CONFIG_DIR: join(outdir, 'config') },
+  return {
+    argv: ['--import', join(outdir, 'trace.mjs'), join(outdir, 'cli/main.js')],
+    env: { PATH: process.env.PATH, SELLER_TRACE_FILE: traceFile, SELLER_CONFIG_DIR: join(outdir, 'config'), ...env },
+    loaded: () => readFileSync(traceFile, 'utf8').split('\n').filter(Boolean),
+  };
+}
+
+function seller(args: string[]) {
+  const run = traced({});
+  const result = spawnSync(process.execPath, [...run.argv, ...args], { encoding: 'utf8', env: run.env });
+  return { code: result.status, out: result.stdout, err: result.stderr, loaded: run.loaded() };
+}
+
+/** `seller` without blocking this process (whose event loop serves the test server). */
+function sellerAsync(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string; loaded: string[] }> {
+  const run = traced(env);
+  return new Promise((done) => {
+    execFile(process.execPath, [...run.argv, ...args], { encoding: 'utf8', env: run.env }, (error, out, err) => {
+      done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out, err, loaded: run.loaded() });
+    });
   });
-  const loaded = readFileSync(traceFile, 'utf8').split('\n').filter(Boolean);
-  return { code: result.status, out: result.stdout, err: result.stderr, loaded };
 }
 
 const chunkOf = (loaded: string[], name: string) => loaded.some((url) => new RegExp(`/chunks/${name}-[A-Z0-9]+\\.js$`).test(url));
@@ -72,9 +92,43 @@ describe('start-up of the built CLI', () => {
     expect(code).toBe(0);
     expect(out).toContain('issue');
     expect(chunkOf(loaded, 'keys')).toBe(true);
-    expect(loaded.some((url) => url.includes('/node_modules/zod/'))).toBe(true); // the trace sees the SDK
     expect(chunkOf(loaded, 'catalog')).toBe(false);
     expect(chunkOf(loaded, 'login')).toBe(false);
+  });
+
+  it('lists cards from a server, its answer checked, without loading zod', async () => {
+    const server = await startTestServer();
+    try {
+      const { apiKey } = await server.newSeller();
+      const env = { SERVICE_API_KEY: apiKey, SERVICE_BASE_URL: server.url };
+      const listed = await sellerAsync(['cards', 'list', '--json'], env);
+      expect(listed.code, listed.err).toBe(0);
+      expect(JSON.parse(listed.out)).toEqual({ items: [], nextCursor: null });
+      expect(chunkOf(listed.loaded, 'cards')).toBe(true);
+      expect(listed.loaded.filter((url) => HEAVY.some((part) => url.includes(part)))).toEqual([]);
+      // A drifted answer is refused by the plain check, as zod would refuse it.
+      const drifted = createServer((req, res) => {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ items: [{ number: 'one' }], nextCursor: null }));
+      });
+      await new Promise<void>((ready) => drifted.listen(0, '127.0.0.1', ready));
+      try {
+        const { port } = drifted.address() as AddressInfo;
+        const refused = await sellerAsync(['cards', 'list', '--json'], { ...env, SERVICE_BASE_URL: `http://127.0.0.1:${port}` });
+        expect(refused.code).toBe(1);
+        expect(refused.out).toBe('');
+        expect(refused.err).toMatch(/invalid_response: the answer does not match the contract at items\.0\.number/);
+        expect(refused.loaded.filter((url) => HEAVY.some((part) => url.includes(part)))).toEqual([]);
+      } finally {
+        drifted.close();
+      }
+      // The control: the one command that needs schemas (the OpenAPI document) does load zod.
+      const spec = await sellerAsync(['api', 'spec'], env);
+      expect(spec.code, spec.err).toBe(0);
+      expect(spec.loaded.some((url) => url.includes('/node_modules/zod/'))).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 
   it('exits 2 on an unknown command', () => {

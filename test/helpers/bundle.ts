@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { plainRoutes } from '../../scripts/cli-plugins.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -23,9 +24,14 @@ export async function bundleServerMain(outDir: string): Promise<string> {
   return path.join(outDir, 'main.js');
 }
 
-/** Bundles `cli/main.ts` with code splitting into `outdir` (entry `cli/main.js`, chunks under `chunks/`). */
+/**
+ * Bundles `cli/main.ts` with code splitting into `outdir` (entry `cli/main.js`, chunks under
+ * `chunks/`), its dependencies external so that a trace sees each one load, and with the build's
+ * answer checks without zod (scripts/cli-plugins.mjs).
+ */
 export async function bundleCli(outdir: string): Promise<void> {
   await build({
+    plugins: [await plainRoutes(outdir)],
     entryPoints: { 'cli/main': path.join(repoRoot, 'cli/main.ts') },
     outdir,
     bundle: true,

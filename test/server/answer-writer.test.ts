@@ -19,8 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allOperations, apiOperations, BASE_PATH, type AnyOperation } from '../../sdk/contract/index.ts';
 import { AnswerMemo } from '../../server/http/answer-memo.ts';
 import { answerJson, compileAnswer, safeAlphabet, writerOf } from '../../server/http/answer-writer.ts';
-import { apiHandlerTable } from '../../server/routes/index.ts';
-import { sandboxHandlerTable } from '../../server/sandbox/index.ts';
+import { paths, plain, readWorld, replaced, REPLACEMENTS, tapHandlers, withForeignFields } from '../helpers/answers.ts';
 import { api, arbitraryOf, openApp, seedWorld, send, type World } from '../hardening/helpers.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
@@ -39,64 +38,6 @@ function expectAgreement(op: AnyOperation, value: unknown, what: string): void {
   else expect(answerJson(op.answer, value, op.id), `${op.id}: ${what}`).toBe(expected);
 }
 
-/** A plain deep copy (handler results may be tracked store records). */
-const plain = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
-
-const FOREIGN = { buyerId: 'buy_LEAKLEAKLEAK01', sealed: 'v1:SEALED-SECRET-VALUE', internalNote: { secret: 'SECRET-NESTED' } };
-
-/** A copy of `value` with unknown fields added to every object in it. */
-function withForeignFields(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withForeignFields);
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = withForeignFields(v);
-    return { ...FOREIGN, ...out, zzLast: 'SECRET-TRAILING' };
-  }
-  return value;
-}
-
-type Path = (string | number)[];
-
-/** Paths of the leaves (and of the objects and arrays) of a JSON value. */
-function paths(value: unknown, at: Path = [], out: Path[] = []): Path[] {
-  if (at.length > 0) out.push(at);
-  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...at, i], out));
-  else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) paths(v, [...at, k], out);
-  return out;
-}
-
-function replaced(value: unknown, path: Path, by: unknown, remove = false): unknown {
-  const copy = plain(value) as Record<string | number, unknown>;
-  let node = copy;
-  for (const step of path.slice(0, -1)) node = node[step] as Record<string | number, unknown>;
-  const last = path.at(-1)!;
-  if (remove) delete node[last];
-  else node[last] = by;
-  return copy;
-}
-
-/** Replacements that break (or probe) a leaf: types, ranges, patterns, dates, escapes. */
-const REPLACEMENTS: unknown[] = [
-  null,
-  undefined,
-  0,
-  -1,
-  1.5,
-  Number.NaN,
-  Number.POSITIVE_INFINITY,
-  2 ** 53,
-  '',
-  'x',
-  'ord_',
-  '2026-02-30',
-  '2026-11-21T08:13:39Z',
-  'line\nbreak "quoted" \\ \u2028 \ud800 тест',
-  true,
-  [],
-  {},
-  ['x'],
-];
-
 // ---------------------------------------------------------------------------------------------
 // The handlers' own results, tapped while a world is seeded and read
 // ---------------------------------------------------------------------------------------------
@@ -111,65 +52,16 @@ interface Tapped {
 
 const tapped: Tapped[] = [];
 
-type AnyHandler = (ctx: unknown, input: unknown) => unknown;
-
-function tap(table: Record<string, unknown>): void {
-  for (const [id, handler] of Object.entries(table)) {
-    const op = allOperations[id];
-    if (!op) continue;
-    table[id] = async (ctx: unknown, input: unknown) => {
-      const result = await (handler as AnyHandler)(ctx, input);
-      tapped.push({ op, zod: zodJson(op, result), written: writerOf(op.answer).write(result), copy: plain(result) });
-      return result;
-    };
-  }
-}
-
 let app: FastifyInstance;
 let world: World;
 
 beforeAll(async () => {
-  tap(apiHandlerTable as Record<string, unknown>);
-  tap(sandboxHandlerTable as Record<string, unknown>);
+  tapHandlers((op, result) => {
+    tapped.push({ op, zod: zodJson(op, result), written: writerOf(op.answer).write(result), copy: plain(result) });
+  });
   app = await openApp();
   world = await seedWorld(app);
-  const k = world.a.apiKey;
-  const o = world.orders;
-  const reads = [
-    '/me',
-    '/payouts',
-    '/stats',
-    '/clients',
-    '/rating',
-    '/questions',
-    '/reviews',
-    '/complaints',
-    '/work-mode',
-    '/papers',
-    '/catalog/services',
-    '/catalog/services/spotify',
-    '/catalog/usual-price?service=spotify&productType=code',
-    '/catalog/demand',
-    '/catalog/requests',
-    '/listings',
-    `/listings/${world.cards.sub}`,
-    `/listings/${world.cards.code}/stock`,
-    '/orders',
-    '/orders?limit=2',
-    '/orders?needsAction=true',
-    ...Object.values(o).map((id) => `/orders/${id}`),
-    `/orders/${o.paid}/handover`,
-    '/keys',
-    '/hooks',
-    '/hooks/deliveries',
-    '/hooks/probe',
-  ];
-  for (const path of reads) await api(app, k, 'GET', path);
-  await api(app, k, 'POST', `/orders/${o.paid}/messages`, { text: 'On it, a few minutes' });
-  await api(app, k, 'POST', `/orders/${o.paid}/handover/reveal`);
-  await api(app, k, 'POST', `/questions/${world.question}/answer`, { text: 'Yes, it works abroad' });
-  await api(app, k, 'POST', `/reviews/${world.review}/reply`, { text: 'Thank you!' });
-  await send(app, { method: 'GET', url: `${BASE_PATH.sandbox}/clock`, headers: { authorization: `Bearer ${app.service.adminToken}` } });
+  await readWorld(app, world);
 }, 60_000);
 
 afterAll(async () => {
