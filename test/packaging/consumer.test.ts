@@ -4,7 +4,7 @@
  * against the shipped declarations, and runs. Needs `dist/` (npm test builds before testing).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +99,23 @@ describe('the package as an application imports it', () => {
     `;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
     expect(out.trim()).toBe('function,function,function,function');
+  }, 60_000);
+});
+
+describe('the package’s commands, as npm links them', () => {
+  it('run each bin of package.json through a link in node_modules/.bin, by its shebang', () => {
+    const bins = Object.entries(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).bin as Record<string, string>);
+    expect(bins.map(([name]) => name).sort()).toEqual(['seller', 'seller-server']);
+    const binDir = path.join(dir, 'node_modules', '.bin');
+    mkdirSync(binDir, { recursive: true });
+    for (const [name, file] of bins) {
+      const link = path.join(binDir, name);
+      symlinkSync(path.join('..', 'service-seller', file), link);
+      const out = execFileSync(link, ['--help'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1' } });
+      expect(out, name).toMatch(/^usage: /im);
+    }
+    const version = execFileSync(path.join(binDir, 'seller'), ['--version'], { cwd: dir, encoding: 'utf8' });
+    expect(version.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   }, 60_000);
 });
 
