@@ -89,8 +89,9 @@ export class UnitOfWork {
    * handed out until then, so concurrent creations share (coalesce into) a write.
    *
    * A seller's write (`store.writeSeller`, server/store/seller-files.ts) takes one snapshot of the
-   * seller and writes its dirty shards (stock, then cards, then orders) and then its core document,
-   * which holds the idempotency record of the call: a record on disk means its changes are too.
+   * seller and writes its dirty shards and its core document (which holds the idempotency record of
+   * the call) through a journal: after a crash, the record and its changes are on disk together or
+   * not at all.
    * Which shards are dirty is tracked by the seller document itself (server/store/shards.ts), so
    * marking the seller here is all a handler needs.
    */

@@ -6,19 +6,23 @@
  * always did: `doc.cards`, `doc.stock`, `doc.orders` read and change like plain objects.
  *
  * A write (`write()`) takes one snapshot of the seller, synchronously: the core document and every
- * dirty shard serialised at the same instant. It then writes the shard files, section by section
- * (`stock`, then `cards`, then `orders`; the shards of one section side by side), and the core
- * document last, each through lowdb's text file adapter (atomic replace). Writes of one seller never
+ * dirty shard serialised at the same instant. It then writes the shard files side by side and the
+ * core document last, each through lowdb's text file adapter (atomic replace). Writes of one seller never
  * overlap: a write asked for while another runs waits for it and takes its own snapshot then, and
  * every write asked for meanwhile shares that one (coalesced, as lowdb coalesces one file's writes).
- * So a file is never overwritten by an older snapshot, and when a shard of `orders` on disk holds a
- * snapshot, the `stock` and `cards` shards on disk hold that snapshot or a later one. What a crash
- * between the files can leave is in docs/decisions.md ("Store layout").
+ * So a file is never overwritten by an older snapshot.
+ *
+ * A write of more than one file goes through a journal: the snapshot's files are first written,
+ * all together, to `sellers/<id>/journal` (atomic replace), then each to its place, then the journal
+ * is removed. Opening a seller whose journal is still there (a crash, or a failed write, between the
+ * two) writes its files to their places first. So a seller's write is on disk whole or not at all:
+ * an idempotency record (in the core) is never without its changes, nor changes without their record
+ * (docs/decisions.md, "Store layout").
  *
  * An older seller file holding `cards`, `stock` and `orders` inline loads: its records go into
  * shards on the next write, and the core document is written without them after the shards.
  */
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
 import { DOC_VERSION, upgradeSeller, type SellerDoc } from './docs.ts';
@@ -27,6 +31,10 @@ import { dropOrderIndex } from './order-index.ts';
 import { SHARDED_SECTIONS, ShardedMap, type ShardedSection, type ShardLimits, type ShardSnapshot } from './shards.ts';
 
 const SHARD_FILE = /^(cards|stock|orders)-(\d{1,9})\.json$/;
+/** The journal of a seller's last write, in the seller's directory. */
+const JOURNAL = 'journal';
+/** The name the core document has in a journal (it lives beside the directory, as `<id>.json`). */
+const CORE = 'core';
 const SECTION_NAMES: ReadonlySet<string> = new Set(SHARDED_SECTIONS);
 
 /** What a shard file holds. `records` is the part of the section this shard keeps. */
@@ -72,6 +80,7 @@ export class SellerFiles {
     const sections = Object.fromEntries(SHARDED_SECTIONS.map((s) => [s, new ShardedMap<object>(limits[s])])) as Sections;
     let stored: SellerDoc | null = null;
     if (base) {
+      await replayJournal(base);
       const file = `${base}.json`;
       const text = await readText(textFile(file), file);
       if (text !== null) stored = parseDocument<SellerDoc>(text, file);
@@ -138,15 +147,20 @@ export class SellerFiles {
     }));
     if (!base) return;
     const core = this.#coreText();
+    const shardFiles = taken.flatMap(({ section, shards }) => shards.map((s) => ({ name: `${section}-${s.index}.json`, text: s.text! })));
     try {
-      if (!this.#dirReady && taken.some((t) => t.shards.length > 0)) {
+      if (shardFiles.length === 0) {
+        await this.#adapter(`${base}.json`).write(core);
+        return;
+      }
+      if (!this.#dirReady) {
         await mkdir(base, { recursive: true, mode: 0o700 });
         this.#dirReady = true;
       }
-      for (const { section, shards } of taken) {
-        await Promise.all(shards.map((s) => this.#adapter(path.join(base, `${section}-${s.index}.json`)).write(s.text!)));
-      }
-      await this.#adapter(`${base}.json`).write(core);
+      const files = [...shardFiles, { name: CORE, text: core }];
+      await this.#adapter(path.join(base, JOURNAL)).write(journalText(files));
+      await writeFiles(base, files, (file) => this.#adapter(file));
+      await rm(path.join(base, JOURNAL));
     } catch (err) {
       for (const t of taken) this.sections[t.section].remark(t.shards);
       throw err;
@@ -198,4 +212,60 @@ async function loadShards(base: string, sections: Sections): Promise<void> {
     if (!isRecordMap(data.records)) throw new StoreError(`data file ${f.file} does not hold a shard's records; it was left untouched.`);
     sections[f.section].load(f.index, data.records, text.length);
   }
+}
+
+interface JournalFile {
+  /** A shard's file name, or `core`. */
+  name: string;
+  text: string;
+}
+
+/**
+ * A journal: one header line (`{"version":1,"files":[{"name":…,"length":…},…]}`, lengths in UTF-16
+ * units) and the files' texts one after the other, so that no text is escaped a second time.
+ */
+function journalText(files: readonly JournalFile[]): string {
+  const header = { version: 1, files: files.map((f) => ({ name: f.name, length: f.text.length })) };
+  return `${JSON.stringify(header)}\n${files.map((f) => f.text).join('')}`;
+}
+
+function parseJournal(text: string, file: string): JournalFile[] {
+  const bad = (why: string) => new StoreError(`journal ${file} ${why}; it was left untouched. Move it away to start without it (its write is then lost).`);
+  const newline = text.indexOf('\n');
+  if (newline === -1) throw bad('has no header');
+  let header: { version?: unknown; files?: unknown };
+  try {
+    header = JSON.parse(text.slice(0, newline));
+  } catch {
+    throw bad('has a header that is not JSON');
+  }
+  if (header.version !== 1 || !Array.isArray(header.files)) throw bad('is not a journal of this version');
+  const files: JournalFile[] = [];
+  let at = newline + 1;
+  for (const entry of header.files as { name?: unknown; length?: unknown }[]) {
+    const { name, length } = entry ?? {};
+    if (typeof name !== 'string' || (name !== CORE && !SHARD_FILE.test(name))) throw bad(`names a file it may not write (${String(name)})`);
+    if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0 || at + length > text.length) throw bad('is cut short');
+    files.push({ name, text: text.slice(at, at + length) });
+    at += length;
+  }
+  if (at !== text.length) throw bad('holds more than its header lists');
+  for (const f of files) parseDocument(f.text, `${file} (${f.name})`);
+  return files;
+}
+
+/** Writes a journal's files to their places: the shards side by side, the core last. */
+async function writeFiles(base: string, files: readonly JournalFile[], adapter: (file: string) => Adapter<string>): Promise<void> {
+  const shards = files.filter((f) => f.name !== CORE);
+  await Promise.all(shards.map((f) => adapter(path.join(base, f.name)).write(f.text)));
+  for (const f of files) if (f.name === CORE) await adapter(`${base}.json`).write(f.text);
+}
+
+/** Finishes a write that a crash (or a failure) interrupted: its journal's files go to their places, then the journal goes. */
+async function replayJournal(base: string): Promise<void> {
+  const file = path.join(base, JOURNAL);
+  const text = await readText(textFile(file), file);
+  if (text === null) return;
+  await writeFiles(base, parseJournal(text, file), textFile);
+  await rm(file);
 }
