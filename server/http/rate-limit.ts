@@ -13,6 +13,9 @@ export interface RateLimitOptions {
 
 export const DEFAULT_RATE_LIMIT: RateLimitOptions = { perMinute: 600, burst: 100 };
 
+/** Below this many buckets none is ever dropped. */
+const SWEEP_MIN = 1024;
+
 interface Bucket {
   tokens: number;
   at: number;
@@ -23,6 +26,7 @@ export class RateLimiter {
   readonly #buckets = new Map<string, Bucket>();
   readonly #perMs: number;
   readonly #policy: string;
+  #sweepAt = SWEEP_MIN;
 
   constructor(opts: RateLimitOptions = DEFAULT_RATE_LIMIT) {
     this.#opts = opts;
@@ -48,9 +52,15 @@ export class RateLimiter {
     });
   }
 
+  /** Buckets kept now (a full one is dropped by the next sweep: it is the same as none). */
+  get size(): number {
+    return this.#buckets.size;
+  }
+
   #refill(id: string, nowMs: number): Bucket {
     let bucket = this.#buckets.get(id);
     if (!bucket) {
+      if (this.#buckets.size >= this.#sweepAt) this.#sweep(nowMs);
       bucket = { tokens: this.#opts.burst, at: nowMs };
       this.#buckets.set(id, bucket);
     }
@@ -58,6 +68,18 @@ export class RateLimiter {
     bucket.tokens = Math.min(this.#opts.burst, bucket.tokens + elapsed * this.#perMs);
     bucket.at = nowMs;
     return bucket;
+  }
+
+  /**
+   * Drops the buckets that have filled up again (a key unused for a while, a revoked one): the map
+   * then holds only keys used within the last refill time. Runs when a new bucket would pass twice
+   * the count the last sweep left (at least `SWEEP_MIN`), so its cost is spread over the creations.
+   */
+  #sweep(nowMs: number): void {
+    for (const [id, bucket] of this.#buckets) {
+      if (bucket.tokens + Math.max(0, nowMs - bucket.at) * this.#perMs >= this.#opts.burst) this.#buckets.delete(id);
+    }
+    this.#sweepAt = Math.max(SWEEP_MIN, 2 * this.#buckets.size);
   }
 
   #headers(bucket: Bucket): Record<string, string> {

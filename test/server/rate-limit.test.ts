@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Clock } from '../../server/clock.ts';
+import { RateLimiter } from '../../server/http/rate-limit.ts';
 import { call, expectError, makeApp, newSeller, sandbox } from './helpers.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
@@ -175,5 +176,40 @@ describe('defaults and real time', () => {
     const answers = [];
     for (let i = 0; i < 6; i++) answers.push((await me(app, s.apiKey)).status);
     expect(answers).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});
+
+describe('the buckets kept', () => {
+  it('drop the buckets that filled up again, and never a bucket that is not full', () => {
+    const limiter = new RateLimiter({ perMinute: 60, burst: 5 });
+    // 3,000 keys seen once at T0 (each bucket 4 of 5), one key drained.
+    for (let i = 0; i < 3000; i++) limiter.take(`key-${i}`, T0);
+    for (let i = 0; i < 4; i++) limiter.take('busy', T0);
+    expect(limiter.size).toBe(3001);
+    // A second later every bucket is full again but `busy` (1 + 1 = 2) and the new keys (4): once
+    // new keys push the count past the threshold (twice what the last sweep left), a sweep drops
+    // the full ones.
+    let late = 0;
+    let before = limiter.size;
+    while (limiter.size >= before && late < 10_000) {
+      before = limiter.size;
+      limiter.take(`late-${late++}`, T0 + 1_000);
+    }
+    expect(late).toBeLessThan(10_000);
+    expect(limiter.size).toBe(1 + late); // busy and the late keys
+    // busy kept its state: 2 tokens, then refused.
+    limiter.take('busy', T0 + 1_000);
+    limiter.take('busy', T0 + 1_000);
+    expect(() => limiter.take('busy', T0 + 1_000)).toThrow(/rate limit/);
+    // A dropped key starts again full, as it would have been.
+    for (let i = 0; i < 5; i++) limiter.take('key-7', T0 + 1_000);
+    expect(() => limiter.take('key-7', T0 + 1_000)).toThrow(/rate limit/);
+  });
+
+  it('keep every bucket below the sweep threshold, full or not', () => {
+    const limiter = new RateLimiter({ perMinute: 60, burst: 5 });
+    for (let i = 0; i < 1000; i++) limiter.take(`key-${i}`, T0);
+    limiter.take('late', T0 + 60_000);
+    expect(limiter.size).toBe(1001);
   });
 });
