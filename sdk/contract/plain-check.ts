@@ -80,13 +80,12 @@ export class PlainChecker {
     this.#issues.push({ path: key === undefined ? [...this.#path] : [...this.#path, key], message, code });
   }
 
-  #at<T>(key: PropertyKey, run: () => T): T {
+  /** `#walk` at `key` of the current path (a throw leaves the path as it is: `check` starts afresh). */
+  #walkAt(key: PropertyKey, index: number, value: unknown): Out {
     this.#path.push(key);
-    try {
-      return run();
-    } finally {
-      this.#path.pop();
-    }
+    const out = this.#walk(index, value);
+    this.#path.pop();
+    return out;
   }
 
   /** The parsed value; issues go to `#issues` (the value is then meaningless). */
@@ -119,7 +118,7 @@ export class PlainChecker {
       case 'array': {
         if (!Array.isArray(value)) return this.#invalidType('array', value);
         const out = new Array<unknown>(value.length);
-        for (let i = 0; i < value.length; i++) out[i] = this.#at(i, () => this.#walk(node.element, value[i]));
+        for (let i = 0; i < value.length; i++) out[i] = this.#walkAt(i, node.element, value[i]);
         this.#checks(node.checks, value);
         return out;
       }
@@ -146,7 +145,7 @@ export class PlainChecker {
       const present = key in input;
       if (!present && node.optional.includes(key)) continue;
       const before = this.#issues.length;
-      const parsed = this.#at(key, () => this.#walk(node.shape[key]!, input[key]));
+      const parsed = this.#walkAt(key, node.shape[key]!, input[key]);
       if (!present) {
         // An absent key whose schema took `undefined` (unknown) is still missing.
         if (this.#issues.length === before) this.#issue('invalid_type', 'Invalid input: expected nonoptional, received undefined', key);
@@ -172,7 +171,7 @@ export class PlainChecker {
       // An exhaustive record: every member is a key (a missing one fails its value schema).
       for (const key of node.keys) {
         if (key === '__proto__') continue;
-        out[key] = this.#at(key, () => this.#walk(node.value, input[key]));
+        out[key] = this.#walkAt(key, node.value, input[key]);
       }
       const unknown = Object.keys(input).filter((key) => !node.keys!.includes(key));
       if (unknown.length > 0) this.#issue('unrecognized_keys', `Unrecognized key${unknown.length > 1 ? 's' : ''}: ${unknown.map((k) => `"${k}"`).join(', ')}`);
@@ -187,7 +186,7 @@ export class PlainChecker {
         else this.#issue('invalid_key', 'Invalid key in record', key);
         continue;
       }
-      out[key] = this.#at(key, () => this.#walk(node.value, input[key]));
+      out[key] = this.#walkAt(key, node.value, input[key]);
     }
     if (unknown.length > 0) this.#issue('unrecognized_keys', `Unrecognized key${unknown.length > 1 ? 's' : ''}: ${unknown.map((k) => `"${k}"`).join(', ')}`);
     return out;
