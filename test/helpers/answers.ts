@@ -107,6 +107,20 @@ export function replaced(value: unknown, path: Path, by: unknown, remove = false
   return copy;
 }
 
+/**
+ * Copies of `value` with one node bent: at most `positions` nodes (spread over the value), each
+ * replaced by every one of `by` in turn and then removed. `what` says which, for messages.
+ */
+export function* mutations(value: unknown, by: readonly unknown[] = REPLACEMENTS, positions = 80): Generator<{ value: unknown; what: string }> {
+  const all = paths(value);
+  const step = Math.max(1, Math.ceil(all.length / positions));
+  for (let i = 0; i < all.length; i += step) {
+    const path = all[i]!;
+    for (const replacement of by) yield { value: replaced(value, path, replacement), what: `${path.join('.')} = ${String(replacement).slice(0, 20)}` };
+    yield { value: replaced(value, path, undefined, true), what: `${path.join('.')} removed` };
+  }
+}
+
 /** Replacements that break (or probe) a leaf: types, ranges, patterns, dates, escapes. */
 export const REPLACEMENTS: unknown[] = [
   null,

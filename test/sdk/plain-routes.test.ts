@@ -24,7 +24,7 @@ import type { Checked, RouteTable } from '../../sdk/contract/operation.ts';
 import { plainTable } from '../../sdk/contract/plain-check.ts';
 import { PlainCompiler, plainRoutesModule } from '../../sdk/contract/plain-compile.ts';
 import * as zodRoutes from '../../sdk/routes.ts';
-import { paths, plain, readWorld, replaced, REPLACEMENTS, tapHandlers, withForeignFields } from '../helpers/answers.ts';
+import { mutations, plain, readWorld, REPLACEMENTS, tapHandlers, withForeignFields } from '../helpers/answers.ts';
 import { arbitraryOf, openApp, seedWorld } from '../hardening/helpers.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
@@ -94,15 +94,9 @@ describe('the CLI’s plain answer checks', () => {
     let taken = 0;
     for (const t of tapped) {
       if (typeof t.value !== 'object' || t.value === null) continue;
-      const all = paths(t.value);
-      const step = Math.max(1, Math.ceil(all.length / 80));
-      for (let i = 0; i < all.length; i += step) {
-        const path = all[i]!;
-        for (const by of [...REPLACEMENTS, 'x'.repeat(5001), -(2 ** 60), 'ord_abc', '2028-02-29', '2027-02-29']) {
-          if (expectAgreement(t.op, replaced(t.value, path, by), `${path.join('.')} = ${String(by).slice(0, 20)}`)) taken++;
-          else refused++;
-        }
-        expectAgreement(t.op, replaced(t.value, path, undefined, true), `${path.join('.')} removed`);
+      for (const { value, what } of mutations(t.value, [...REPLACEMENTS, 'x'.repeat(5001), -(2 ** 60), 'ord_abc', '2028-02-29', '2027-02-29'])) {
+        if (expectAgreement(t.op, value, what)) taken++;
+        else refused++;
       }
     }
     expect(refused).toBeGreaterThan(1000);
