@@ -14,7 +14,7 @@ import { note, printFields, printJson, printTable, say } from '../lib/output.ts'
 import { flagOrAsk } from '../lib/prompts.ts';
 
 export interface CatalogListOptions extends ListOptions {
-  q?: string | undefined;
+  search?: string | undefined;
   category?: string | undefined;
 }
 
@@ -24,7 +24,7 @@ export const register: Register = (noun, app) => {
       .command('list')
       .alias('ls')
       .description('List catalogue positions')
-      .option('--q <text>', 'search text')
+      .option('--search <text>', 'only positions whose slug, title or category contains the text')
       .option('--category <category>', 'only this category'),
     'positions',
   ).action(
@@ -85,7 +85,7 @@ export interface CatalogRequestOptions {
 export type CatalogRequestsOptions = ListOptions;
 
 export async function runCatalogList(opts: CatalogListOptions, deps: Deps): Promise<void> {
-  const query = { q: opts.q, category: opts.category, limit: opts.limit, cursor: opts.cursor };
+  const query = { q: opts.search, category: opts.category, limit: opts.limit, cursor: opts.cursor };
   await printList(deps, deps.client().catalog.list(query), {
     all: opts.all,
     what: 'positions',

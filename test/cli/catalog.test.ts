@@ -25,7 +25,7 @@ const STEAM = { ...NETFLIX, slug: 'steam', title: 'Steam wallet', category: 'gam
 describe('seller catalog list', () => {
   it('passes filters and shows one page with a hint about the next', async () => {
     const list = vi.fn(() => pagedOf([[NETFLIX], [STEAM]]));
-    const result = await run(['catalog', 'list', '--q', 'net', '--category', 'video', '--limit', '1'], bufferIO({ env, tty: true }), { client: () => fakeClient({ catalog: { list } }) });
+    const result = await run(['catalog', 'list', '--search', 'net', '--category', 'video', '--limit', '1'], bufferIO({ env, tty: true }), { client: () => fakeClient({ catalog: { list } }) });
     expect(result.code).toBe(0);
     expect(list).toHaveBeenCalledWith({ q: 'net', category: 'video', limit: 1, cursor: undefined });
     expect(result.out).toMatch(/^SLUG\s+TITLE\s+CATEGORY\s+PRODUCT TYPES\nnetflix\s+Netflix\s+video\s+subscription, account\n$/);
