@@ -5,6 +5,8 @@
  * - Every write that got a 2xx answer before the kill is there after the restart: each acknowledged
  *   card is readable, each acknowledged key works, each acknowledged stock unit is known (a refill
  *   of the same units adds nothing).
+ * - A card creation retried under its idempotency key after the restart makes its card exactly once:
+ *   one left unanswered by the kill (before, during or after its write) and one acknowledged alike.
  * - Every data file parses as JSON, right after the kill and after the restart.
  * - Webhook deliveries pending at the kill (their receiver answered 500, `nextAttemptAt` set) resume:
  *   after the restart, with the receiver answering 200 and the clock moved past the next attempt,
@@ -95,11 +97,11 @@ interface Answer {
   body: any;
 }
 
-async function request(base: string, method: string, url: string, opts: { key?: string; admin?: boolean; body?: unknown } = {}): Promise<Answer> {
+async function request(base: string, method: string, url: string, opts: { key?: string; admin?: boolean; body?: unknown; idem?: string } = {}): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (opts.admin) headers.authorization = `Bearer ${ADMIN}`;
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-  if (opts.key && method !== 'GET') headers['idempotency-key'] = crypto.randomUUID();
+  if (opts.key && method !== 'GET') headers['idempotency-key'] = opts.idem ?? crypto.randomUUID();
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(base + url, { method, headers, ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }) });
   const text = await res.text();
@@ -195,6 +197,9 @@ describe('SIGKILL in the middle of a write load', () => {
     }
     const acked = { cards: [] as number[], keys: [] as { id: string; key: string }[], refills: [] as { number: number; items: string[] }[] };
     const count = () => acked.cards.length + acked.keys.length + acked.refills.length;
+    /** Card creations sent and not answered when the server died (their fate is unknown to the client). */
+    const unanswered = new Set<{ i: number; key: string }>();
+    const ackedCreations: { i: number; key: string; number: number }[] = [];
     let next = 0;
     let killed = false;
     const kill = () => {
@@ -209,8 +214,14 @@ describe('SIGKILL in the middle of a write load', () => {
         if (i >= WRITES) return;
         try {
           if (i % 3 === 0) {
-            const r = await request(base, 'POST', '/api/v1/listings', { key: wkey, body: { ...CODE_CARD, priceRub: 100 + i } });
-            if (r.status === 201) acked.cards.push(r.body.number);
+            const creation = { i, key: wkey };
+            unanswered.add(creation);
+            const r = await request(base, 'POST', '/api/v1/listings', { key: wkey, body: { ...CODE_CARD, priceRub: 100 + i }, idem: `card-${i}` });
+            unanswered.delete(creation);
+            if (r.status === 201) {
+              acked.cards.push(r.body.number);
+              ackedCreations.push({ ...creation, number: r.body.number });
+            }
           } else if (i % 3 === 1) {
             const number = cards[w]!;
             const items = Array.from({ length: 5 }, (_, j) => `w${w}-i${i}-u${j}`);
@@ -236,7 +247,7 @@ describe('SIGKILL in the middle of a write load', () => {
     // --- right after the kill: every data file parses ------------------------------------------
     const atKill = await unparseable(dataDir);
     if (process.env.CRASH_STATS) {
-      console.log({ cards: acked.cards.length, keys: acked.keys.length, refills: acked.refills.length, sent: next, files: await readdir(dataDir, { recursive: true }) });
+      console.log({ cards: acked.cards.length, keys: acked.keys.length, refills: acked.refills.length, unanswered: unanswered.size, sent: next, files: await readdir(dataDir, { recursive: true }) });
     }
     expect(atKill.checked).toBeGreaterThanOrEqual(2);
     expect(atKill.bad).toEqual([]);
@@ -259,6 +270,26 @@ describe('SIGKILL in the middle of a write load', () => {
       expect(r.status).toBe(201);
       expect(r.body, `acknowledged refill of card ${number}`).toMatchObject({ added: 0, duplicates: items.length });
     }
+    // a creation retried under its idempotency key makes its card exactly once, whether the kill
+    // came before its write, in the middle of it (the journal) or after it
+    for (const { i, key: wkey } of unanswered) {
+      const retried = await request(base, 'POST', '/api/v1/listings', { key: wkey, body: { ...CODE_CARD, priceRub: 100 + i }, idem: `card-${i}` });
+      expect(retried.status, `retried creation ${i}`).toBe(201);
+    }
+    const prices: number[] = [];
+    for (let cursor: string | null = null, first = true; first || cursor !== null; first = false) {
+      const page = await must(request(base, 'GET', `/api/v1/listings?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key }), 200);
+      prices.push(...(page.items as { priceRub: number }[]).map((c) => c.priceRub));
+      cursor = page.nextCursor;
+    }
+    for (const { i } of unanswered) expect(prices.filter((p) => p === 100 + i), `cards of creation ${i}`).toHaveLength(1);
+    // an acknowledged creation retried after the restart is a replay (the same card), not a second card
+    for (const { i, key: wkey, number } of ackedCreations) {
+      const again = await must(request(base, 'POST', '/api/v1/listings', { key: wkey, body: { ...CODE_CARD, priceRub: 100 + i }, idem: `card-${i}` }), 201);
+      expect(again.number, `replayed creation ${i}`).toBe(number);
+      expect(prices.filter((p) => p === 100 + i), `cards of creation ${i}`).toHaveLength(1);
+    }
+
     // the card numbers stay unique after the restart (the sequence survived)
     const fresh = await must(request(base, 'POST', '/api/v1/listings', { key, body: CODE_CARD }), 201);
     expect([...cards, ...acked.cards]).not.toContain(fresh.number);
