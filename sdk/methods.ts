@@ -196,31 +196,31 @@ export class OperationCaller {
 /** The HTTP request of an operation call. */
 export function requestOf(
   baseUrl: string,
-  op: Route,
+  route: Route,
   params: Record<string, unknown>,
   input: unknown,
   options: RequestOptions | undefined,
 ): OutgoingRequest {
-  const path = op.path.includes('{') ? fillPath(op.path, params) : op.path;
-  const query = op.query ? queryString(input as Record<string, unknown> | undefined) : '';
+  const path = route.path.includes('{') ? fillPath(route.path, params) : route.path;
+  const query = route.query ? queryString(input as Record<string, unknown> | undefined) : '';
   const request: OutgoingRequest = {
-    method: op.method,
-    url: baseUrl + BASE_PATH[op.surface] + path + query,
-    operation: op.id,
+    method: route.method,
+    url: baseUrl + BASE_PATH[route.surface] + path + query,
+    operation: route.id,
     signal: options?.signal,
     timeoutMs: options?.timeoutMs,
     maxRetries: options?.maxRetries,
     headers: options?.headers,
   };
-  if (op.bodyType === 'json') {
+  if (route.bodyType === 'json') {
     request.body = JSON.stringify(input ?? {});
     request.contentType = 'application/json';
-  } else if (op.bodyType === 'binary') {
+  } else if (route.bodyType === 'binary') {
     const upload = input as ImageUpload;
     request.body = upload.data as BodyInit;
     request.contentType = upload.contentType ?? (upload.data instanceof Blob ? upload.data.type : undefined);
   }
-  if (op.surface === 'api' && op.changes) request.idempotencyKey = options?.idempotencyKey ?? newIdempotencyKey();
+  if (route.surface === 'api' && route.changes) request.idempotencyKey = options?.idempotencyKey ?? newIdempotencyKey();
   return request;
 }
 
