@@ -30,7 +30,7 @@ import type { Sleep } from '../../sdk/transport.ts';
 import { abortableSleep, fileWatermarkStore, type WatchRetry } from '../../sdk/watch.ts';
 import type { App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
-import { describeError } from '../lib/errors.ts';
+import { describeError, UsageError } from '../lib/errors.ts';
 import { type IO, useColor } from '../lib/io.ts';
 import { alignColumns, canRedraw, LiveBlock, paint, type Cell, type TerminalSink } from '../lib/live-table.ts';
 import { note, warn } from '../lib/output.ts';
@@ -85,6 +85,7 @@ export function registerWatch(noun: Command, app: App): void {
 
 /** Runs the watch until SIGINT or SIGTERM. */
 export async function runOrdersWatch(opts: WatchCliOptions, deps: Deps): Promise<void> {
+  if (opts.exec !== undefined) await checkExec(opts.exec, deps.io.env);
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once('SIGINT', stop);
@@ -153,6 +154,40 @@ function printChange(deps: Deps, order: Order, before: OrderStatus | undefined):
   const status = before !== undefined && before !== order.status ? `${before} → ${order.status}` : order.status;
   const line = [row.updated, row.id.padEnd(16), row.card.padEnd(6), status.padEnd(24), row.action.padEnd(12), row.price];
   deps.io.stdout.write(`${line.join('  ').trimEnd()}\n`);
+}
+
+/** Characters after which the first word of a command is the shell's to read, not ours. */
+const SHELL_SYNTAX = /["'`$\\|&;<>(){}[\]*?~=!#]/;
+
+/**
+ * Fails before the watch starts when `--exec` names a program that is not there, so that a typo does
+ * not surface as a warning per change hours later: a first word with a `/` must be an executable
+ * file, another must be something the shell finds (`command -v`: a program on PATH, a builtin, a
+ * function). A first word with shell syntax in it (quotes, `$`, an assignment …) is left to the shell.
+ * Not on Windows, whose shell is another.
+ */
+export async function checkExec(command: string, env: Record<string, string | undefined>): Promise<void> {
+  const word = command.trim().split(/\s+/)[0] ?? '';
+  if (word === '' || process.platform === 'win32' || SHELL_SYNTAX.test(word)) {
+    if (word === '') throw new UsageError('--exec needs a command', 'e.g. --exec ./on-order.sh');
+    return;
+  }
+  if (word.includes('/')) {
+    const { access, stat } = await import('node:fs/promises');
+    const { constants } = await import('node:fs');
+    let ok: boolean;
+    try {
+      ok = (await stat(word)).isFile();
+      if (ok) await access(word, constants.X_OK);
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new UsageError(`--exec: ${word} is not an executable file`, `check the path, or run it through its interpreter: --exec "sh ${word}"`);
+    return;
+  }
+  const { spawnSync } = await import('node:child_process');
+  const found = spawnSync('/bin/sh', ['-c', `command -v -- ${word}`], { env: env as NodeJS.ProcessEnv, stdio: 'ignore' });
+  if (found.status !== 0) throw new UsageError(`--exec: ${word} is not a command the shell finds`, 'check its name, or give its path');
 }
 
 /** Runs `command` for one change; a failure is a warning, never the end of the watch. */

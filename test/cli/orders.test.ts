@@ -337,6 +337,39 @@ if (process.env.SERVICE_ORDER_ID === 'ord_bad') process.exit(3);
     }
   });
 
+  it('--exec naming a program that is not there fails before the watch starts (exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'watch-exec-'));
+    try {
+      const plain = join(dir, 'not-executable.sh');
+      writeFileSync(plain, 'echo hi\n', { mode: 0o644 });
+      const runnable = join(dir, 'on-order.sh');
+      writeFileSync(runnable, '#!/bin/sh\ncat > /dev/null\n', { mode: 0o755 });
+      const cases: [string, RegExp][] = [
+        [join(dir, 'missing.sh'), /--exec: \S+missing\.sh is not an executable file/],
+        [dir, /is not an executable file/],
+        [`no-such-program-${process.pid} --flag`, /--exec: no-such-program-\d+ is not a command the shell finds/],
+        ['   ', /--exec needs a command/],
+      ];
+      if (process.getuid?.() !== 0) cases.push([plain, /not-executable\.sh is not an executable file/]); // root may run any file
+      for (const [command, message] of cases) {
+        const watch = fakeWatch([order('ord_a')]);
+        const result = await run(['orders', 'watch', '--exec', command], bufferIO({ env }), { client: client({ watch }) });
+        expect(result.code, command).toBe(2);
+        expect(result.err, command).toMatch(message);
+        expect(watch).not.toHaveBeenCalled();
+      }
+      // What the shell finds, or reads itself, goes ahead: a path, a program on PATH, a builtin, shell syntax.
+      for (const command of [runnable, 'cat > /dev/null', 'true', 'FOO=1 cat > /dev/null', '"$SHELL" -c true']) {
+        const watch = fakeWatch([order('ord_a')]);
+        const result = await run(['orders', 'watch', '--exec', command], bufferIO({ env }), { client: client({ watch }) });
+        expect(result.code, `${command}: ${result.err}`).toBe(0);
+        expect(watch).toHaveBeenCalled();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('an authentication failure ends the watch with exit 4', async () => {
     const watch = vi.fn(async function* () {
       yield order('ord_a');
