@@ -44,8 +44,12 @@ export interface AppOptions {
   hookLookup?: ResolveLookup;
   clock?: Clock;
   rateLimit?: Partial<RateLimitOptions>;
-  /** Fastify's logger. @default false */
-  logger?: boolean;
+  /**
+   * Fastify's logger (pino, one JSON object a line): `true` logs every request at `info` to stdout;
+   * `{level, stream}` picks the level and where the lines go. An unexpected error (a 500) is logged
+   * at `error` with the request id its answer carries. @default false
+   */
+  logger?: boolean | { level: 'error' | 'warn' | 'info' | 'debug'; stream?: { write(line: string): unknown } };
 }
 
 declare module 'fastify' {

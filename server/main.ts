@@ -1,14 +1,15 @@
 /**
  * The `seller-server` command line (gaps.md):
  * seller-server [--port 8787] [--host 127.0.0.1] [--data DIR | --memory] [--admin-token T]
- *               [--allow-local-hooks] [--no-demo]
+ *               [--allow-local-hooks] [--no-demo] [--log]
+ * (`--log` is this server's addition: docs/decisions.md, "Server command line".)
  */
 import { parseArgs } from 'node:util';
 import { StoreError } from './store/store.ts';
 import { startServer } from './index.ts';
 
 const USAGE = `usage: seller-server [--port 8787] [--host 127.0.0.1] [--data DIR | --memory]
-                     [--admin-token T] [--allow-local-hooks] [--no-demo]
+                     [--admin-token T] [--allow-local-hooks] [--no-demo] [--log]
 
   --port N             port to listen on; 0 takes a free port (default 8787)
   --host H             address to bind (default 127.0.0.1)
@@ -17,6 +18,8 @@ const USAGE = `usage: seller-server [--port 8787] [--host 127.0.0.1] [--data DIR
   --admin-token T      sandbox admin token (default SERVICE_ADMIN_TOKEN, else generated)
   --allow-local-hooks  allow http:// webhook addresses on loopback (local development only)
   --no-demo            do not create the demo seller
+  --log                log every request on stderr (JSON lines: method, URL, status, time, request
+                       id; never a header or a body); without it only unexpected errors are logged
 `;
 
 function fail(message: string, code = 2): never {
@@ -35,6 +38,7 @@ function parse() {
         'admin-token': { type: 'string' },
         'allow-local-hooks': { type: 'boolean', default: false },
         'no-demo': { type: 'boolean', default: false },
+        log: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -62,6 +66,8 @@ async function main(): Promise<void> {
     adminToken: args['admin-token'],
     allowLocalHooks: args['allow-local-hooks'],
     demo: !args['no-demo'],
+    // On stderr, so that stdout keeps only the lines above; an internal error's answer names its request id.
+    logger: { level: args.log ? 'info' : 'error', stream: process.stderr },
   });
   const out = (line = '') => process.stdout.write(`${line}\n`);
   out(`store: ${args.memory ? 'memory (lost on exit)' : (args.data ?? './.seller-data')}`);

@@ -2,7 +2,7 @@
  * A file-backed server app per test: a fresh temporary data directory before each test, apps
  * opened on it through `fileApp()` closed (and the directory removed) after each test.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -47,5 +47,21 @@ export function useFileStore(prefix: string): FileStore {
     track(app) {
       open.push(app);
     },
+  };
+}
+
+/**
+ * Makes the next write of a seller's core document fail (a directory stands where the file goes),
+ * after its shards and journal are written; returns how to put the disk back as a crash at that
+ * point leaves it: the core as it was before that write.
+ */
+export async function breakSellerCore(dir: string, sellerId: string): Promise<() => Promise<void>> {
+  const core = path.join(dir, 'sellers', `${sellerId}.json`);
+  const before = await readFile(core, 'utf8');
+  await rm(core);
+  await mkdir(core);
+  return async () => {
+    await rm(core, { recursive: true });
+    await writeFile(core, before);
   };
 }

@@ -259,7 +259,7 @@ describe('status/code table', () => {
       if (ERROR_STATUS[code] === 401) expect(String(res.headers['www-authenticate'])).toMatch(/^Bearer\b/);
       seen.add(code);
     }
-    // `rate` and `internal` are covered elsewhere (rate-limit.test.ts; no route can be made to fail).
+    // `rate` and `internal` are covered elsewhere (rate-limit.test.ts; internal-error.test.ts, with a failing disk).
     const untested = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((c) => !seen.has(c));
     expect(untested.sort()).toEqual(['internal', 'rate']);
   });

@@ -11,14 +11,14 @@
  * - The journal is removed after a write, and a bad journal stops the start with a message naming it,
  *   untouched.
  */
-import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { Store, StoreError } from '../../server/store/store.ts';
 import { CODE_CARD } from '../helpers/fixtures.ts';
-import { useFileStore } from '../helpers/file-store.ts';
+import { breakSellerCore, useFileStore } from '../helpers/file-store.ts';
 import { ADMIN, call, newSeller, type SellerCreated } from './helpers.ts';
 
 const files = useFileStore('seller-journal-test-');
@@ -30,18 +30,6 @@ async function appOn(dir: string): Promise<FastifyInstance> {
 }
 
 const exists = (file: string) => stat(file).then(() => true, () => false);
-
-/** Makes the next write of `seller`'s core fail after its shards and journal; returns how to undo it as a crash would. */
-async function breakCore(dir: string, seller: SellerCreated): Promise<() => Promise<void>> {
-  const core = path.join(dir, 'sellers', `${seller.sellerId}.json`);
-  const before = await readFile(core, 'utf8');
-  await rm(core);
-  await mkdir(core);
-  return async () => {
-    await rm(core, { recursive: true });
-    await writeFile(core, before);
-  };
-}
 
 async function cardNumbers(app: FastifyInstance, seller: SellerCreated): Promise<number[]> {
   const res = await call<{ items: { number: number }[] }>(app, seller.apiKey, 'GET', '/api/v1/listings');
@@ -57,7 +45,7 @@ describe('the journal of a seller’s write', () => {
     const journal = path.join(files.dir, 'sellers', seller.sellerId, 'journal');
     expect(await exists(journal)).toBe(false);
 
-    const crash = await breakCore(files.dir, seller);
+    const crash = await breakSellerCore(files.dir, seller.sellerId);
     const key = { 'idempotency-key': 'create-after-crash' };
     const cut = await call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD, key);
     expect(cut.status).toBe(500);

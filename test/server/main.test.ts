@@ -104,6 +104,30 @@ describe('seller-server', () => {
     expect(exit.code).toBe(0);
   });
 
+  it('--log logs every request on stderr (JSON lines, the request id, no header); without it a request logs nothing', async () => {
+    const logged = run(['--port', '0', '--memory', '--admin-token', 'T', '--log']);
+    const url = await listening(logged);
+    const key = /^demo key: (\S+)$/m.exec(logged.stdout())![1]!;
+    const me = await fetch(`${url}/api/v1/me?probe=1`, { headers: { authorization: `Bearer ${key}` } });
+    expect(me.status).toBe(200);
+    const id = me.headers.get('x-request-id');
+    await stop(logged);
+    const lines = logged.stderr().trimEnd().split('\n').map((line) => JSON.parse(line) as { reqId?: string; msg: string; res?: { statusCode: number }; req?: { url: string } });
+    expect(lines.find((l) => l.reqId === id && l.msg === 'incoming request')?.req?.url).toBe('/api/v1/me?probe=1');
+    expect(lines.find((l) => l.reqId === id && l.msg === 'request completed')?.res?.statusCode).toBe(200);
+    expect(logged.stderr()).not.toContain(key);
+    expect(logged.stderr()).not.toMatch(/authorization/i);
+    expect(logged.stdout().trimEnd().split('\n').at(-1)).toBe(`listening on ${url}`); // stdout keeps only its lines
+
+    const quiet = run(['--port', '0', '--memory', '--admin-token', 'T']);
+    const quietUrl = await listening(quiet);
+    const quietKey = /^demo key: (\S+)$/m.exec(quiet.stdout())![1]!;
+    expect((await fetch(`${quietUrl}/api/v1/me`, { headers: { authorization: `Bearer ${quietKey}` } })).status).toBe(200);
+    expect((await fetch(`${quietUrl}/api/v1/nope`)).status).toBe(404);
+    await stop(quiet);
+    expect(quiet.stderr()).toBe('');
+  });
+
   it('--no-demo prints no demo key', async () => {
     const r = run(['--port', '0', '--memory', '--admin-token', 'T', '--no-demo']);
     const url = await listening(r);
