@@ -35,4 +35,5 @@ export const NOUNS: readonly Noun[] = [
   { name: 'sandbox', summary: 'Play the marketplace and buyer on a local seller-server', load: async () => (await import('./commands/sandbox.ts')).register },
   { name: 'api', summary: 'Make an authenticated request to any API path', load: async () => (await import('./commands/api.ts')).register },
   { name: 'mcp', summary: 'Bridge an MCP host on stdio to the tool endpoint', load: async () => (await import('./commands/mcp.ts')).register },
+  { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: async () => (await import('./commands/completion.ts')).register },
 ];

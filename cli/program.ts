@@ -8,6 +8,9 @@ import type { Deps } from './lib/deps.ts';
 import type { IO } from './lib/io.ts';
 import { NOUNS, type Noun } from './nouns.ts';
 
+/** The hidden word the completion scripts call `seller` with (cli/completion.ts). */
+export const COMPLETE_WORD = '__complete';
+
 export interface RunOptions {
   io: IO;
   /** Replaces parts of every command's deps (tests: a fake client, scripted prompts). */
@@ -67,13 +70,21 @@ export function invokedNoun(argv: readonly string[]): Noun | undefined {
 export async function runCli(argv: readonly string[], options: RunOptions): Promise<number> {
   const { io } = options;
   const program = buildProgram(io);
+  const loadNoun = async (noun: Noun): Promise<Command> => {
+    const [register, { createApp }] = await Promise.all([noun.load(), import('./lib/command.ts')]);
+    const stub = program.commands.find((command) => command.name() === noun.name)!;
+    register(stub, createApp(io, options.overrides));
+    return stub;
+  };
+  if (argv[0] === COMPLETE_WORD) {
+    // What the completion scripts call on Tab: candidates on stdout, never an error.
+    const { printCompletions } = await import('./completion.ts');
+    await printCompletions(argv.slice(1), io, program, (name) => loadNoun(NOUNS.find((n) => n.name === name)!)).catch(() => undefined);
+    return 0;
+  }
   try {
     const noun = invokedNoun(argv);
-    if (noun) {
-      const [register, { createApp }] = await Promise.all([noun.load(), import('./lib/command.ts')]);
-      const stub = program.commands.find((command) => command.name() === noun.name)!;
-      register(stub, createApp(io, options.overrides));
-    }
+    if (noun) await loadNoun(noun);
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {
