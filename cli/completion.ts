@@ -2,11 +2,13 @@
  * Shell completion. `seller completion bash|zsh|fish` prints a script that, on every Tab, runs
  * `seller __complete <words…>` with the words typed after `seller` (the last one the word being
  * completed, maybe empty) and offers the lines it prints: the nouns, a noun's verbs, a command's
- * options, and an option's choices (`--type` → subscription, account, …). Completion reads the
- * program itself, so it knows every command there is; only the noun being completed is loaded.
+ * options, an option's choices (`--type` → subscription, account, …) and the saved profiles
+ * (`--profile`). Completion reads the program itself, so it knows every command there is; only the
+ * noun being completed is loaded.
  * Values the server holds (card numbers, order ids) are not completed: a Tab never makes a request.
  */
 import type { Command, Option } from 'commander';
+import { ProfileStore } from './lib/config.ts';
 import type { IO } from './lib/io.ts';
 import { NOUNS } from './nouns.ts';
 import { COMPLETE_WORD } from './program.ts';
@@ -49,7 +51,12 @@ complete -c seller -f -a '(seller ${COMPLETE_WORD} (commandline -opc)[2..-1] (co
  * The candidates for the last of `words` (the words after `seller`, the last one being completed),
  * one a line. `program` is built with stubs; `loadNoun` fills in a noun's commands.
  */
-export async function complete(words: readonly string[], program: Command, loadNoun: (name: string) => Promise<Command | undefined>): Promise<string[]> {
+export async function complete(
+  words: readonly string[],
+  program: Command,
+  loadNoun: (name: string) => Promise<Command | undefined>,
+  profileNames: () => string[] = () => [],
+): Promise<string[]> {
   const partial = words.at(-1) ?? '';
   const before = words.slice(0, -1);
   let command = program;
@@ -81,7 +88,7 @@ export async function complete(words: readonly string[], program: Command, loadN
       command = sub;
     }
   }
-  if (expecting) return matching(expecting.argChoices ?? [], partial);
+  if (expecting) return matching(expecting.long === '--profile' ? profileNames() : (expecting.argChoices ?? []), partial);
   if (partial.startsWith('-')) return matching(optionFlags(command, program), partial);
   const subs = positionals === 0 ? command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden) : [];
   const names = subs.flatMap((c) => [c.name(), ...c.aliases()]).filter((name) => name !== 'help');
@@ -125,6 +132,15 @@ export async function printCompletions(
   loadNoun: (name: string) => Promise<Command | undefined>,
 ): Promise<void> {
   const known = NOUNS.map((noun) => noun.name);
-  const candidates = await complete(words.length === 0 ? [''] : words, program, (name) => (known.includes(name) ? loadNoun(name) : Promise.resolve(undefined)));
+  const load = (name: string) => (known.includes(name) ? loadNoun(name) : Promise.resolve(undefined));
+  // Saved profiles are local: `--profile <Tab>` offers them (a config file that cannot be read offers none).
+  const profiles = () => {
+    try {
+      return new ProfileStore(io.env).names();
+    } catch {
+      return [];
+    }
+  };
+  const candidates = await complete(words.length === 0 ? [''] : words, program, load, profiles);
   if (candidates.length > 0) io.stdout.write(`${candidates.join('\n')}\n`);
 }

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NOUNS } from '../../cli/nouns.ts';
 import { ensureBuilt, ROOT } from '../helpers/cli.ts';
-import { bufferIO, run } from './helpers.ts';
+import { ProfileStore } from '../../cli/lib/config.ts';
+import { bufferIO, run, tempConfigDir } from './helpers.ts';
 
 async function candidates(...words: string[]): Promise<string[]> {
   const client = () => {
@@ -48,9 +49,23 @@ describe('seller __complete', () => {
     expect(await candidates('completion', '')).toEqual(['bash', 'fish', 'zsh']);
     expect(await candidates('cards', 'show', '')).toEqual([]);
     expect(await candidates('orders', 'show', 'ord_1', '')).toEqual([]);
-    expect(await candidates('--profile', '')).toEqual([]);
+    expect(await candidates('--profile', '')).toEqual([]); // no profile saved
     expect(await candidates('nope', '')).toEqual([]);
     expect(await candidates('cards', '--', '')).toEqual([]);
+  });
+
+  it('completes --profile with the saved profiles', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const store = new ProfileStore({ SELLER_CONFIG_DIR: dir });
+      store.update('shop', { baseUrl: 'http://127.0.0.1:8787' });
+      store.update('staging', { baseUrl: 'http://127.0.0.1:8788' });
+      store.update('other', { baseUrl: 'http://127.0.0.1:8789' });
+      const result = await run(['__complete', 'keys', 'list', '--profile', 's'], bufferIO({ env: { SELLER_CONFIG_DIR: dir } }));
+      expect(result.out.trimEnd().split('\n')).toEqual(['shop', 'staging']);
+    } finally {
+      cleanup();
+    }
   });
 
   it('prints a script for each shell, and refuses another shell (exit 2)', async () => {
