@@ -32,7 +32,7 @@ export async function run() {
       XDG_CONFIG_HOME: config.dir,
       NO_COLOR: '1',
     };
-    const sellerJs = path.join(ROOT, 'bin', 'seller.cjs');
+    const sellerJs = path.join(ROOT, 'bin', 'seller.js');
     const commands = {
       node: [process.execPath, ['-e', '0']],
       help: [process.execPath, [sellerJs, '--help']],

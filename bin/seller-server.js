@@ -1,2 +1,6 @@
 #!/usr/bin/env node
-import '../dist/server/main.js';
+// CommonJS, as every file in bin/ (bin/package.json); the server itself is an ES module.
+import('../dist/server/main.js').catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,6 +1,6 @@
 /**
  * Entry point of the `seller` binary. The build bundles this file into one CommonJS script that
- * bin/seller.cjs runs through a small loader with V8's code cache (scripts/build.mjs), so it must
+ * bin/seller.js runs through a small loader with V8's code cache (scripts/build.mjs), so it must
  * not use top-level await.
  */
 import { processIO } from './lib/io.ts';

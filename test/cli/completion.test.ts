@@ -87,7 +87,7 @@ describe('the bash script', () => {
     const dir = mkdtempSync(join(tmpdir(), 'seller-completion-'));
     try {
       // `seller` on PATH, as npm links it.
-      writeFileSync(join(dir, 'seller'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin/seller.cjs')}" "$@"\n`, { mode: 0o755 });
+      writeFileSync(join(dir, 'seller'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin/seller.js')}" "$@"\n`, { mode: 0o755 });
       const tab = (...words: string[]) =>
         execFileSync(
           'bash',

@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = join(ROOT, 'bin/seller.cjs');
+const BIN = join(ROOT, 'bin/seller.js');
 const BUNDLE = join(ROOT, 'dist/cli/main.cjs');
 const SOURCES = ['cli', 'sdk', 'package.json'];
 const LOCK = join(ROOT, 'node_modules/.seller-build.lock');
