@@ -1,0 +1,176 @@
+/**
+ * The scripts in examples/ run as a user runs them (`node examples/…`, importing `service-seller`
+ * by name, which resolves to the built package) against a real server.
+ *
+ * - deliver-subscriptions.mjs delivers the paid subscription orders (with the next charge day and its
+ *   note), leaves other orders alone, keeps its position in the watermark file, and stops on SIGINT
+ *   with exit 0; started again, it resumes from the file and delivers only what was paid since.
+ * - webhook-receiver.mjs takes a signed test delivery from the server (204, the event handled) and
+ *   refuses a forged one (400 with the reason), and stops on SIGINT with exit 0.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxClient, SellerClient } from '../../sdk/index.ts';
+import { ensureBuilt, ROOT } from '../helpers/cli.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+let client: SellerClient;
+let sandbox: SandboxClient;
+let apiKey: string;
+let dir: string;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
+  ({ apiKey } = await server.newSeller());
+  client = new SellerClient({ apiKey, baseUrl: server.url });
+  sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
+  dir = mkdtempSync(join(tmpdir(), 'seller-examples-'));
+}, 120_000);
+afterAll(async () => {
+  const closing = server?.close();
+  server?.app.server.closeAllConnections();
+  await closing;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A paid order of a new active card of `productType`. */
+async function paidOrder(productType: 'subscription' | 'code', number?: number): Promise<{ id: string; number: number }> {
+  let card = number;
+  if (card === undefined) {
+    const position = await client.catalog.get('spotify');
+    const created = await client.listings.create({
+      service: position.slug,
+      tariff: position.tariffs[0]!.slug,
+      productType,
+      deliveryMethod: productType === 'subscription' ? 'own_account' : 'code',
+      priceRub: 390,
+      slaMinutes: position.slaChoices[0]!,
+      guaranteeDays: position.guaranteeChoices[0]!,
+    });
+    await client.listings.setState(created.number, { active: true });
+    card = created.number;
+  }
+  const order = await sandbox.createOrder({ number: card });
+  await sandbox.pay(order.id);
+  return { id: order.id, number: card };
+}
+
+/** Runs the example until `until` holds, then SIGINT; resolves with its exit code and output. */
+async function runExample(until: () => Promise<boolean>): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'examples/deliver-subscriptions.mjs')], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, SERVICE_API_KEY: apiKey, SERVICE_BASE_URL: server.url, POLL_SECONDS: '0.2' },
+  });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 20_000;
+  while (!(await until())) {
+    if (child.exitCode !== null) break;
+    if (Date.now() > deadline) throw new Error(`the example did not get there in time:\n${out}\n${err}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGINT');
+  return { code: await exited, out, err };
+}
+
+const statusOf = async (id: string) => (await client.orders.get(id)).status;
+
+describe('examples/deliver-subscriptions.mjs', () => {
+  it('delivers paid subscriptions with the next charge day, resumes from its watermark, stops on Ctrl-C', async () => {
+    const first = await paidOrder('subscription');
+    const code = await paidOrder('code');
+    const run1 = await runExample(async () => (await statusOf(first.id)) === 'delivered');
+    expect(run1.code, run1.err).toBe(0);
+    expect(run1.out).toContain(`delivered ${first.id}, next charge `);
+    expect(run1.out.trimEnd().split('\n').at(-1)).toBe('stopped');
+    const delivered = await client.orders.get(first.id);
+    expect(delivered.nextChargeDay).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(delivered.messages.map((m) => m.text)).toContain('Activated on your account. Enjoy!');
+    expect(await statusOf(code.id)).toBe('awaiting_delivery'); // not a subscription: left alone
+    expect(existsSync(join(dir, '.deliver-subscriptions.watermark'))).toBe(true);
+
+    // A second run starts from the watermark: only the order paid since is delivered.
+    const second = await paidOrder('subscription', first.number);
+    const run2 = await runExample(async () => (await statusOf(second.id)) === 'delivered');
+    expect(run2.code, run2.err).toBe(0);
+    expect(run2.out).toContain(`delivered ${second.id}`);
+    expect(run2.out).not.toContain(first.id);
+    expect(JSON.parse(readFileSync(join(dir, '.deliver-subscriptions.watermark'), 'utf8')).since).toMatch(/^\d{4}-/);
+  }, 60_000);
+});
+
+/** A port free a moment ago (the receiver must be subscribed before it starts: it needs the secret). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function until(what: string, ok: () => boolean, child: ChildProcessWithoutNullStreams): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!ok()) {
+    if (child.exitCode !== null) throw new Error(`the receiver exited (${child.exitCode}) before ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('examples/webhook-receiver.mjs', () => {
+  it('takes a signed delivery from the server and refuses a forged one', async () => {
+    const hooksServer = await startTestServer({ allowLocalHooks: true });
+    try {
+      const { apiKey: key } = await hooksServer.newSeller();
+      const seller = new SellerClient({ apiKey: key, baseUrl: hooksServer.url });
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}/webhooks`;
+      const { secret } = await seller.hooks.set({ url, events: ['order.paid'] });
+      const child = spawn(process.execPath, [join(ROOT, 'examples/webhook-receiver.mjs')], {
+        env: { PATH: process.env.PATH, SERVICE_WEBHOOK_SECRET: secret!, PORT: String(port) },
+      });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      await until('its listening line', () => out.includes(`listening on ${url}`), child);
+
+      const { delivery } = await seller.hooks.test({ event: 'order.paid' });
+      await until('the test delivery', () => /order ord_\w+ paid; deliver within \d+ min \(test\)/.test(out), child);
+      // The server saw the 204: the delivery is marked delivered in its log.
+      const deadline = Date.now() + 10_000;
+      let deliveredAt: string | null | undefined;
+      while (!deliveredAt && Date.now() < deadline) {
+        deliveredAt = (await seller.hooks.deliveries()).items.find((d) => d.id === delivery)?.deliveredAt;
+        if (!deliveredAt) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(deliveredAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+
+      const forged = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-timestamp': String(Math.floor(Date.now() / 1000)), 'x-service-signature': `sha256=${'0'.repeat(64)}` },
+        body: JSON.stringify({ event: 'order.paid', data: { order: 'ord_forged' } }),
+      });
+      expect(forged.status).toBe(400);
+      await until('the refusal line', () => out.includes('refused a delivery: '), child);
+      expect(out).not.toContain('ord_forged');
+
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      const closing = hooksServer.close();
+      hooksServer.app.server.closeAllConnections();
+      await closing;
+    }
+  }, 60_000);
+});
