@@ -2,14 +2,15 @@
  * API keys: issued as `service_<mode>_` + 40 base62 characters, stored only as a SHA-256 hash.
  * `authenticate` answers exactly one of the spec's refusal codes or the caller's identity.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, timingSafeEqual } from 'node:crypto';
 import { KEY_PREFIX_LENGTH, type KeyMode, type Scope } from '../sdk/contract/index.ts';
 import { ApiError } from './http/errors.ts';
 import { base62, newId } from './ids.ts';
 import type { KeyRecord, SellerDoc, SellerEntry } from './store/docs.ts';
 import type { Store } from './store/store.ts';
 
-export const hashKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+/** SHA-256 of a key, hex (one-shot `crypto.hash`: half the cost of a Hash object, on every request). */
+export const hashKey = (key: string): string => hash('sha256', key, 'hex');
 
 export interface Caller {
   seller: SellerEntry;
