@@ -2,7 +2,6 @@
  * The streams and environment a command talks to, as one injectable object, so that every
  * command can be run in a test without a process (gh's `iostreams`).
  */
-import { isatty } from 'node:tty';
 
 /** Something text can be written to: `process.stdout`, or a buffer in tests. */
 export interface Sink {
@@ -20,18 +19,20 @@ export interface IO {
 }
 
 /**
- * The real process. `stdin` is taken on first use: making Node's stdin stream costs a few
- * milliseconds (a socket or file stream and their modules) that a command which never reads it
- * should not pay; whether it is a terminal is asked of its descriptor.
+ * The real process. `stdin`, and whether it is a terminal, are taken on first use: making Node's
+ * stdin stream costs a few milliseconds (a socket or file stream and their modules) that a command
+ * which never reads it nor prompts should not pay.
  */
 export function processIO(): IO {
   return {
     get stdin() {
       return process.stdin;
     },
+    get stdinIsTTY() {
+      return process.stdin.isTTY === true;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY: isatty(0),
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     env: process.env,
