@@ -5,7 +5,6 @@
  * Without a terminal, every missing flag is named at once (exit 2). The body is built and checked
  * by the SDK's `buildCard`, so a choice that does not fit the position fails before the call.
  */
-import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   allowedDeliveryMethods,
@@ -122,6 +121,8 @@ export async function readTextInput(deps: Pick<Deps, 'io'>, path: string): Promi
 
 /** A file's bytes; an unreadable file is an error naming it (exit 1). */
 export async function readInputFile(path: string): Promise<Buffer> {
+  // Loaded here, not with the module: every `seller cards …` command loads this module, few read a file.
+  const { readFile } = await import('node:fs/promises');
   try {
     return await readFile(path);
   } catch (error) {

@@ -69,18 +69,19 @@ export function cancellable<T>(promise: Promise<T>): Promise<T> {
 
 /** The real prompter, on the process's terminal. */
 export function inquirerPrompter(io: IO): Prompter {
-  const context = { input: io.stdin, output: io.stdout as NodeJS.WritableStream };
+  // Streams taken when a question is asked, not before: a command that asks nothing never makes stdin.
+  const context = () => ({ input: io.stdin, output: io.stdout as NodeJS.WritableStream });
   const load = () => import('@inquirer/prompts');
   return {
     secret: (message) =>
-      cancellable(load().then((p) => p.password({ message, mask: true, validate: nonEmpty }, context))),
-    text: (message) => cancellable(load().then((p) => p.input({ message, required: true }, context))),
+      cancellable(load().then((p) => p.password({ message, mask: true, validate: nonEmpty }, context()))),
+    text: (message) => cancellable(load().then((p) => p.input({ message, required: true }, context()))),
     confirm: (message, defaultAnswer = false) =>
-      cancellable(load().then((p) => p.confirm({ message, default: defaultAnswer }, context))),
+      cancellable(load().then((p) => p.confirm({ message, default: defaultAnswer }, context()))),
     checkbox: (message, choices) =>
       cancellable(
         load().then((p) =>
-          p.checkbox<string>({ message, choices: choices.map((c) => ({ value: c.value, name: c.name ?? c.value })), required: true }, context),
+          p.checkbox<string>({ message, choices: choices.map((c) => ({ value: c.value, name: c.name ?? c.value })), required: true }, context()),
         ),
       ),
   };
