@@ -1,5 +1,7 @@
 /** Record fixtures shared by the CLI, SDK and server tests. */
 import type { Order, OrderStatus, Position } from '../../sdk/contract/index.ts';
+import { newId } from '../../server/ids.ts';
+import type { OrderRecord } from '../../server/store/records/orders.ts';
 
 /** A code card body (POST /api/v1/listings) that every seeded catalogue accepts. */
 export const CODE_CARD = {
@@ -68,5 +70,41 @@ export function netflixOrder(id: string, status: OrderStatus, times: OrderTimes)
     createdAt: times.createdAt,
     paidAt: times.paidAt,
     updatedAt: times.updatedAt,
+  };
+}
+
+/**
+ * A stored order record (server/store/records/orders.ts) for tests that put orders straight into a
+ * seller's document: an unpaid code order of card 1001 with no messages or vaults, `over` applied.
+ */
+export function orderRecord(over: Partial<OrderRecord> = {}): OrderRecord {
+  const at = '2026-03-01T00:00:00.000Z';
+  return {
+    id: newId('ord'),
+    number: 1001,
+    service: 'spotify',
+    tariff: 'individual',
+    productType: 'code',
+    deliveryMethod: 'code',
+    priceRub: 300,
+    status: 'awaiting_payment',
+    isTest: false,
+    confirmRequired: false,
+    slaMinutes: 60,
+    deliverBy: null,
+    guaranteeDays: 7,
+    guaranteeUntil: null,
+    nextChargeDay: null,
+    createdAt: at,
+    paidAt: null,
+    updatedAt: at,
+    buyer: { id: 'buy_fixture', test: false },
+    messages: [],
+    unreadBuyerMessage: false,
+    disputeReplied: false,
+    vaults: { seller: null, buyer: null },
+    note: null,
+    stockItem: null,
+    ...over,
   };
 }

@@ -6,9 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrderStatus } from '../../sdk/contract/index.ts';
 import { Complaint, Question, Review } from '../../sdk/contract/index.ts';
-import { newId } from '../../server/ids.ts';
 import type { CardRecord } from '../../server/store/records/listings.ts';
-import type { OrderRecord } from '../../server/store/records/orders.ts';
+import { orderRecord } from '../helpers/fixtures.ts';
 import { call, expectError, issueKey, makeApp, newSeller, sandbox, type Answer, type SellerCreated } from './helpers.ts';
 
 let app: FastifyInstance;
@@ -60,8 +59,7 @@ async function addCard(owner: SellerCreated): Promise<number> {
 /** An order put straight into the seller's document. */
 async function addOrder(owner: SellerCreated, status: OrderStatus, number = 5000): Promise<string> {
   const at = app.service.clock.now().toISOString();
-  const order: OrderRecord = {
-    id: newId('ord'),
+  const order = orderRecord({
     number,
     service: 'netflix',
     tariff: 'standard',
@@ -69,24 +67,12 @@ async function addOrder(owner: SellerCreated, status: OrderStatus, number = 5000
     deliveryMethod: 'own_account',
     priceRub: 700,
     status,
-    isTest: false,
-    confirmRequired: false,
-    slaMinutes: 60,
-    deliverBy: null,
     guaranteeDays: 30,
-    guaranteeUntil: null,
-    nextChargeDay: null,
     createdAt: at,
     paidAt: at,
     updatedAt: at,
     buyer: { id: 'buyer_secret_id_1', test: false },
-    messages: [],
-    unreadBuyerMessage: false,
-    disputeReplied: false,
-    vaults: { seller: null, buyer: null },
-    note: null,
-    stockItem: null,
-  };
+  });
   (await app.service.store.seller(owner.sellerId)).orders[order.id] = order;
   app.service.store.shared.orderIndex[order.id] = owner.sellerId;
   return order.id;

@@ -19,6 +19,7 @@ import {
   updateKey,
   type OrderWalk,
 } from '../../server/store/order-index.ts';
+import { orderRecord } from '../helpers/fixtures.ts';
 import type { OrderRecord } from '../../server/store/records/orders.ts';
 
 const svc = {} as ServerContext;
@@ -35,33 +36,17 @@ function rng(seed: number) {
 let n = 0;
 function newOrder(doc: SellerDoc, now: Date, status: OrderStatus): OrderRecord {
   const at = now.toISOString();
-  const order: OrderRecord = {
+  const order = orderRecord({
     id: `ord_t${String(n++).padStart(6, '0')}`,
-    number: 1001,
     service: 's',
     tariff: 't',
-    productType: 'code',
-    deliveryMethod: 'code',
     priceRub: 100,
     status,
-    isTest: false,
-    confirmRequired: false,
-    slaMinutes: 60,
-    deliverBy: null,
     guaranteeDays: 1,
-    guaranteeUntil: null,
-    nextChargeDay: null,
     createdAt: at,
-    paidAt: null,
     updatedAt: at,
     buyer: { id: 'buy_x', test: false },
-    messages: [],
-    unreadBuyerMessage: false,
-    disputeReplied: false,
-    vaults: { seller: null, buyer: null },
-    note: null,
-    stockItem: null,
-  };
+  });
   doc.orders[order.id] = order;
   orderCreated(svc, doc, order, now);
   return order;

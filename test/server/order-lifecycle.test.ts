@@ -17,6 +17,7 @@ import {
   TRANSITIONS,
   type OrderAction,
 } from '../../server/domain/orders.ts';
+import { orderRecord } from '../helpers/fixtures.ts';
 import type { OrderRecord } from '../../server/store/records/orders.ts';
 
 const T0 = Date.parse('2030-05-01T10:00:00.000Z');
@@ -25,35 +26,7 @@ const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
 function order(over: Partial<OrderRecord> = {}): OrderRecord {
-  return {
-    id: 'ord_test1',
-    number: 1001,
-    service: 'spotify',
-    tariff: 'individual',
-    productType: 'code',
-    deliveryMethod: 'code',
-    priceRub: 300,
-    status: 'awaiting_payment',
-    isTest: false,
-    confirmRequired: false,
-    slaMinutes: 60,
-    deliverBy: null,
-    guaranteeDays: 7,
-    guaranteeUntil: null,
-    nextChargeDay: null,
-    createdAt: at(T0),
-    paidAt: null,
-    deliveredAt: null,
-    updatedAt: at(T0),
-    buyer: { id: 'buy_secretbuyer', test: false },
-    messages: [],
-    unreadBuyerMessage: false,
-    disputeReplied: false,
-    vaults: { seller: null, buyer: null },
-    note: null,
-    stockItem: null,
-    ...over,
-  };
+  return orderRecord({ id: 'ord_test1', createdAt: at(T0), deliveredAt: null, updatedAt: at(T0), buyer: { id: 'buy_secretbuyer', test: false }, ...over });
 }
 
 /** Each status with the deadlines that make sense for it (not yet due at T0). */

@@ -12,6 +12,7 @@ import { clientsOf, completedAt, FEE_PERCENT, netOf, payoutsOf, periodStart, rat
 import { newId } from '../../server/ids.ts';
 import { FIXTURE_ACCOUNTS, FIXTURE_BIK, FIXTURE_INNS } from '../../server/seed/registry.ts';
 import { newSellerDoc } from '../../server/store/docs.ts';
+import { orderRecord } from '../helpers/fixtures.ts';
 import type { OrderRecord } from '../../server/store/records/orders.ts';
 import { call, expectError, issueKey, makeApp, newSeller, sandbox, type SellerCreated } from './helpers.ts';
 
@@ -42,33 +43,20 @@ interface Spec {
 
 function order(s: Spec): OrderRecord {
   const created = s.paidAt ?? '2026-03-01T00:00:00.000Z';
-  return {
-    id: newId('ord'),
+  return orderRecord({
     number: s.number,
-    service: 'spotify',
     tariff: 'premium',
     productType: 'subscription',
     deliveryMethod: 'own_account',
     priceRub: s.priceRub,
     status: s.status,
     isTest: s.isTest ?? false,
-    confirmRequired: false,
-    slaMinutes: 60,
-    deliverBy: null,
-    guaranteeDays: 7,
-    guaranteeUntil: null,
-    nextChargeDay: null,
     createdAt: created,
     paidAt: s.paidAt,
     updatedAt: s.updatedAt ?? created,
     buyer: { id: s.buyer ?? 'b1', test: s.isTest ?? false },
-    messages: [],
-    unreadBuyerMessage: false,
     disputeReplied: s.disputeReplied ?? false,
-    vaults: { seller: null, buyer: null },
-    note: null,
-    stockItem: null,
-  };
+  });
 }
 
 /** The book of the live seller; letters name the orders in the expectations below. */

@@ -5,9 +5,9 @@ import type { OrderStatus } from '../../sdk/contract/index.ts';
 import { WorkMode } from '../../sdk/contract/index.ts';
 import { Clock } from '../../server/clock.ts';
 import { atCapacity, doNotDisturb, inQuietHours, isDoNotDisturb, localMinutes, openOrders, presenceOf } from '../../server/domain/work-mode.ts';
-import { newId } from '../../server/ids.ts';
 import type { SellerDoc } from '../../server/store/docs.ts';
 import { newSellerDoc } from '../../server/store/docs.ts';
+import { orderRecord } from '../helpers/fixtures.ts';
 import type { OrderRecord } from '../../server/store/records/orders.ts';
 import { call, expectError, issueKey, makeApp, newSeller, sandbox, type SellerCreated } from './helpers.ts';
 
@@ -31,33 +31,19 @@ const advance = (seconds: number) => sandbox(app, 'POST', '/clock/advance', { se
 
 function order(status: OrderStatus): OrderRecord {
   const at = new Date(START).toISOString();
-  return {
-    id: newId('ord'),
-    number: 1001,
+  return orderRecord({
     service: 'netflix',
     tariff: 'standard',
     productType: 'subscription',
     deliveryMethod: 'own_account',
     priceRub: 500,
     status,
-    isTest: false,
-    confirmRequired: false,
-    slaMinutes: 60,
-    deliverBy: null,
     guaranteeDays: 30,
-    guaranteeUntil: null,
-    nextChargeDay: null,
     createdAt: at,
     paidAt: at,
     updatedAt: at,
     buyer: { id: 'buyer_1', test: false },
-    messages: [],
-    unreadBuyerMessage: false,
-    disputeReplied: false,
-    vaults: { seller: null, buyer: null },
-    note: null,
-    stockItem: null,
-  };
+  });
 }
 
 async function addOrders(...statuses: OrderStatus[]): Promise<void> {
