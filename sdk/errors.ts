@@ -141,7 +141,7 @@ export class ConnectionError extends SellerError {
   }
 }
 
-/** One problem found in an answer, as zod reports it. */
+/** One problem found in an answer (by zod in the SDK, by the plain check in the CLI: sdk/routes.ts). */
 export interface AnswerIssue {
   path: readonly PropertyKey[];
   message: string;

@@ -3,6 +3,7 @@
  * MCP tools and the OpenAPI document are all derived from these rows.
  */
 import type { z } from 'zod';
+import type { AnswerIssue } from '../errors.ts';
 import type { Scope } from './common.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -147,15 +148,8 @@ export function routeOf(op: AnyOperation): Route {
   return { id, method, path, surface, changes, paging, bodyType, query: op.query !== undefined };
 }
 
-/** One problem found in an answer: where, what, and zod's issue code. */
-export interface CheckIssue {
-  path: PropertyKey[];
-  message: string;
-  code: string;
-}
-
 /** The verdict on an answer: the parsed value (unknown fields dropped), or what is wrong with it. */
-export type Checked = { success: true; data: unknown } | { success: false; issues: CheckIssue[] };
+export type Checked = { success: true; data: unknown } | { success: false; issues: AnswerIssue[] };
 
 /** A table as the clients use it at run time: the routes, and the check of an operation's answer. */
 export interface RouteTable {

@@ -8,7 +8,8 @@
  *
  * Values are what `JSON.parse` gives: the walk does not look for getters, symbols or prototypes.
  */
-import type { Checked, CheckIssue, Route, RouteTable } from './operation.ts';
+import type { AnswerIssue } from '../errors.ts';
+import type { Checked, Route, RouteTable } from './operation.ts';
 
 /** A check of a string, a number or an array, in the schema's order. */
 export type PlainCheck = { message?: string | undefined } & (
@@ -57,9 +58,9 @@ export function plainTable(routes: Route[], schemas: PlainSchemas, refinements: 
 }
 
 /** Checks values against the nodes of one `PlainSchemas`. */
-export class PlainChecker {
+class PlainChecker {
   #patterns = new Map<PlainCheck, RegExp>();
-  #issues: CheckIssue[] = [];
+  #issues: AnswerIssue[] = [];
   #path: PropertyKey[] = [];
 
   constructor(
@@ -205,7 +206,7 @@ export class PlainChecker {
   }
 
   /** Runs `walk` with its issues kept aside; returns them. */
-  #quietly(walk: () => unknown): CheckIssue[] {
+  #quietly(walk: () => unknown): AnswerIssue[] {
     const outer = this.#issues;
     this.#issues = [];
     try {

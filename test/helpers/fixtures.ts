@@ -14,6 +14,19 @@ export const CODE_CARD = {
   guaranteeDays: 7,
 };
 
+/** A credits card body (a Steam wallet pack of 1000) that the seeded catalogue accepts. */
+export const CREDITS_PACK_CARD = {
+  service: 'steam-wallet',
+  tariff: 'region-ru',
+  productType: 'credits',
+  deliveryMethod: 'transfer',
+  priceRub: 1100,
+  slaMinutes: 15,
+  guaranteeDays: 0,
+  creditsType: 'pack',
+  creditsAmount: 1000,
+} as const;
+
 /** A catalogue position with several choices for every field. */
 export const SPOTIFY: Position = {
   slug: 'spotify',

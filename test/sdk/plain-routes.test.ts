@@ -52,7 +52,7 @@ afterAll(() => rmSync(moduleFile, { force: true }));
 const tableOf = (op: AnyOperation) => (op.surface === 'api' ? 'apiRoutes' : 'sandboxRoutes');
 
 /** What a check says of a value, in comparable form. */
-function verdict(checked: Checked): { ok: boolean; json?: string; first?: { path: PropertyKey[]; code: string } } {
+function verdict(checked: Checked): { ok: boolean; json?: string; first?: { path: readonly PropertyKey[]; code: string | undefined } } {
   if (checked.success) return { ok: true, json: JSON.stringify(checked.data) };
   const [first] = checked.issues;
   return { ok: false, first: { path: first!.path, code: first!.code } };

@@ -15,6 +15,7 @@ import {
   validateUpdate,
   type CardFields,
 } from '../../server/domain/cards.ts';
+import { CREDITS_PACK_CARD } from '../helpers/fixtures.ts';
 import { SEED_CATALOG } from '../../server/seed/catalog.ts';
 import { newSellerDoc } from '../../server/store/docs.ts';
 
@@ -40,17 +41,7 @@ const sub: CardFields = {
   guaranteeDays: 30,
   description: 'Spotify Premium на ваш аккаунт, продление без смены пароля',
 };
-const pack: CardFields = {
-  service: 'steam-wallet',
-  tariff: 'region-ru',
-  productType: 'credits',
-  deliveryMethod: 'transfer',
-  priceRub: 1100,
-  slaMinutes: 15,
-  guaranteeDays: 0,
-  creditsType: 'pack',
-  creditsAmount: 1000,
-};
+const pack: CardFields = { ...CREDITS_PACK_CARD };
 const rate: CardFields = { ...pack, creditsType: 'rate', creditsAmount: undefined, creditsRate: 0.9 };
 
 describe('validateCard: a fitting card', () => {

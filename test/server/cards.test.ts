@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_MAX_BYTES } from '../../sdk/contract/index.ts';
 import type { OrderRecord } from '../../server/store/records/orders.ts';
+import { CREDITS_PACK_CARD } from '../helpers/fixtures.ts';
 import { type Answer, call, expectError, makeApp, newSeller, sandbox, type SellerCreated } from './helpers.ts';
 
 const SUB = {
@@ -20,17 +21,7 @@ const SUB = {
   description: 'Spotify Premium на ваш аккаунт',
 };
 const CODE = { ...SUB, productType: 'code', deliveryMethod: 'code', description: 'Код активации Spotify на 1 месяц' };
-const PACK = {
-  service: 'steam-wallet',
-  tariff: 'region-ru',
-  productType: 'credits',
-  deliveryMethod: 'transfer',
-  priceRub: 1100,
-  slaMinutes: 15,
-  guaranteeDays: 0,
-  creditsType: 'pack',
-  creditsAmount: 1000,
-};
+const PACK = CREDITS_PACK_CARD;
 /** The whole-body update of a SUB card. */
 const { service: _s, tariff: _t, ...SUB_UPDATE } = SUB;
 
