@@ -63,3 +63,8 @@ export * from './contract/public.ts';
 export * from './validate/index.ts';
 // ---------------------------------------------------------------------------------------------
 export * from './card-builder.ts';
+
+// The marketplace's contact filter (sdk/contacts.ts), the same the reference server applies: check a
+// description, note or message offline before sending it.
+export { findContacts, hasContacts } from './contacts.ts';
+export type { ContactKind, ContactMatch } from './contacts.ts';

@@ -29,7 +29,7 @@ import type { KeyMode } from '../../sdk/contract/index.ts';
 import type { PapersRecord } from '../store/docs.ts';
 import type { CardRecord } from '../store/records/listings.ts';
 import { admissionComplete } from './admission.ts';
-import { findContacts } from './contacts.ts';
+import { findContacts } from '../../sdk/contacts.ts';
 
 /** The fields a card is judged by (a creation body, or the card's fixed fields plus a PATCH body). */
 export interface CardFields {

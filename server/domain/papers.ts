@@ -21,7 +21,7 @@ import { registryName } from '../seed/registry.ts';
 import type { Sealer } from '../store/crypto.ts';
 import type { PapersRecord, SharedDoc } from '../store/docs.ts';
 import { missingPapers, payoutFilled, type MissingPaper } from './admission.ts';
-import { findContacts } from './contacts.ts';
+import { findContacts } from '../../sdk/contacts.ts';
 
 export interface PaperRefusal {
   refused: true;

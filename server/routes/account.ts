@@ -4,7 +4,7 @@
  * module reads the caller's document, applies them and shapes the answers.
  */
 import { PAGE_LIMIT_DEFAULT, type KeyMode } from '../../sdk/contract/index.ts';
-import { findContacts } from '../domain/contacts.ts';
+import { findContacts } from '../../sdk/contacts.ts';
 import * as papers from '../domain/papers.ts';
 import { clientsOf, payoutsOf, ratingOf, statsOf, withMoments } from '../domain/stats.ts';
 import { presenceOf } from '../domain/work-mode.ts';

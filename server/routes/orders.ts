@@ -5,7 +5,7 @@
  * then checks and changes the order with no await in between.
  */
 import { NEEDS_NEXT_CHARGE, PAGE_LIMIT_DEFAULT, type Order, type OrderStatus } from '../../sdk/contract/index.ts';
-import { findContacts, type ContactKind } from '../domain/contacts.ts';
+import { findContacts, type ContactKind } from '../../sdk/contacts.ts';
 import { installOrderClock } from '../domain/order-clock.ts';
 import {
   addMessage,

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findContacts } from '../../server/domain/contacts.ts';
+import { findContacts } from '../../sdk/contacts.ts';
 import { JSON_BODY_LIMIT } from '../../server/http/routes.ts';
 import { DELIVERIES_KEPT } from '../../server/webhooks/outbox.ts';
 import { PROBE_BODY_KEPT, PROBE_HITS_KEPT } from '../../server/webhooks/probe.ts';

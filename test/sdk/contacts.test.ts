@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findContacts, hasContacts } from '../../server/domain/contacts.ts';
-import type { ContactKind } from '../../server/domain/contacts.ts';
+import { findContacts, hasContacts } from '../../sdk/contacts.ts';
+import type { ContactKind } from '../../sdk/contacts.ts';
 
 /** [text, expected kind of the (first) find, expected matched piece] */
 const POSITIVE: ReadonlyArray<readonly [string, ContactKind, string]> = [

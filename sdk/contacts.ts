@@ -1,6 +1,6 @@
 /**
- * The contact filter. The marketplace forbids contact details (e-mail, phone, messenger, social
- * profile) in card descriptions, messages, delivery notes, answers, replies and complaints; the
+ * The contact filter, shared by the reference server and the SDK (and so the CLI and its prompts).
+ * The marketplace forbids contact details (e-mail, phone, messenger, social profile) in card descriptions, messages, delivery notes, answers, replies and complaints; the
  * server refuses such text with kind `contacts` (or sets `noteRejected` on a delivery).
  *
  * Design: precision first, since a false positive blocks an honest seller. What counts:
