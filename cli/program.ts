@@ -25,6 +25,8 @@ Environment:
   SELLER_CONFIG_DIR       where profiles are saved (default: $XDG_CONFIG_HOME/service-seller)
   SERVICE_ADMIN_TOKEN     admin token for \`seller sandbox\` (a local seller-server)
   SERVICE_WEBHOOK_SECRET  signing secret for \`seller hooks listen\`, \`probe\` and \`verify\`
+  SELLER_STRICT           1: check every answer against the contract (default: show what the
+                          service sends, values and fields this version does not know included)
   NO_COLOR                plain output
 
 Exit codes: 0 ok, 1 error, 2 usage or cancelled, 4 authentication or permission (no key, a wrong

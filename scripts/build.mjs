@@ -3,7 +3,7 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { lazyChildProcess, plainRoutes, zodEnglishOnly } from './cli-plugins.mjs';
+import { lazyChildProcess, zodEnglishOnly } from './cli-plugins.mjs';
 
 const common = {
   bundle: true,
@@ -37,10 +37,6 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
 });
 
-// The CLI's plugins (scripts/cli-plugins.mjs): English-only zod, answer checks without zod, and
-// commander's child_process loaded on first use.
-const plainRoutesPlugin = await plainRoutes(OUT);
-
 // The CLI is a program, started once per command, so its start-up time is what a person waits
 // for. It is built differently from the library faces:
 // - its dependencies (commander, zod) are bundled and minified: Node's ESM loader costs more per
@@ -61,7 +57,8 @@ const cli = await build({
   format: 'cjs',
   supported: { 'dynamic-import': false },
   external: ['@inquirer/*'],
-  plugins: [zodEnglishOnly, plainRoutesPlugin, lazyChildProcess],
+  // English-only zod (for strict mode, loaded on its first call) and commander's child_process on first use.
+  plugins: [zodEnglishOnly, lazyChildProcess],
   minify: true,
   keepNames: true,
   outdir: OUT,

@@ -3,4 +3,3 @@ import type { Plugin } from 'esbuild';
 
 export const zodEnglishOnly: Plugin;
 export const lazyChildProcess: Plugin;
-export function plainRoutes(workDir: string): Promise<Plugin>;

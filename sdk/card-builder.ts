@@ -16,10 +16,22 @@
  * const body = buildCard(position, { tariff: 'family', productType: 'code', slaMinutes: 30, guaranteeDays: 0, priceRub: 390 });
  * const { number } = await client.listings.create(body);
  */
-import type { Position } from './contract/catalog.ts';
-import type { CreditsType, DeliveryMethod, ProductType, SellerType } from './contract/enums.ts';
+import type { Position as StrictPosition } from './contract/catalog.ts';
+import type { CreditsType as KnownCreditsType, DeliveryMethod as KnownMethod, ProductType as KnownType, SellerType as KnownSellerType } from './contract/enums.ts';
 import { DESCRIPTION_MAX } from './contract/constants.ts';
-import type { Card, CardUpdate, NewCard } from './contract/listings.ts';
+import type { Card as StrictCard, CardUpdate as StrictCardUpdate, NewCard as StrictNewCard } from './contract/listings.ts';
+import type { Tolerant, Widened } from './open.ts';
+
+// The position is the source of truth, not our enums (gaps.md's guesses): a product type, delivery
+// method or credits type the position offers is accepted even when the contract does not list it.
+type Position = Tolerant<StrictPosition>;
+type ProductType = Widened<KnownType>;
+type DeliveryMethod = Widened<KnownMethod>;
+type CreditsType = Widened<KnownCreditsType>;
+type SellerType = Widened<KnownSellerType>;
+type Card = Tolerant<StrictCard>;
+type NewCard = Widened<StrictNewCard>;
+type CardUpdate = Widened<StrictCardUpdate>;
 
 /** What the seller chooses for a new card. Fields the position fixes to one value may be left out. */
 export interface CardChoices {
@@ -137,8 +149,14 @@ export function allowedProductTypes(position: Position, options: BuildCardOption
 
 /** The delivery methods the seller may choose for a product type of this position. */
 export function allowedDeliveryMethods(position: Position, productType: ProductType, options: BuildCardOptions = {}): DeliveryMethod[] {
-  const methods = [...(position.deliveryMethods[productType] ?? [])];
+  const methods = [...methodsOf(position, productType)];
   return options.sellerType === 'self_employed' ? methods.filter((m) => SELF_EMPLOYED_METHODS.includes(m)) : methods;
+}
+
+/** The delivery methods the position allows for a product type (any type it names, known to the contract or not). */
+function methodsOf(position: Position, productType: ProductType): readonly DeliveryMethod[] {
+  const methods = (position.deliveryMethods as Record<string, unknown>)[productType];
+  return Array.isArray(methods) ? (methods as DeliveryMethod[]) : [];
 }
 
 /**
@@ -174,7 +192,7 @@ export function buildCard(position: Position, choices: CardChoices, options: Bui
   if (!position.productTypes.includes(productType)) {
     throw new CardChoiceError('productType', 'type_not_available', [...position.productTypes], productType);
   }
-  const positionMethods = position.deliveryMethods[productType] ?? [];
+  const positionMethods = methodsOf(position, productType);
   const sellerMayType = !selfEmployed || SELF_EMPLOYED_TYPES.includes(productType);
   if (!sellerMayType && choices.deliveryMethod === undefined) {
     throw new CardChoiceError('productType', 'self_employed_forbidden', types.length ? types : SELF_EMPLOYED_TYPES, productType);

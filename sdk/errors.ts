@@ -10,8 +10,14 @@ import type { ApiOperations, SandboxOperations } from './contract/index.ts';
 import type { ErrorCode, Refusal } from './contract/common.ts';
 import { ERROR_STATUS } from './contract/constants.ts';
 
-/** An error code of the API, or one the SDK assigns when no usable answer came back. */
-export type SellerErrorCode = ErrorCode | 'connection' | 'invalid_response';
+/** An error code the contract knows, or one the SDK assigns when no usable answer came back. */
+export type KnownErrorCode = ErrorCode | 'connection' | 'invalid_response';
+
+/**
+ * The `code` of a `SellerError`: a known code, or any other code the server sent (`seller_frozen`),
+ * carried as it came; the error's class then follows the HTTP status.
+ */
+export type SellerErrorCode = KnownErrorCode | (string & {});
 
 /** The `detail` of an error body: a sentence, or an object such as `{needed: 'orders'}`. */
 export type ErrorDetail = string | Record<string, unknown> | undefined;
@@ -42,7 +48,10 @@ export interface SellerErrorInit {
 /** Base class of every error the SDK throws for a call. */
 export class SellerError extends Error {
   override name = 'SellerError';
-  /** The API error code, or `connection` / `invalid_response` for client-side failures. */
+  /**
+   * The API error code as the server sent it (one the contract does not know included), or
+   * `connection` / `invalid_response` for client-side failures.
+   */
   readonly code: SellerErrorCode;
   /** HTTP status; `undefined` when the server never answered (connection errors, timeouts). */
   readonly status: number | undefined;
@@ -209,18 +218,20 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
 }
 
 interface Envelope {
-  error: ErrorCode;
+  error: string;
   detail?: ErrorDetail;
   refusal?: Refusal;
 }
 
-const ERROR_CODES: ReadonlySet<string> = new Set(Object.keys(ERROR_STATUS));
+/** A code as the API writes one: lower-case words joined by `_` (so an HTML page's text is none). */
+const CODE = /^[a-z][a-z0-9_.-]{0,63}$/;
 
+/** The error envelope `{error, detail?, refusal?}` of a body, whatever its code; undefined without one. */
 function asEnvelope(body: unknown): Envelope | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const { error, detail, refusal } = body as Record<string, unknown>;
-  if (typeof error !== 'string' || !ERROR_CODES.has(error)) return undefined;
-  const envelope: Envelope = { error: error as ErrorCode };
+  if (typeof error !== 'string' || !CODE.test(error)) return undefined;
+  const envelope: Envelope = { error };
   if (typeof detail === 'string' || (typeof detail === 'object' && detail !== null && !Array.isArray(detail))) {
     envelope.detail = detail as ErrorDetail;
   }
@@ -231,10 +242,12 @@ function asEnvelope(body: unknown): Envelope | undefined {
 }
 
 /**
- * Turns a non-2xx answer into the matching error. The class follows the body's `error` code; a body
- * without the error envelope (a proxy's HTML page, say) is classed by status: 5xx `ServerError`,
- * 429 `RateLimitError`, 404 `NotFoundError`, anything else a plain `SellerError` with code
- * `invalid_response`.
+ * Turns a non-2xx answer into the matching error. A code the contract knows picks its class; any
+ * other code (`{"error": "seller_frozen"}` with a 403) is carried as it came, in the class its HTTP
+ * status calls for (400 `BadRequestError`, 401 `AuthenticationError`, 403 `PermissionError`, 404
+ * `NotFoundError`, 409 `RejectedError`, 422 `IdempotencyMismatchError`, 429 `RateLimitError`, 5xx
+ * `ServerError`, else `SellerError`). A body without the error envelope (a proxy's HTML page, say)
+ * gets the code its status calls for (`internal`, `rate`, `not_found`…; `invalid_response` when none).
  */
 export function errorFromResponse(
   status: number,
@@ -243,48 +256,68 @@ export function errorFromResponse(
   operation?: string,
 ): SellerError {
   const envelope = asEnvelope(body);
-  const base = {
+  const code: SellerErrorCode = envelope?.error ?? codeOfStatus(status);
+  const init: SellerErrorInit = {
+    code,
     status,
     detail: envelope?.detail,
     requestId: headers?.get('x-request-id') ?? undefined,
     operation,
     body,
   };
-  const code: SellerErrorCode =
-    envelope?.error ??
-    (status >= 500 ? 'internal' : status === 429 ? 'rate' : status === 404 ? 'not_found' : 'invalid_response');
-  switch (code) {
+  const known = Object.hasOwn(ERROR_STATUS, code) ? (code as ErrorCode) : undefined;
+  switch (known ?? classOfStatus(status)) {
     case 'bad_request':
     case 'idempotency_key_required':
-      return new BadRequestError({ ...base, code });
+      return new BadRequestError(init);
     case 'no_key':
     case 'bad_key':
     case 'revoked':
-      return new AuthenticationError({ ...base, code });
+      return new AuthenticationError(init);
     case 'not_seller':
     case 'seller_blocked':
     case 'scope':
-      return new PermissionError({ ...base, code });
+      return new PermissionError(init);
     case 'not_found':
-      return new NotFoundError({ ...base, code });
+      return new NotFoundError(init);
     case 'rejected':
-      return new RejectedError({ ...base, code, refusal: envelope?.refusal ?? { kind: 'unknown' } });
+      return new RejectedError({ ...init, refusal: envelope?.refusal ?? { kind: known ? 'unknown' : code } });
     case 'idempotency_mismatch':
-      return new IdempotencyMismatchError({ ...base, code });
+      return new IdempotencyMismatchError(init);
     case 'rate':
-      return new RateLimitError({ ...base, code, retryAfterSeconds: parseRetryAfter(headers?.get('retry-after')) });
+      return new RateLimitError({ ...init, retryAfterSeconds: parseRetryAfter(headers?.get('retry-after')) });
     case 'internal':
-      return new ServerError({ ...base, code });
+      return new ServerError(init);
     default:
-      return new SellerError({ ...base, code, text: `unexpected HTTP ${status} answer without an error body` });
+      return new SellerError(envelope ? init : { ...init, text: `unexpected HTTP ${status} answer without an error body` });
   }
+}
+
+/** The code of an answer without an error envelope, from its status. */
+function codeOfStatus(status: number): KnownErrorCode {
+  return status >= 500 ? 'internal' : status === 429 ? 'rate' : status === 404 ? 'not_found' : 'invalid_response';
+}
+
+/** A known code standing for the class an unknown code with this status belongs to. */
+function classOfStatus(status: number): ErrorCode | undefined {
+  if (status >= 500) return 'internal';
+  const byStatus: Record<number, ErrorCode> = {
+    400: 'bad_request',
+    401: 'bad_key',
+    403: 'scope',
+    404: 'not_found',
+    409: 'rejected',
+    422: 'idempotency_mismatch',
+    429: 'rate',
+  };
+  return byStatus[status];
 }
 
 // ---------------------------------------------------------------------------
 // Messages
 // ---------------------------------------------------------------------------
 
-const DEFAULT_TEXT: Record<SellerErrorCode, string> = {
+const DEFAULT_TEXT: Record<KnownErrorCode, string> = {
   bad_request: 'the request is malformed',
   idempotency_key_required: 'a changing call needs an Idempotency-Key header',
   no_key: 'no API key was presented',
@@ -322,7 +355,7 @@ function refusalText(refusal: Refusal | undefined): string {
 
 function formatMessage(init: SellerErrorInit & { refusal?: Refusal; retryAfterSeconds?: number | undefined }): string {
   const kind = init.refusal ? ` (${init.refusal.kind})` : '';
-  let text = init.text ?? detailText(init.detail) ?? DEFAULT_TEXT[init.code];
+  let text = init.text ?? detailText(init.detail) ?? (Object.hasOwn(DEFAULT_TEXT, init.code) ? DEFAULT_TEXT[init.code as KnownErrorCode] : 'the server refused the call');
   if (init.code === 'scope' && typeof init.detail === 'object' && typeof init.detail['needed'] === 'string') {
     text = `the API key lacks the "${init.detail['needed']}" scope`;
   }

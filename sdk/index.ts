@@ -14,6 +14,8 @@ export { PagedCall } from './pagination.ts';
 export { WaitTimeoutError, fileWatermarkStore, memoryWatermarkStore } from './watch.ts';
 export type { Watermark, WatermarkStore, WatchOptions, WatchRetry, WaitForOptions, OrderPolling } from './watch.ts';
 export type { RawResponse, Sleep } from './transport.ts';
+export type { Tolerant, Widened } from './open.ts';
+export type { AnswerMode } from './answers.ts';
 export type {
   RequestOptions,
   ImageUpload,
@@ -45,6 +47,7 @@ export {
 } from './errors.ts';
 export type {
   SellerErrorCode,
+  KnownErrorCode,
   SellerErrorInit,
   ErrorDetail,
   RefusalKindOf,

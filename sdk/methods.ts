@@ -7,14 +7,19 @@
  *   1. the path parameters, positionally in path order (`{number}` a number, the others strings);
  *   2. the input: the body's `z.input` for JSON-body operations, the query's `z.input` for
  *      operations with a query, `{data, contentType}` for the image upload; optional when no field
- *      is required, absent when the operation takes none;
+ *      is required, absent when the operation takes none. Enum fields accept any string besides
+ *      the known values (`Widened`, sdk/open.ts): the real catalogue, not our enums, decides;
  *   3. `RequestOptions`, optional.
- * It returns `Promise<z.output<answer>>`, or a `PagedCall` for paged lists.
+ * It returns `Promise<Tolerant<z.output<answer>>>` (unknown enum values and fields included), or a
+ * `PagedCall` for paged lists.
  */
 import type { z } from 'zod';
-import { BASE_PATH, fillPath, pathParamNames, type AnyOperation, type PathParamNames, type Route, type RouteTable } from './contract/operation.ts';
-import type { IMAGE_TYPES } from './contract/listings.ts';
+import type { AnyOperation } from './contract/operation.ts';
+import { BASE_PATH, fillPath, pathParamNames, type PathParamNames, type Route } from './contract/route.ts';
+import type { IMAGE_TYPES } from './contract/constants.ts';
+import { loadStrictCheck, readTolerant, type AnswerMode } from './answers.ts';
 import { ResponseValidationError } from './errors.ts';
+import type { Tolerant, Widened } from './open.ts';
 import { nextByCursor, nextBySkip, PagedCall, type NextQuery } from './pagination.ts';
 import { newIdempotencyKey, type OutgoingRequest, type Transport } from './transport.ts';
 
@@ -74,13 +79,13 @@ type InputArg<T> = {} extends T ? [input?: T] : [input: T];
 export type InputArgs<Op extends AnyOperation> = Op['id'] extends BinaryOperationId
   ? [upload: ImageUpload]
   : Op['body'] extends z.ZodType
-    ? InputArg<z.input<Op['body']>>
+    ? InputArg<Widened<z.input<Op['body']>>>
     : Op['query'] extends z.ZodType
-      ? InputArg<z.input<Op['query']>>
+      ? InputArg<Widened<z.input<Op['query']>>>
       : [];
 
-/** What the operation answers, once parsed. */
-export type AnswerOf<Op extends AnyOperation> = z.output<Op['answer']>;
+/** What the operation answers, as a tolerant client reads it (sdk/open.ts). */
+export type AnswerOf<Op extends AnyOperation> = Tolerant<z.output<Op['answer']>>;
 
 /** The input of an operation (body or query), or `undefined` when it takes none. */
 export type InputOf<Op extends AnyOperation> = InputArgs<Op> extends [] ? undefined : NonNullable<InputArgs<Op>[0]>;
@@ -122,7 +127,7 @@ export type Invoke = (
 ) => unknown;
 
 /**
- * Builds `{section: {verb: method}}` from a table's routes (sdk/routes.ts); each method sorts its
+ * Builds `{section: {verb: method}}` from a table's routes (sdk/contract/routes/); each method sorts its
  * arguments and calls `invoke`. `Ops` is the table the routes come from, for the types.
  */
 export function deriveMethods<Ops extends Record<string, AnyOperation>>(routes: readonly Route[], invoke: Invoke): SectionMethods<Ops> {
@@ -153,17 +158,17 @@ function methodOf(route: Route, invoke: Invoke): (...args: unknown[]) => unknown
 
 /**
  * Turns an operation call into an HTTP request and its answer into data: URL and query, body,
- * idempotency key (changing calls of the API surface), answer checking, and paging.
+ * idempotency key (changing calls of the API surface), answer reading (sdk/answers.ts), and paging.
  */
 export class OperationCaller {
   /**
    * @param transport gives the sender; called on every call, so it may throw (no API key, say).
-   * @param check checks an answer against its operation's contract (`RouteTable.check`);
-   *   `undefined` trusts answers as they come.
+   * @param mode `tolerant` reads answers as they come (checking only what paging needs);
+   *   `strict` parses each through its operation's schema.
    */
   constructor(
     private readonly transport: () => Transport,
-    private readonly check: RouteTable['check'] | undefined,
+    private readonly mode: AnswerMode,
   ) {}
 
   readonly invoke: Invoke = (route, params, input, options) => {
@@ -175,13 +180,12 @@ export class OperationCaller {
     return this.call(route, params, input, options);
   };
 
-  /** Sends one operation and checks its answer. */
+  /** Sends one operation and reads its answer. */
   async call(route: Route, params: Record<string, unknown>, input: unknown, options: RequestOptions | undefined): Promise<any> {
     const transport = this.transport();
     const request = requestOf(transport.config.baseUrl, route, params, input, options);
     const response = await transport.send(request);
-    if (this.check === undefined) return response.body;
-    const checked = this.check(route.id, response.body);
+    const checked = this.mode === 'strict' ? (await loadStrictCheck())(route.id, response.body) : readTolerant(route, response.body);
     if (checked.success) return checked.data;
     throw new ResponseValidationError({
       status: response.status,

@@ -9,6 +9,8 @@
  * for await (const order of client.orders.list({ needsAction: true })) console.log(order.id);
  */
 
+import { nextCursorOf } from './answers.ts';
+
 /** Fetches one page for a query. */
 export type PageFetcher<Query, Page> = (query: Query) => Promise<Page>;
 /** The query of the page after `page`, or `null` when `page` was the last. */
@@ -56,12 +58,22 @@ export class PagedCall<Item, Page extends { items: Item[] }> implements PromiseL
   }
 }
 
-/** Cursor paging (gaps.md): follow `nextCursor` until it is `null`. */
-export const nextByCursor: NextQuery<Record<string, unknown>, { nextCursor: string | null }> = (page, query) =>
-  page.nextCursor === null || page.nextCursor === query['cursor'] ? null : { ...query, cursor: page.nextCursor };
+/**
+ * Cursor paging (gaps.md): follow `nextCursor` until it is `null` (or absent). A page without
+ * `nextCursor` that carries its cursor under another usual name is followed too (`nextCursorOf`,
+ * sdk/answers.ts), so a list does not stop silently after its first page.
+ */
+export const nextByCursor: NextQuery<Record<string, unknown>, Record<string, unknown>> = (page, query) => {
+  const cursor = nextCursorOf(page);
+  return cursor === null || cursor === query['cursor'] ? null : { ...query, cursor };
+};
 
-/** Skip paging (`GET /clients`): advance `skip` by the items received until `total` is reached. */
-export const nextBySkip: NextQuery<Record<string, unknown>, { items: unknown[]; total: number }> = (page, query) => {
+/**
+ * Skip paging (`GET /clients`): advance `skip` by the items received until `total` is reached
+ * (without a numeric `total`, until a page comes back empty).
+ */
+export const nextBySkip: NextQuery<Record<string, unknown>, { items: unknown[]; total?: unknown }> = (page, query) => {
   const skip = (Number(query['skip']) || 0) + page.items.length;
-  return page.items.length === 0 || skip >= page.total ? null : { ...query, skip };
+  const total = typeof page.total === 'number' ? page.total : Infinity;
+  return page.items.length === 0 || skip >= total ? null : { ...query, skip };
 };

@@ -3,7 +3,7 @@
  * gaps.md "The sandbox"). It exists only on `seller-server`, never on the real marketplace, and is
  * meant for tests and local development.
  *
- * Its methods are derived from `sandboxOperations` (through sdk/routes.ts) the same way `SellerClient`'s are, with the
+ * Its methods are derived from the sandbox routes (sdk/contract/routes/sandbox.ts) the same way `SellerClient`'s are, with the
  * `sandbox.` section dropped: `sb.createSeller({...})`, `sb.pay(orderId)`, `sb.advanceClock({seconds})`.
  * Calls carry `Authorization: Bearer <admin token>` and no `Idempotency-Key`; so changing sandbox
  * calls are not retried after a network failure or a 5xx (only reads are, and 429s).
@@ -11,7 +11,7 @@
 import type { SandboxOperations } from './contract/index.ts';
 import { LazyTransport, readEnv, type CommonClientOptions } from './client.ts';
 import { deriveMethods, type SectionMethods } from './methods.ts';
-import { sandboxRoutes } from './routes.ts';
+import { sandboxRoutes } from './contract/routes/index.ts';
 
 export interface SandboxClientOptions extends CommonClientOptions {
   /**
@@ -39,7 +39,7 @@ export class SandboxClient {
     const own = { ...options };
     const hint = 'no admin token: pass { adminToken } to new SandboxClient() or set SERVICE_ADMIN_TOKEN';
     const sender = new LazyTransport(own, () => own.adminToken ?? readEnv('SERVICE_ADMIN_TOKEN'), hint);
-    Object.assign(this, deriveMethods<SandboxOperations>(sandboxRoutes.routes, sender.invoke(sandboxRoutes)).sandbox);
+    Object.assign(this, deriveMethods<SandboxOperations>(sandboxRoutes, sender.invoke()).sandbox);
   }
 }
 

@@ -11,10 +11,21 @@
  * Polling sees states, not transitions: an order that changes twice between two polls is yielded
  * once, in its latest state. What is guaranteed: no `(id, updatedAt)` is yielded twice, and every
  * state an order is in at some poll is yielded.
+ *
+ * The watch reads orders tolerantly: a status, product type or field the contract does not know is
+ * yielded as it came (a delivery bot must not die on the marketplace's next new status). It needs
+ * only `id` and `updatedAt` (a time) of each order to place it; an order without them cannot be
+ * placed, so that poll fails with a `ResponseValidationError` naming the path (`items.3.updatedAt`),
+ * reported through `onError` and retried like any failed poll: the watch goes on.
  */
-import { AuthenticationError, BadRequestError, PermissionError, RateLimitError, SellerError } from './errors.ts';
-import type { Order, OrderWithMessages } from './contract/orders.ts';
+import { AuthenticationError, BadRequestError, PermissionError, RateLimitError, ResponseValidationError, SellerError } from './errors.ts';
+import type { Order as StrictOrder, OrderWithMessages as StrictOrderWithMessages } from './contract/orders.ts';
 import { abortableSleep, jitteredBackoff, type Sleep } from './backoff.ts';
+import type { Tolerant } from './open.ts';
+
+/** An order as a tolerant client reads it: a status or field the contract does not know passes through. */
+type Order = Tolerant<StrictOrder>;
+type OrderWithMessages = Tolerant<StrictOrderWithMessages>;
 
 export { abortableSleep } from './backoff.ts';
 
@@ -180,6 +191,20 @@ export function toTimestamp(value: string | Date): string {
 
 const keyOf = (order: Pick<Order, 'id' | 'updatedAt'>) => `${order.id}|${order.updatedAt}`;
 
+/**
+ * Throws a `ResponseValidationError` naming the first order of a page that the watch cannot place:
+ * without a string `id`, or without an `updatedAt` that is a time.
+ */
+function placeable(items: readonly unknown[]): void {
+  for (const [index, item] of items.entries()) {
+    const order = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+    const field = typeof order['id'] !== 'string' || order['id'] === '' ? 'id' : typeof order['updatedAt'] !== 'string' || Number.isNaN(Date.parse(order['updatedAt'])) ? 'updatedAt' : null;
+    if (field === null) continue;
+    const issue = { path: ['items', index, field], message: field === 'id' ? 'a watched order needs an id' : 'a watched order needs updatedAt, a time', code: 'tolerant' };
+    throw new ResponseValidationError({ operation: 'orders.list', status: 200, body: undefined, issues: [issue] });
+  }
+}
+
 /** A failure that another poll cannot fix. */
 function isFatal(error: unknown): boolean {
   return error instanceof AuthenticationError || error instanceof PermissionError || error instanceof BadRequestError;
@@ -235,6 +260,7 @@ export async function* watchOrders(orders: OrderSource, options: WatchOptions = 
     try {
       const pages = orders.list({ updatedSince: mark.since, limit }, { signal }).pages();
       for await (const page of pages) {
+        placeable(page.items);
         for (const order of page.items) {
           const key = keyOf(order);
           if (order.updatedAt < mark.since || (order.updatedAt === mark.since && mark.seen.has(key))) continue;

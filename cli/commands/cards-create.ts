@@ -16,7 +16,7 @@ import {
   type CardField,
 } from '../../sdk/card-builder.ts';
 import { CREDITS_TYPES, DELIVERY_METHODS, PRODUCT_TYPES, STOCKABLE_METHODS } from '../../sdk/contract/constants.ts';
-import type { CreditsType, DeliveryMethod, Position, ProductType, SellerType } from '../../sdk/contract/index.ts';
+import type { CreditsType, DeliveryMethod, Position, ProductType, SellerType } from '../lib/records.ts';
 import type { SellerClient } from '../../sdk/client.ts';
 import { positiveInt } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
@@ -258,7 +258,7 @@ export async function runCardsCreate(opts: CardsCreateOptions, deps: Deps, walk?
   }
   say(deps.io, `Created card ${created.number} (switched off${created.isTest ? ', test card' : ''}).`);
   note(deps.io, `Switch it on: seller cards on ${created.number}`);
-  if (STOCKABLE_METHODS.includes(body.deliveryMethod)) {
+  if ((STOCKABLE_METHODS as readonly string[]).includes(body.deliveryMethod)) {
     note(deps.io, `Auto-delivery: seller stock refill ${created.number} --file ITEMS.txt, then seller cards on ${created.number} --auto`);
   }
 }

@@ -8,7 +8,7 @@ import { extname } from 'node:path';
 import { Option } from 'commander';
 import { cardUpdateOf, type CardChanges } from '../../sdk/card-builder.ts';
 import { IMAGE_MAX_BYTES, IMAGE_TYPES } from '../../sdk/contract/constants.ts';
-import type { Card } from '../../sdk/contract/index.ts';
+import type { Card } from '../lib/records.ts';
 import { RejectedError } from '../../sdk/errors.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';

@@ -3,9 +3,8 @@
  * sellers; scope `catalog`), its usual prices and demand, and requests for missing positions.
  */
 import { Option } from 'commander';
-import type { Position } from '../../sdk/contract/catalog.ts';
 import { PRODUCT_TYPES } from '../../sdk/contract/constants.ts';
-import type { ProductType } from '../../sdk/contract/enums.ts';
+import type { Position, ProductType } from '../lib/records.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
@@ -117,7 +116,8 @@ function printPosition(deps: Deps, p: Position): void {
   say(deps.io, '\nProduct types and their delivery methods:');
   const width = Math.max(...p.productTypes.map((type) => type.length));
   for (const type of p.productTypes) {
-    say(deps.io, `  ${type.padEnd(width)}  ${(p.deliveryMethods[type] ?? []).join(', ')}`);
+    const methods = (p.deliveryMethods as Record<string, unknown>)[type];
+    say(deps.io, `  ${type.padEnd(width)}  ${Array.isArray(methods) ? methods.join(', ') : ''}`);
   }
 }
 

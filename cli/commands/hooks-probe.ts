@@ -13,7 +13,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import type { z } from 'zod';
-import type { ProbeHit } from '../../sdk/contract/hooks.ts';
+import type { ProbeHit } from '../lib/records.ts';
 import { verifyWebhook, WebhookVerificationError } from '../../sdk/webhooks/index.ts';
 import type { App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
@@ -27,7 +27,7 @@ export interface HooksProbeOptions {
   secretFile?: string | undefined;
 }
 
-type Hit = z.output<typeof ProbeHit>;
+type Hit = ProbeHit;
 
 /** What is printed for a hit (and its NDJSON line). */
 export interface ProbeRecord {

@@ -8,7 +8,7 @@
  */
 import { Option } from 'commander';
 import { EVENT_KINDS, type EventKind } from '../../sdk/contract/enums.ts';
-import type { Delivery, Hooks } from '../../sdk/contract/hooks.ts';
+import type { Delivery, Hooks } from '../lib/records.ts';
 import type { z } from 'zod';
 import { collect, positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
@@ -107,7 +107,7 @@ export const register: Register = (noun, app) => {
   registerVerify(noun, app);
 };
 
-type HooksView = z.output<typeof Hooks>;
+type HooksView = Hooks;
 
 function printHooks(deps: Deps, hooks: HooksView): void {
   if (hooks.status === 'off') {
@@ -227,7 +227,7 @@ export async function runHooksDeliveries(opts: HooksDeliveriesOptions, deps: Dep
   const query: { limit?: number; cursor?: string } = {};
   if (opts.limit !== undefined) query.limit = opts.limit;
   if (opts.cursor !== undefined) query.cursor = opts.cursor;
-  await printList<z.output<typeof Delivery>>(deps, deps.client().hooks.deliveries(query), {
+  await printList<Delivery>(deps, deps.client().hooks.deliveries(query), {
     all: false,
     what: 'deliveries',
     empty: 'No deliveries yet.',

@@ -10,14 +10,16 @@
 import { InvalidArgumentError, Option } from 'commander';
 import type { z } from 'zod';
 import { STATS_PERIODS, type Rating, type Stats } from '../../sdk/contract/account.ts';
+import type { Tolerant } from '../../sdk/open.ts';
+import { labelOf } from '../lib/records.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { listOptions, pageFlags, printList, type ListOptions } from '../lib/list.ts';
 import { allItems } from '../lib/paging.ts';
 import { note, printFields, printJson, printTable, say } from '../lib/output.ts';
 
-type StatsView = z.infer<typeof Stats>;
-type RatingView = z.infer<typeof Rating>;
+type StatsView = Tolerant<z.output<typeof Stats>>;
+type RatingView = Tolerant<z.output<typeof Rating>>;
 type StatsPeriod = (typeof STATS_PERIODS)[number];
 
 export type PayoutsOptions = ListOptions;
@@ -93,7 +95,7 @@ export const registerStats: Register = (command, app) => {
 
 /** The readable summary of `seller stats`. */
 export function renderStats(deps: Pick<Deps, 'io'>, stats: StatsView): void {
-  say(deps.io, `Stats for ${PERIOD_LABEL[stats.period]}`);
+  say(deps.io, `Stats for ${labelOf(PERIOD_LABEL, stats.period)}`);
   printFields(deps.io, [
     ['Revenue', rub(stats.revenueRub)],
     ['Orders', `${stats.orders} paid, ${stats.completed} completed, ${stats.refunded} refunded`],

@@ -1,6 +1,6 @@
 /** Pieces shared by the `seller orders` verbs: times, text arguments, refusal hints, order lines. */
 import { InvalidArgumentError } from 'commander';
-import type { Order } from '../../sdk/contract/orders.ts';
+import type { Order } from '../lib/records.ts';
 import { RejectedError, SellerError } from '../../sdk/errors.ts';
 import { EPOCH } from '../../sdk/watch.ts';
 import type { Deps } from '../lib/deps.ts';

@@ -10,6 +10,7 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { isInteractive, readAll } from '../lib/io.ts';
 import { printJson, printTable, say, warn } from '../lib/output.ts';
+import { labelOf } from '../lib/records.ts';
 import { chompNewline, readFileArg, stateMovedHint, withHints } from './orders-common.ts';
 
 export interface VaultPutOptions {
@@ -54,7 +55,7 @@ export async function runVaultList(opts: { id: string }, deps: Deps): Promise<vo
     deps.io,
     items,
     [
-      { header: 'SIDE', value: (v) => SIDE[v.side] },
+      { header: 'SIDE', value: (v) => labelOf(SIDE, v.side) },
       { header: 'OPENED', value: (v) => (v.opened ? 'yes' : 'no') },
     ],
     'No vaults yet.',

@@ -24,8 +24,7 @@
  *   watch (as with `gh run watch`). A second Ctrl-C kills it at once.
  */
 import type { Command } from 'commander';
-import type { OrderStatus } from '../../sdk/contract/enums.ts';
-import type { Order } from '../../sdk/contract/orders.ts';
+import type { Order, OrderStatus } from '../lib/records.ts';
 import type { Sleep } from '../../sdk/transport.ts';
 import { abortableSleep, fileWatermarkStore, type WatchRetry } from '../../sdk/watch.ts';
 import type { App } from '../lib/command.ts';

@@ -4,7 +4,7 @@
  */
 import { Option } from 'commander';
 import { NEEDS_NEXT_CHARGE, ORDER_STATUSES, type OrderStatus } from '../../sdk/contract/enums.ts';
-import type { Order, OrderWithMessages } from '../../sdk/contract/orders.ts';
+import { labelOf, type Order, type OrderWithMessages } from '../lib/records.ts';
 import type { Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
@@ -159,7 +159,7 @@ export async function runOrdersShow(opts: { id: string }, deps: Deps): Promise<v
 
 const SIDE = { own: 'yours (for the buyer)', other: "the buyer's" } as const;
 
-function printOrder(deps: Deps, o: OrderWithMessages, vaults: ReadonlyArray<{ side: 'own' | 'other'; opened: boolean }>): void {
+function printOrder(deps: Deps, o: OrderWithMessages, vaults: ReadonlyArray<{ side: string; opened: boolean }>): void {
   say(deps.io, `Order ${o.id}: card #${o.number}, ${o.service}/${o.tariff}${o.isTest ? ' (test)' : ''}`);
   printFields(deps.io, [
     ['Status', `${o.status}${o.needsAction ? ' (needs action)' : ''}`],
@@ -171,7 +171,7 @@ function printOrder(deps: Deps, o: OrderWithMessages, vaults: ReadonlyArray<{ si
     ['Created', o.createdAt],
     ['Paid', o.paidAt],
     ['Updated', o.updatedAt],
-    ['Vaults', vaults.map((v) => `${SIDE[v.side]}: ${v.opened ? 'opened' : 'not opened'}`).join('; ') || 'none'],
+    ['Vaults', vaults.map((v) => `${labelOf(SIDE, v.side)}: ${v.opened ? 'opened' : 'not opened'}`).join('; ') || 'none'],
   ]);
   say(deps.io, '');
   if (o.messages.length === 0) {
@@ -188,7 +188,7 @@ function nextStep(o: Order): string | undefined {
     case 'awaiting_confirmation':
       return `seller orders confirm ${o.id}   or   seller orders decline ${o.id} --reason TEXT`;
     case 'awaiting_delivery': {
-      const charge = NEEDS_NEXT_CHARGE.includes(o.productType) ? ' --next-charge YYYY-MM-DD' : '';
+      const charge = (NEEDS_NEXT_CHARGE as readonly string[]).includes(o.productType) ? ' --next-charge YYYY-MM-DD' : '';
       return `seller orders deliver ${o.id}${charge} [--note TEXT]`;
     }
     case 'disputed':

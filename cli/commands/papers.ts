@@ -10,7 +10,7 @@
  */
 import { Option } from 'commander';
 import type { z } from 'zod';
-import type { Papers } from '../../sdk/contract/account.ts';
+import { labelOf, type Papers } from '../lib/records.ts';
 import { accountOperations } from '../../sdk/contract/account.ts';
 import { SELLER_TYPES, type SellerType } from '../../sdk/contract/enums.ts';
 import {
@@ -32,7 +32,7 @@ import { note, printFields, printJson, say, warn } from '../lib/output.ts';
 import { flagOrAsk } from '../lib/prompts.ts';
 import { chompNewline, readFileArg, withHints } from './orders-common.ts';
 
-type PapersView = z.infer<typeof Papers>;
+type PapersView = Papers;
 type Missing = PapersView['missing'][number];
 type PayoutMethod = 'account' | 'sbp';
 
@@ -106,6 +106,11 @@ Examples:
 // ---------------------------------------------------------------------------------------------
 // show
 
+/** A seller type the CLI knows the payout rules of; null for one it does not (its rules are then the server's alone). */
+function knownSellerType(value: string | null): SellerType | null {
+  return (SELLER_TYPES as readonly string[]).includes(value ?? '') ? (value as SellerType) : null;
+}
+
 /** What fixes each missing paper. */
 export function fixFor(missing: Missing, papers: Pick<PapersView, 'sellerType'>): string {
   switch (missing) {
@@ -123,6 +128,8 @@ export function fixFor(missing: Missing, papers: Pick<PapersView, 'sellerType'>)
       }
       if (papers.sellerType === 'company') return 'seller papers payout --method account --bik BIK --account ACCOUNT --kpp KPP --name NAME';
       return 'seller papers payout --method account --bik BIK --account ACCOUNT --name NAME';
+    default:
+      return 'see `seller papers --help`';
   }
 }
 
@@ -158,8 +165,8 @@ export async function runPapersShow(_opts: object, deps: Deps): Promise<void> {
   ]);
   if (papers.missing.length === 0) return;
   say(deps.io, '\nMissing:');
-  const width = Math.max(...papers.missing.map((m) => MISSING_LABEL[m].length));
-  for (const m of papers.missing) say(deps.io, `  ${MISSING_LABEL[m].padEnd(width)}  →  ${fixFor(m, papers)}`);
+  const width = Math.max(...papers.missing.map((m) => labelOf(MISSING_LABEL, m).length));
+  for (const m of papers.missing) say(deps.io, `  ${labelOf(MISSING_LABEL, m).padEnd(width)}  →  ${fixFor(m, papers)}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -332,7 +339,7 @@ export async function runPapersPayout(opts: PayoutOptions, deps: Deps): Promise<
 
   // The seller type decides what else is needed (KPP for a company; SBP only when self-employed).
   const client = deps.client();
-  const { sellerType } = await client.papers.get();
+  const sellerType = knownSellerType((await client.papers.get()).sellerType);
   if (method === 'sbp' && sellerType !== 'self_employed') {
     refuse({ ok: false, kind: 'sbp_only_self', detail: `Payouts by phone (SBP) are only for self-employed sellers; your seller type is ${sellerType ?? 'not set'}.` });
   }

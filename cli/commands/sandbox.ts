@@ -11,7 +11,7 @@
 import { Argument, Option, type Command } from 'commander';
 import { SCOPES, type Scope } from '../../sdk/contract/common.ts';
 import { SELLER_TYPES, type SellerType } from '../../sdk/contract/enums.ts';
-import type { OrderWithMessages } from '../../sdk/contract/orders.ts';
+import type { OrderWithMessages } from '../lib/records.ts';
 import { SandboxClient } from '../../sdk/sandbox.ts';
 import { collect, positiveInt, type App, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
@@ -29,7 +29,8 @@ export function sandboxClient(deps: Deps): SandboxClient {
       'seller-server prints its admin token at start, or takes one with --admin-token',
     );
   }
-  return new SandboxClient({ adminToken, baseUrl: deps.settings().baseUrl, userAgent: 'seller-cli' });
+  const { baseUrl, strict } = deps.settings();
+  return new SandboxClient({ adminToken, baseUrl, strict, userAgent: 'seller-cli' });
 }
 
 const STATE_HINT = (id: string) => `the order is in another state; see \`seller orders show ${id}\` (with the seller's key)`;

@@ -5,15 +5,15 @@
  */
 import { InvalidArgumentError, Option } from 'commander';
 import type { z } from 'zod';
-import type { WorkMode, WorkModeSet } from '../../sdk/contract/account.ts';
+import type { WorkMode, WorkModeSet } from '../lib/records.ts';
 import type { Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { printFields, printJson } from '../lib/output.ts';
 import { flagOrAsk } from '../lib/prompts.ts';
 
-type WorkModeView = z.infer<typeof WorkMode>;
-type WorkModeBody = z.input<typeof WorkModeSet>;
+type WorkModeView = WorkMode;
+type WorkModeBody = WorkModeSet;
 
 export interface WorkModeSetOptions {
   /** A number, or null for no limit. */

@@ -4,6 +4,10 @@
  *   profile name: --profile > SERVICE_PROFILE > `seller profiles use` > "default"
  *   base URL:     --base-url > SERVICE_BASE_URL > the profile's > http://127.0.0.1:8787
  *   API key:      SERVICE_API_KEY > the profile's (there is no --api-key flag: secrets stay out of argv)
+ *
+ * Answers are read tolerantly (sdk/answers.ts): what the real marketplace sends that our contract does
+ * not know (an order status, a field, an error code) is shown as it came. `SELLER_STRICT=1` checks
+ * every answer against the contract instead (contract tests, bug reports).
  */
 import { SellerClient } from '../../sdk/client.ts';
 import { AuthenticationError } from '../../sdk/errors.ts';
@@ -28,6 +32,8 @@ export interface Settings {
   baseUrlSource: Source;
   apiKey: string | undefined;
   apiKeySource: 'env' | 'profile' | undefined;
+  /** `SELLER_STRICT` is set (not `0`/`false`): answers are checked against the contract. */
+  strict: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -56,7 +62,13 @@ export function resolveSettings(globals: GlobalOptions, env: Env, store: Pick<Pr
   const envKey = set(env.SERVICE_API_KEY) ? env.SERVICE_API_KEY : undefined;
   const apiKey = envKey ?? saved.apiKey;
   const apiKeySource = envKey ? 'env' : saved.apiKey ? 'profile' : undefined;
-  return { profile, baseUrl: baseUrl.replace(/\/+$/, ''), baseUrlSource, apiKey, apiKeySource };
+  return { profile, baseUrl: baseUrl.replace(/\/+$/, ''), baseUrlSource, apiKey, apiKeySource, strict: strictFrom(env) };
+}
+
+/** Whether `SELLER_STRICT` asks for strict answer checks (set, and not `0`, `false` or `no`). */
+export function strictFrom(env: Env): boolean {
+  const value = env.SELLER_STRICT?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false' && value !== 'no';
 }
 
 const SOURCE_NAME: Record<Source, string> = {
@@ -82,8 +94,9 @@ function checkBaseUrl(value: string, source: Source): void {
  * A client for explicit credentials (login checks a key before saving it). It sends through
  * `node:http` (cli/lib/http.ts): a one-shot command does not pay for loading undici.
  */
-export function newClient(credentials: { apiKey: string; baseUrl: string }): SellerClient {
-  return new SellerClient({ apiKey: credentials.apiKey, baseUrl: credentials.baseUrl, userAgent: 'seller-cli', fetch: nodeFetch as typeof fetch });
+export function newClient(credentials: { apiKey: string; baseUrl: string; strict?: boolean | undefined }): SellerClient {
+  const { apiKey, baseUrl, strict } = credentials;
+  return new SellerClient({ apiKey, baseUrl, strict, userAgent: 'seller-cli', fetch: nodeFetch as typeof fetch });
 }
 
 /** A client for the resolved settings; no key is `no_key` (exit 4) before any request. */
@@ -91,5 +104,5 @@ export function clientFor(settings: Settings): SellerClient {
   if (!settings.apiKey) {
     throw new AuthenticationError({ code: 'no_key', text: `no API key for profile "${settings.profile}"` });
   }
-  return newClient({ apiKey: settings.apiKey, baseUrl: settings.baseUrl });
+  return newClient({ apiKey: settings.apiKey, baseUrl: settings.baseUrl, strict: settings.strict });
 }

@@ -3,7 +3,7 @@
  * test passes a buffer IO, a temp config directory, a fake client and scripted prompts.
  */
 import type { SellerClient } from '../../sdk/client.ts';
-import { clientFor, newClient, resolveSettings, type GlobalOptions, type Settings } from './client.ts';
+import { clientFor, newClient, resolveSettings, strictFrom, type GlobalOptions, type Settings } from './client.ts';
 import { ProfileStore } from './config.ts';
 import type { IO } from './io.ts';
 import { inquirerPrompter, type Prompter } from './prompts.ts';
@@ -28,7 +28,7 @@ export function createDeps(io: IO, globals: GlobalOptions, overrides: Partial<De
     globals,
     store: () => (store ??= new ProfileStore(io.env)),
     settings: () => resolveSettings(globals, io.env, deps.store()),
-    client: (credentials) => (credentials ? newClient(credentials) : clientFor(deps.settings())),
+    client: (credentials) => (credentials ? newClient({ ...credentials, strict: strictFrom(io.env) }) : clientFor(deps.settings())),
     prompter: inquirerPrompter(io),
     ...overrides,
   };

@@ -4,8 +4,8 @@
  *
  * Every message is `error: <code>: <detail>` on stderr, followed by hint lines saying what to do.
  */
-import { AUTH_CODES } from '../../sdk/contract/constants.ts';
-import { RateLimitError, RejectedError, SellerError, PermissionError } from '../../sdk/errors.ts';
+import { AUTH_CODES, ERROR_STATUS } from '../../sdk/contract/constants.ts';
+import { AuthenticationError, PermissionError, RateLimitError, RejectedError, SellerError } from '../../sdk/errors.ts';
 import type { IO } from './io.ts';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, auth: 4 } as const;
@@ -63,7 +63,9 @@ export function reportError(io: IO, error: unknown): number {
 function describeSellerError(error: SellerError): Report {
   const lines = notTheApi(error) ?? [`error: ${error.code}: ${detailOf(error)}`, ...hintsOf(error)];
   if (error.requestId) lines.push(`request id: ${error.requestId}`);
-  const exitCode = (AUTH_CODES as readonly string[]).includes(error.code) ? EXIT.auth : EXIT.error;
+  // A code the contract does not know (`seller_frozen`) on a 401 or 403 is about the key or the account too.
+  const auth = (AUTH_CODES as readonly string[]).includes(error.code) || error instanceof AuthenticationError || error instanceof PermissionError;
+  const exitCode = auth ? EXIT.auth : EXIT.error;
   return { lines, exitCode };
 }
 
@@ -146,9 +148,14 @@ function hintsOf(error: SellerError): string[] {
     case 'internal':
       return ['the server failed; try again later'];
     default:
-      return [];
+      return KNOWN_CODES.has(error.code) || error.status === undefined
+        ? []
+        : [`the service answered with a code this version of seller does not know (HTTP ${error.status}); the detail above is the service's own`];
   }
 }
+
+/** Codes of the contract, and those the SDK gives itself. */
+const KNOWN_CODES: ReadonlySet<string> = new Set([...Object.keys(ERROR_STATUS), 'connection', 'invalid_response']);
 
 function scopeHint(error: SellerError): string {
   const scope = error instanceof PermissionError ? error.neededScope : undefined;

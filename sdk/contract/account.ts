@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { IdParam, intParam, page, pageQuery, prefixedId, Rub, Scope, Text, Timestamp, boolParam } from './common.ts';
 import { KeyMode, SellerType } from './enums.ts';
 import { op } from './operation.ts';
+import { accountRoutes as R } from './routes/account.ts';
 
 const FEEDBACK_TEXT_MAX = 2000;
 
@@ -132,189 +133,81 @@ export const PayoutSet = z.strictObject({
   phone: z.string().max(20).optional(),
 });
 
-export const PAYOUT_KINDS = ['sbp_only_self', 'phone_format', 'bik_bad', 'account_bad', 'name_needed', 'kpp_bad'] as const;
+export { PAYOUT_KINDS } from './constants.ts';
 
 const feedbackText = z.strictObject({ text: Text(FEEDBACK_TEXT_MAX) });
 
 export const accountOperations = {
-  'me.get': op({
-    id: 'me.get',
-    method: 'GET',
-    path: '/me',
-    scope: null,
-    summary: 'Who this key belongs to: seller, mode, the key and whether admission is complete.',
+  'me.get': op(R['me.get'], {
     answer: Me,
   }),
-  'payouts.list': op({
-    id: 'payouts.list',
-    method: 'GET',
-    path: '/payouts',
-    scope: 'payouts',
-    summary: 'List payouts to the seller.',
+  'payouts.list': op(R['payouts.list'], {
     query: z.strictObject({ ...pageQuery }),
     answer: page(Payout),
-    paging: 'cursor',
   }),
-  'stats.get': op({
-    id: 'stats.get',
-    method: 'GET',
-    path: '/stats',
-    scope: 'stats',
-    summary: 'Revenue and order counts for a period, with revenue per card.',
+  'stats.get': op(R['stats.get'], {
     query: z.strictObject({ period: z.enum(STATS_PERIODS).optional(), sort: z.enum(['revenue']).optional() }),
     answer: Stats,
   }),
-  'clients.list': op({
-    id: 'clients.list',
-    method: 'GET',
-    path: '/clients',
-    scope: 'stats',
-    summary: 'Pseudonymous buyers of the seller with their order counts and spend.',
+  'clients.list': op(R['clients.list'], {
     query: z.strictObject({ limit: intParam(1, 200).optional(), skip: intParam(0).optional() }),
     answer: z.object({ items: z.array(Client), total: z.number().int() }),
-    paging: 'skip',
   }),
-  'rating.get': op({
-    id: 'rating.get',
-    method: 'GET',
-    path: '/rating',
-    scope: 'stats',
-    summary: "The seller's rating, computed from reviews and orders.",
+  'rating.get': op(R['rating.get'], {
     answer: Rating,
   }),
-  'questions.list': op({
-    id: 'questions.list',
-    method: 'GET',
-    path: '/questions',
-    scope: 'orders',
-    summary: 'Buyer questions about the cards.',
+  'questions.list': op(R['questions.list'], {
     query: z.strictObject({ onlyUnanswered: boolParam.optional(), ...pageQuery }),
     answer: page(Question),
-    paging: 'cursor',
   }),
-  'questions.answer': op({
-    id: 'questions.answer',
-    method: 'POST',
-    path: '/questions/{id}/answer',
-    scope: 'orders',
-    summary: 'Answer a buyer question (the contact filter applies).',
+  'questions.answer': op(R['questions.answer'], {
     params: IdParam,
     body: feedbackText,
     answer: Question,
-    refusals: ['contacts'],
   }),
-  'reviews.list': op({
-    id: 'reviews.list',
-    method: 'GET',
-    path: '/reviews',
-    scope: 'orders',
-    summary: 'Reviews of the seller.',
+  'reviews.list': op(R['reviews.list'], {
     query: z.strictObject({ ...pageQuery }),
     answer: page(Review),
-    paging: 'cursor',
   }),
-  'reviews.reply': op({
-    id: 'reviews.reply',
-    method: 'POST',
-    path: '/reviews/{id}/reply',
-    scope: 'orders',
-    summary: 'Reply to a review (the contact filter applies).',
+  'reviews.reply': op(R['reviews.reply'], {
     params: IdParam,
     body: feedbackText,
     answer: Review,
-    refusals: ['contacts'],
   }),
-  'complaints.list': op({
-    id: 'complaints.list',
-    method: 'GET',
-    path: '/complaints',
-    scope: 'orders',
-    summary: 'Complaints the seller filed about buyers.',
+  'complaints.list': op(R['complaints.list'], {
     query: z.strictObject({ ...pageQuery }),
     answer: page(Complaint),
-    paging: 'cursor',
   }),
-  'complaints.create': op({
-    id: 'complaints.create',
-    method: 'POST',
-    path: '/complaints',
-    scope: 'orders',
-    summary: 'File a complaint about the buyer of an order.',
+  'complaints.create': op(R['complaints.create'], {
     body: z.strictObject({ order: prefixedId('ord'), reason: z.enum(COMPLAINT_REASONS), text: Text(FEEDBACK_TEXT_MAX) }),
     answer: Complaint,
-    status: 201,
-    refusals: ['contacts'],
   }),
-  'workMode.get': op({
-    id: 'workMode.get',
-    method: 'GET',
-    path: '/work-mode',
-    scope: 'orders',
-    summary: 'Capacity, do-not-disturb, quiet hours, and the presence the marketplace decided.',
+  'workMode.get': op(R['workMode.get'], {
     answer: WorkMode,
   }),
-  'workMode.set': op({
-    id: 'workMode.set',
-    method: 'PUT',
-    path: '/work-mode',
-    scope: 'orders',
-    summary: 'Set capacity, do-not-disturb and quiet hours (presence cannot be set).',
+  'workMode.set': op(R['workMode.set'], {
     body: WorkModeSet,
     answer: WorkMode,
   }),
-  'papers.get': op({
-    id: 'papers.get',
-    method: 'GET',
-    path: '/papers',
-    scope: 'documents',
-    summary: 'Admission papers: what is filled, whether admission is complete, what is missing.',
+  'papers.get': op(R['papers.get'], {
     answer: Papers,
   }),
-  'papers.setNickname': op({
-    id: 'papers.setNickname',
-    method: 'PUT',
-    path: '/papers/nickname',
-    scope: 'documents',
-    summary: 'Set the public nickname (3–32 characters, unique, not a contact detail).',
+  'papers.setNickname': op(R['papers.setNickname'], {
     body: z.strictObject({ nickname: z.string().trim().min(3).max(32).regex(/^[\p{L}\p{N}_.-]+$/u, 'letters, digits, _ . -') }),
     answer: z.object({ nickname: z.string() }),
-    refusals: ['nickname_taken', 'contacts'],
   }),
-  'papers.acceptOffer': op({
-    id: 'papers.acceptOffer',
-    method: 'POST',
-    path: '/papers/offer',
-    scope: 'documents',
-    summary: 'Accept the seller offer.',
+  'papers.acceptOffer': op(R['papers.acceptOffer'], {
     answer: z.object({ offerAccepted: z.literal(true), acceptedAt: Timestamp }),
   }),
-  'papers.setStatus': op({
-    id: 'papers.setStatus',
-    method: 'PUT',
-    path: '/papers/status',
-    scope: 'documents',
-    summary: 'Set the seller type and tax number; answers the name found in the registry.',
+  'papers.setStatus': op(R['papers.setStatus'], {
     body: z.strictObject({ sellerType: SellerType, inn: z.string().max(20) }),
     answer: z.object({ sellerType: SellerType, inn: z.string(), registryName: z.string(), needsConfirm: z.boolean() }),
-    refusals: ['inn_bad'],
   }),
-  'papers.confirmRegistry': op({
-    id: 'papers.confirmRegistry',
-    method: 'POST',
-    path: '/papers/registry-confirm',
-    scope: 'documents',
-    summary: 'Confirm that the registry name is the seller.',
+  'papers.confirmRegistry': op(R['papers.confirmRegistry'], {
     answer: z.object({ confirmed: z.boolean(), already: z.boolean() }),
-    refusals: ['no_status'],
   }),
-  'papers.setPayout': op({
-    id: 'papers.setPayout',
-    method: 'PUT',
-    path: '/papers/payout',
-    scope: 'documents',
-    summary: 'Set payout details (bank account or SBP phone); only the account tail is ever returned.',
+  'papers.setPayout': op(R['papers.setPayout'], {
     body: PayoutSet,
     answer: PayoutDetails,
-    refusals: PAYOUT_KINDS,
   }),
 } as const;

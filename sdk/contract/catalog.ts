@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { intParam, page, pageQuery, Rub, Slug, Timestamp, prefixedId } from './common.ts';
 import { CreditsType, DeliveryMethod, ProductType } from './enums.ts';
 import { op } from './operation.ts';
+import { catalogRoutes as R } from './routes/catalog.ts';
 
 export const Tariff = z.object({ slug: Slug, title: z.string() });
 
@@ -58,44 +59,23 @@ export const NewCatalogRequest = z.strictObject({
 });
 
 export const catalogOperations = {
-  'catalog.list': op({
-    id: 'catalog.list',
-    method: 'GET',
-    path: '/catalog/services',
-    scope: 'catalog',
-    summary: 'List catalogue positions, filtered by text and category.',
+  'catalog.list': op(R['catalog.list'], {
     query: z.strictObject({
       q: z.string().trim().max(100).optional(),
       category: z.string().trim().max(100).optional(),
       ...pageQuery,
     }),
     answer: page(Position),
-    paging: 'cursor',
   }),
-  'catalog.get': op({
-    id: 'catalog.get',
-    method: 'GET',
-    path: '/catalog/services/{slug}',
-    scope: 'catalog',
-    summary: 'Read one catalogue position with its product types, delivery methods and choices.',
+  'catalog.get': op(R['catalog.get'], {
     params: z.strictObject({ slug: Slug }),
     answer: Position,
   }),
-  'catalog.usualPrice': op({
-    id: 'catalog.usualPrice',
-    method: 'GET',
-    path: '/catalog/usual-price',
-    scope: 'catalog',
-    summary: 'Median price of live cards of a service and product type (null under three cards).',
+  'catalog.usualPrice': op(R['catalog.usualPrice'], {
     query: z.strictObject({ service: Slug, productType: ProductType }),
     answer: UsualPrice,
   }),
-  'catalog.demand': op({
-    id: 'catalog.demand',
-    method: 'GET',
-    path: '/catalog/demand',
-    scope: 'catalog',
-    summary: 'The most ordered positions of the last 30 days.',
+  'catalog.demand': op(R['catalog.demand'], {
     query: z.strictObject({
       service: Slug.optional(),
       productType: ProductType.optional(),
@@ -103,25 +83,13 @@ export const catalogOperations = {
     }),
     answer: z.object({ items: z.array(DemandItem) }),
   }),
-  'catalogRequests.list': op({
-    id: 'catalogRequests.list',
-    method: 'GET',
-    path: '/catalog/requests',
-    scope: 'catalog',
-    summary: "List the seller's requests for new catalogue positions.",
+  'catalogRequests.list': op(R['catalogRequests.list'], {
     query: z.strictObject({ ...pageQuery }),
     answer: page(CatalogRequest),
-    paging: 'cursor',
   }),
-  'catalogRequests.create': op({
-    id: 'catalogRequests.create',
-    method: 'POST',
-    path: '/catalog/requests',
-    scope: 'catalog',
-    summary: 'Ask the marketplace to add a missing catalogue position (a human reviews it).',
+  'catalogRequests.create': op(R['catalogRequests.create'], {
     body: NewCatalogRequest,
     answer: CatalogRequest,
-    status: 201,
   }),
 } as const;
 

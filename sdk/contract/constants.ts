@@ -85,6 +85,12 @@ export const EVENT_KINDS = [
 // Limits of cards, stock and orders
 // ---------------------------------------------------------------------------
 
+/** Refusal kinds of card creation and update (spec: card update). */
+export const CARD_RULE_KINDS = ['complaint', 'contacts', 'type_not_available', 'self_employed_forbidden'] as const;
+
+/** Refusal kinds of the payout details (spec: payout). */
+export const PAYOUT_KINDS = ['sbp_only_self', 'phone_format', 'bik_bad', 'account_bad', 'name_needed', 'kpp_bad'] as const;
+
 export const DESCRIPTION_MAX = 5000;
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 export const IMAGE_MAX_BYTES = 2 * 1024 * 1024;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { intParam, page, pageQuery, prefixedId, Timestamp } from './common.ts';
 import { EventKind } from './enums.ts';
 import { op } from './operation.ts';
+import { hooksRoutes as R } from './routes/hooks.ts';
 
 export const Hooks = z.object({
   url: z.string().nullable(),
@@ -40,84 +41,34 @@ export const ProbeHit = z.object({
 });
 
 export const hookOperations = {
-  'hooks.get': op({
-    id: 'hooks.get',
-    method: 'GET',
-    path: '/hooks',
-    scope: 'hooks',
-    summary: 'The current event subscription (status `off` when there is none).',
+  'hooks.get': op(R['hooks.get'], {
     answer: Hooks,
   }),
-  'hooks.set': op({
-    id: 'hooks.set',
-    method: 'PUT',
-    path: '/hooks',
-    scope: 'hooks',
-    summary: 'Subscribe an https address to events; the signing secret is returned only at creation.',
+  'hooks.set': op(R['hooks.set'], {
     body: HooksSet,
     answer: Hooks.extend({ secret: z.string().nullable() }),
-    refusals: ['url', 'no_events', 'vault_off'],
   }),
-  'hooks.delete': op({
-    id: 'hooks.delete',
-    method: 'DELETE',
-    path: '/hooks',
-    scope: 'hooks',
-    summary: 'Switch event delivery off.',
+  'hooks.delete': op(R['hooks.delete'], {
     answer: Hooks,
   }),
-  'hooks.rotateSecret': op({
-    id: 'hooks.rotateSecret',
-    method: 'POST',
-    path: '/hooks/secret',
-    scope: 'hooks',
-    summary: 'Rotate the signing secret; the new one is returned once.',
+  'hooks.rotateSecret': op(R['hooks.rotateSecret'], {
     answer: z.object({ secret: z.string() }),
-    refusals: ['vault_off'],
   }),
-  'hooks.resume': op({
-    id: 'hooks.resume',
-    method: 'POST',
-    path: '/hooks/resume',
-    scope: 'hooks',
-    summary: 'Resume a paused subscription.',
+  'hooks.resume': op(R['hooks.resume'], {
     answer: Hooks,
   }),
-  'hooks.test': op({
-    id: 'hooks.test',
-    method: 'POST',
-    path: '/hooks/test',
-    scope: 'hooks',
-    summary: 'Send a test event the same way as real ones (signature, log, ladder), with test:true.',
+  'hooks.test': op(R['hooks.test'], {
     body: z.strictObject({ event: EventKind.optional() }),
     answer: z.object({ delivery: prefixedId('dlv'), event: EventKind }),
-    status: 202,
   }),
-  'hooks.deliveries': op({
-    id: 'hooks.deliveries',
-    method: 'GET',
-    path: '/hooks/deliveries',
-    scope: 'hooks',
-    summary: 'The delivery log: event, attempts, last answer code and error.',
+  'hooks.deliveries': op(R['hooks.deliveries'], {
     query: z.strictObject({ ...pageQuery }),
     answer: page(Delivery),
-    paging: 'cursor',
   }),
-  'hooks.createProbe': op({
-    id: 'hooks.createProbe',
-    method: 'POST',
-    path: '/hooks/probe',
-    scope: 'hooks',
-    summary: 'Get the address of a test receiver hosted by the service.',
+  'hooks.createProbe': op(R['hooks.createProbe'], {
     answer: z.object({ url: z.string() }),
-    status: 201,
   }),
-  'hooks.probe': op({
-    id: 'hooks.probe',
-    method: 'GET',
-    path: '/hooks/probe',
-    scope: 'hooks',
-    summary: 'What the test receiver got, newest first, raw bodies included.',
+  'hooks.probe': op(R['hooks.probe'], {
     query: z.strictObject({ limit: intParam(1, 200).optional() }),
     answer: z.object({ items: z.array(ProbeHit) }),
   }),

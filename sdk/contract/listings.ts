@@ -4,11 +4,11 @@ import { boolParam, CardNumberParam, page, pageQuery, Rub, Slug, Timestamp } fro
 import { CreditsType, DeliveryMethod, ProductType } from './enums.ts';
 import { DESCRIPTION_MAX, IMAGE_TYPES, STOCK_BATCH_MAX, STOCK_ITEM_MAX } from './constants.ts';
 import { op } from './operation.ts';
+import { listingsRoutes as R } from './routes/listings.ts';
 
 export { DESCRIPTION_MAX, IMAGE_MAX_BYTES, IMAGE_TYPES, STOCK_BATCH_MAX, STOCK_ITEM_MAX } from './constants.ts';
 
-/** Refusal kinds of card creation and update (spec: card update). */
-export const CARD_RULE_KINDS = ['complaint', 'contacts', 'type_not_available', 'self_employed_forbidden'] as const;
+export { CARD_RULE_KINDS } from './constants.ts';
 
 /** The fields a seller chooses that both creation and the whole-body PATCH carry. */
 const editable = {
@@ -78,126 +78,54 @@ export const StockRefill = z.strictObject({
 const number = CardNumberParam;
 
 export const listingOperations = {
-  'listings.list': op({
-    id: 'listings.list',
-    method: 'GET',
-    path: '/listings',
-    scope: 'listings',
-    summary: "List the seller's cards.",
+  'listings.list': op(R['listings.list'], {
     query: z.strictObject({ active: boolParam.optional(), service: Slug.optional(), ...pageQuery }),
     answer: page(Card),
-    paging: 'cursor',
   }),
-  'listings.create': op({
-    id: 'listings.create',
-    method: 'POST',
-    path: '/listings',
-    scope: 'listings',
-    summary: 'Create a card; it is always created switched off.',
+  'listings.create': op(R['listings.create'], {
     body: NewCard,
     answer: CardCreated,
-    status: 201,
-    refusals: CARD_RULE_KINDS,
   }),
-  'listings.get': op({
-    id: 'listings.get',
-    method: 'GET',
-    path: '/listings/{number}',
-    scope: 'listings',
-    summary: 'Read one card with its stock counts.',
+  'listings.get': op(R['listings.get'], {
     params: number,
     answer: Card,
   }),
-  'listings.update': op({
-    id: 'listings.update',
-    method: 'PATCH',
-    path: '/listings/{number}',
-    scope: 'listings',
-    summary: 'Replace the editable fields of a card (the whole body; service and tariff are fixed).',
+  'listings.update': op(R['listings.update'], {
     params: number,
     body: CardUpdate,
     answer: z.object({ number: z.number().int(), isActive: z.boolean() }),
-    refusals: ['not_found', ...CARD_RULE_KINDS],
   }),
-  'listings.delete': op({
-    id: 'listings.delete',
-    method: 'DELETE',
-    path: '/listings/{number}',
-    scope: 'listings',
-    summary: 'Delete a card without orders, or hide (switch off) a card that has orders.',
+  'listings.delete': op(R['listings.delete'], {
     params: number,
     answer: z.object({ number: z.number().int(), result: z.enum(['deleted', 'hidden']) }),
   }),
-  'listings.setState': op({
-    id: 'listings.setState',
-    method: 'POST',
-    path: '/listings/{number}/state',
-    scope: 'listings',
-    summary: 'Switch a card on or off, and auto-delivery with it.',
+  'listings.setState': op(R['listings.setState'], {
     params: number,
     body: z.strictObject({ active: z.boolean(), autoIssue: z.boolean().optional() }),
     answer: z.object({ number: z.number().int(), isActive: z.boolean(), autoIssue: z.boolean() }),
-    /** `complaint` (field `autoIssue`): auto-delivery asked for a card whose delivery method has no stock. */
-    refusals: ['stock_empty', 'complaint'],
   }),
-  'listings.copy': op({
-    id: 'listings.copy',
-    method: 'POST',
-    path: '/listings/{number}/copy',
-    scope: 'listings',
-    summary: 'Copy a card into a new, switched-off card (stock is not copied).',
+  'listings.copy': op(R['listings.copy'], {
     params: number,
     answer: CardCreated,
-    status: 201,
-    /** The copy is checked like a new card (the seller's type may have changed since). */
-    refusals: CARD_RULE_KINDS,
   }),
-  'listings.setTest': op({
-    id: 'listings.setTest',
-    method: 'POST',
-    path: '/listings/{number}/test',
-    scope: 'listings',
-    summary: 'Mark a card as test (only test buyers can buy it) or real.',
+  'listings.setTest': op(R['listings.setTest'], {
     params: number,
     body: z.strictObject({ isTest: z.boolean() }),
     answer: z.object({ number: z.number().int(), isTest: z.boolean() }),
-    refusals: ['not_found', 'test_to_real_needs_papers'],
   }),
-  'listings.setImage': op({
-    id: 'listings.setImage',
-    method: 'PUT',
-    path: '/listings/{number}/image',
-    scope: 'listings',
-    summary: 'Upload the card image (raw PNG, JPEG or WebP, at most 2 MiB).',
+  'listings.setImage': op(R['listings.setImage'], {
     params: number,
-    binaryBody: true,
     answer: z.object({ number: z.number().int(), image: z.object({ url: z.string() }) }),
-    refusals: ['image_type', 'image_size'],
   }),
-  'listings.removeImage': op({
-    id: 'listings.removeImage',
-    method: 'DELETE',
-    path: '/listings/{number}/image',
-    scope: 'listings',
-    summary: 'Remove the card image.',
+  'listings.removeImage': op(R['listings.removeImage'], {
     params: number,
     answer: z.object({ number: z.number().int(), image: z.null() }),
   }),
-  'stock.get': op({
-    id: 'stock.get',
-    method: 'GET',
-    path: '/listings/{number}/stock',
-    scope: 'stock',
-    summary: 'Counts of free and issued auto-delivery units (never the units themselves).',
+  'stock.get': op(R['stock.get'], {
     params: number,
     answer: z.object({ number: z.number().int(), ...StockCounts.shape }),
   }),
-  'stock.refill': op({
-    id: 'stock.refill',
-    method: 'POST',
-    path: '/listings/{number}/stock',
-    scope: 'stock',
-    summary: 'Add secret units to the auto-delivery stock (1–1000 a call); duplicates are skipped.',
+  'stock.refill': op(R['stock.refill'], {
     params: number,
     body: StockRefill,
     answer: z.object({
@@ -206,6 +134,5 @@ export const listingOperations = {
       duplicates: z.number().int(),
       free: z.number().int(),
     }),
-    status: 201,
   }),
 } as const;

@@ -4,6 +4,7 @@ import { boolParam, DateString, IdParam, page, pageQuery, prefixedId, Rub, Slug,
 import { DeliveryMethod, OrderStatus, ProductType } from './enums.ts';
 import { MESSAGE_MAX, SECRET_MAX } from './constants.ts';
 import { op } from './operation.ts';
+import { ordersRoutes as R } from './routes/orders.ts';
 
 export { MESSAGE_MAX, SECRET_MAX } from './constants.ts';
 
@@ -60,13 +61,7 @@ export const Vault = z.object({ side: z.enum(['own', 'other']), opened: z.boolea
 const id = IdParam;
 
 export const orderOperations = {
-  'orders.list': op({
-    id: 'orders.list',
-    method: 'GET',
-    path: '/orders',
-    scope: 'orders',
-    summary:
-      'List orders; with updatedSince, every order updated at or after it in ascending order (the reliable way to poll).',
+  'orders.list': op(R['orders.list'], {
     query: z.strictObject({
       status: OrderStatus.optional(),
       needsAction: boolParam.optional(),
@@ -74,37 +69,19 @@ export const orderOperations = {
       ...pageQuery,
     }),
     answer: page(Order),
-    paging: 'cursor',
   }),
-  'orders.get': op({
-    id: 'orders.get',
-    method: 'GET',
-    path: '/orders/{id}',
-    scope: 'orders',
-    summary: 'Read one order with its messages.',
+  'orders.get': op(R['orders.get'], {
     params: id,
     answer: OrderWithMessages,
   }),
-  'orders.confirm': op({
-    id: 'orders.confirm',
-    method: 'POST',
-    path: '/orders/{id}/confirm',
-    scope: 'orders',
-    summary: 'Confirm a paid order of a card that requires confirmation.',
+  'orders.confirm': op(R['orders.confirm'], {
     params: id,
     answer: Order,
-    refusals: ['state_moved'],
   }),
-  'orders.decline': op({
-    id: 'orders.decline',
-    method: 'POST',
-    path: '/orders/{id}/decline',
-    scope: 'orders',
-    summary: 'Decline an order awaiting confirmation or delivery; the buyer is refunded.',
+  'orders.decline': op(R['orders.decline'], {
     params: id,
     body: z.strictObject({ reason: Text(1000) }),
     answer: Order,
-    refusals: ['state_moved', 'contacts'],
   }),
   /**
    * Deliver an order. The delivery passes even when the note fails the contact filter: then the
@@ -117,70 +94,32 @@ export const orderOperations = {
    *   await client.orders.message(id, { text: withoutContacts(note) });
    * }
    */
-  'orders.deliver': op({
-    id: 'orders.deliver',
-    method: 'POST',
-    path: '/orders/{id}/deliver',
-    scope: 'orders',
-    summary: 'Mark an order delivered; check noteRejected and resend a rejected note as a message.',
+  'orders.deliver': op(R['orders.deliver'], {
     params: id,
     body: Deliver,
     answer: DeliverAnswer,
-    refusals: ['not_found', 'state_moved', 'need_next_charge'],
   }),
-  'orders.message': op({
-    id: 'orders.message',
-    method: 'POST',
-    path: '/orders/{id}/messages',
-    scope: 'orders',
-    summary: 'Write to the buyer of an order (the contact filter applies).',
+  'orders.message': op(R['orders.message'], {
     params: id,
     body: z.strictObject({ text: Text(MESSAGE_MAX) }),
     answer: Message,
-    status: 201,
-    /** `state_moved`: a closed order (cancelled, declined, refunded) takes no messages. */
-    refusals: ['contacts', 'state_moved'],
   }),
-  'orders.vaults': op({
-    id: 'orders.vaults',
-    method: 'GET',
-    path: '/orders/{id}/handover',
-    scope: 'orders',
-    summary: "List the order's vaults: whose side and whether opened; never their contents.",
+  'orders.vaults': op(R['orders.vaults'], {
     params: id,
     answer: z.object({ items: z.array(Vault) }),
   }),
-  'orders.putVault': op({
-    id: 'orders.putVault',
-    method: 'POST',
-    path: '/orders/{id}/handover',
-    scope: 'orders',
-    summary: "Put credentials into the seller's own vault for the buyer (cannot be read back).",
+  'orders.putVault': op(R['orders.putVault'], {
     params: id,
     body: z.strictObject({ secret: z.string().min(1).max(SECRET_MAX) }),
     answer: Vault,
-    status: 201,
-    refusals: ['state_moved'],
   }),
-  'orders.reveal': op({
-    id: 'orders.reveal',
-    method: 'POST',
-    path: '/orders/{id}/handover/reveal',
-    scope: 'orders',
-    summary: "Read the buyer's vault; this works exactly once.",
+  'orders.reveal': op(R['orders.reveal'], {
     params: id,
     answer: z.object({ secret: z.string() }),
-    refusals: ['already_opened'],
   }),
-  'orders.disputeReply': op({
-    id: 'orders.disputeReply',
-    method: 'POST',
-    path: '/orders/{id}/dispute/reply',
-    scope: 'orders',
-    summary: 'Answer the buyer’s dispute on an order.',
+  'orders.disputeReply': op(R['orders.disputeReply'], {
     params: id,
     body: z.strictObject({ text: Text(MESSAGE_MAX) }),
     answer: Order,
-    refusals: ['not_disputed', 'contacts'],
   }),
 } as const;

@@ -428,7 +428,10 @@ describe('seller sandbox', () => {
     expect(calls).toEqual([{ url: 'http://127.0.0.1:9999/sandbox/v1/clock/advance', auth: 'Bearer adm', body: { seconds: 172_800 } }]);
     const fromEnv = await run(['sandbox', 'decide', 'req_1', '--approve'], bufferIO({ env: { ...env, SERVICE_ADMIN_TOKEN: 'adm2' } }));
     expect(calls[1]).toMatchObject({ url: 'http://127.0.0.1:8787/sandbox/v1/catalog/requests/req_1/decide', auth: 'Bearer adm2', body: { approve: true } });
-    expect(fromEnv.code).toBe(1); // the stub's answer is no catalogue request
+    expect(fromEnv.code).toBe(0); // the stub's answer is no catalogue request: shown as it came…
+    const strict = await run(['sandbox', 'decide', 'req_1', '--approve'], bufferIO({ env: { ...env, SERVICE_ADMIN_TOKEN: 'adm2', SELLER_STRICT: '1' } }));
+    expect(strict.code).toBe(1); // …and refused in strict mode
+    expect(strict.err).toMatch(/invalid_response/);
     const neither = await run(['sandbox', 'decide', 'req_1', '--admin-token', 'adm'], bufferIO({ env }));
     expect(neither.code).toBe(2);
   });

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../sdk/contract/index.ts';
+import type { Tolerant } from '../../sdk/open.ts';
 import { memoryWatermarkStore, SandboxClient, SellerClient, type WatchOptions } from '../../sdk/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -47,7 +48,7 @@ afterAll(async () => {
 interface Seen {
   id: string;
   updatedAt: string;
-  status: Order['status'];
+  status: string;
 }
 
 /** Runs a watch into `seen` until `signal` aborts; `delayMs` makes a slow consumer. */
@@ -98,13 +99,13 @@ async function lifeOfAnOrder(i: number): Promise<string> {
   return order.id;
 }
 
-async function allOrders(): Promise<Order[]> {
-  const orders: Order[] = [];
+async function allOrders(): Promise<Tolerant<Order>[]> {
+  const orders: Tolerant<Order>[] = [];
   for await (const order of client.orders.list({ limit: 200 })) orders.push(order);
   return orders;
 }
 
-function checkStream(name: string, seen: Seen[], final: Order[]): void {
+function checkStream(name: string, seen: Seen[], final: Tolerant<Order>[]): void {
   const keys = seen.map((s) => `${s.id}|${s.updatedAt}`);
   const duplicates = keys.filter((key, i) => keys.indexOf(key) !== i);
   expect(duplicates, `${name}: changes yielded twice`).toEqual([]);

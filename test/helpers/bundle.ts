@@ -5,7 +5,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { plainRoutes } from '../../scripts/cli-plugins.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -26,12 +25,10 @@ export async function bundleServerMain(outDir: string): Promise<string> {
 
 /**
  * Bundles `cli/main.ts` with code splitting into `outdir` (entry `cli/main.js`, chunks under
- * `chunks/`), its dependencies external so that a trace sees each one load, and with the build's
- * answer checks without zod (scripts/cli-plugins.mjs).
+ * `chunks/`), its dependencies external so that a trace sees each one load.
  */
 export async function bundleCli(outdir: string): Promise<void> {
   await build({
-    plugins: [await plainRoutes(outdir)],
     entryPoints: { 'cli/main': path.join(repoRoot, 'cli/main.ts') },
     outdir,
     bundle: true,

@@ -13,7 +13,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 let dir: string;
 
 const consumer = `
-import { SellerClient, RejectedError, isRejected, buildCard, validateInn, type Order } from 'service-seller';
+import { SellerClient, RejectedError, isRejected, buildCard, validateInn, type Order, type Tolerant } from 'service-seller';
 import { verifyWebhook, signWebhook, WebhookVerificationError } from 'service-seller/webhooks';
 import { verifyWebhookAsync } from 'service-seller/webhooks/web';
 import { buildApp, startServer } from 'service-seller/server';
@@ -21,7 +21,9 @@ import { buildApp, startServer } from 'service-seller/server';
 const client = new SellerClient({ apiKey: 'service_test_x', baseUrl: 'http://127.0.0.1:1' });
 export async function typed(): Promise<string> {
   const page = await client.orders.list({ needsAction: true, limit: 10 });
-  const first: Order | undefined = page.items[0];
+  const first: Tolerant<Order> | undefined = page.items[0];
+  const extra: unknown = first?.['fieldOfTomorrow'];
+  void extra;
   const answer = await client.orders.deliver('ord_x', { nextChargeDay: '2026-12-01' });
   const rejected: string | null = answer.noteRejected;
   try {

@@ -11,6 +11,7 @@ import {
   type BuildCardOptions,
 } from '../../sdk/card-builder.ts';
 import { NewCard, CardUpdate, type Card, type Position } from '../../sdk/contract/index.ts';
+import type { Tolerant, Widened } from '../../sdk/open.ts';
 import * as sdk from '../../sdk/index.ts';
 import { SOLO, SPOTIFY } from '../helpers/fixtures.ts';
 
@@ -79,10 +80,10 @@ describe('buildCard', () => {
   it('builds what the client methods take (types)', () => {
     type CreateInput = Parameters<SellerClient['listings']['create']>[0];
     type UpdateInput = Parameters<SellerClient['listings']['update']>[1];
-    expectTypeOf(buildCard).returns.toEqualTypeOf<NewCard>();
+    expectTypeOf(buildCard).returns.toEqualTypeOf<Widened<NewCard>>();
     expectTypeOf<ReturnType<typeof buildCard>>().toExtend<CreateInput>();
     expectTypeOf<ReturnType<typeof cardUpdateOf>>().toExtend<UpdateInput>();
-    expectTypeOf(cardUpdateOf).parameter(0).toEqualTypeOf<Card>();
+    expectTypeOf(cardUpdateOf).parameter(0).toEqualTypeOf<Tolerant<Card>>();
   });
 
   it('is exported from the package entry', () => {

@@ -255,13 +255,13 @@ describe('idempotency keys', () => {
 });
 
 describe('answers', () => {
-  it('a malformed answer throws ResponseValidationError with the operation and the issue path', async () => {
+  it('strict: a malformed answer throws ResponseValidationError with the operation and the issue path', async () => {
     server.use(
       http.get(`${BASE}/api/v1/listings/:number/stock`, () =>
         HttpResponse.json({ number: 1001, free: 'many', issued: 0 }, { headers: { 'x-request-id': 'req_bad' } }),
       ),
     );
-    const client = new SellerClient({ apiKey: KEY, baseUrl: BASE });
+    const client = new SellerClient({ apiKey: KEY, baseUrl: BASE, strict: true });
     const err = await client.stock.get(1001).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ResponseValidationError);
     const e = err as ResponseValidationError;
@@ -273,23 +273,35 @@ describe('answers', () => {
     expect(e.message).toContain('stock.get');
   });
 
-  it('an answer that is not JSON is a ResponseValidationError', async () => {
+  it('an answer that is not JSON is a ResponseValidationError (tolerant and strict)', async () => {
     server.use(http.get(`${BASE}/api/v1/me`, () => new HttpResponse('<html>hi</html>', { status: 200 })));
+    await expect(new SellerClient({ apiKey: KEY, baseUrl: BASE }).me.get()).rejects.toBeInstanceOf(ResponseValidationError);
+    await expect(new SellerClient({ apiKey: KEY, baseUrl: BASE, strict: true }).me.get()).rejects.toBeInstanceOf(ResponseValidationError);
+  });
+
+  it('tolerant (the default): the answer is read as it came, unknown fields and values kept', async () => {
+    server.use(
+      http.get(`${BASE}/api/v1/listings/1001/stock`, () => HttpResponse.json({ number: 1001, free: 'many', reserved: 2 })),
+    );
     const client = new SellerClient({ apiKey: KEY, baseUrl: BASE });
-    await expect(client.me.get()).rejects.toBeInstanceOf(ResponseValidationError);
+    const stock = await client.stock.get(1001);
+    expect(stock).toEqual({ number: 1001, free: 'many', reserved: 2 });
+    expect(stock['reserved']).toBe(2);
   });
 
-  it('validateAnswers: false trusts the answer as it is', async () => {
-    server.use(http.get(`${BASE}/api/v1/listings/1001/stock`, () => HttpResponse.json({ number: 1001, free: 'many' })));
-    const client = new SellerClient({ apiKey: KEY, baseUrl: BASE, validateAnswers: false });
-    await expect(client.stock.get(1001)).resolves.toEqual({ number: 1001, free: 'many' });
+  it('tolerant: a list answer without an items array is an error naming the path', async () => {
+    server.use(http.get(`${BASE}/api/v1/orders`, () => HttpResponse.json({ orders: [], nextCursor: null })));
+    const err = (await new SellerClient({ apiKey: KEY, baseUrl: BASE }).orders.list().catch((e: unknown) => e)) as ResponseValidationError;
+    expect(err).toBeInstanceOf(ResponseValidationError);
+    expect(err.path).toEqual(['items']);
+    expect(err.message).toMatch(/at items: a list answer must carry an items array \[orders\.list/);
   });
 
-  it('parsing applies the schema (unknown fields of plain objects are stripped)', async () => {
+  it('strict: parsing applies the schema (unknown fields of plain objects are stripped)', async () => {
     server.use(
       http.get(`${BASE}/api/v1/listings/1001/stock`, () => HttpResponse.json({ number: 1001, free: 3, issued: 1, extra: true })),
     );
-    const client = new SellerClient({ apiKey: KEY, baseUrl: BASE });
+    const client = new SellerClient({ apiKey: KEY, baseUrl: BASE, strict: true });
     await expect(client.stock.get(1001)).resolves.toEqual({ number: 1001, free: 3, issued: 1 });
   });
 });

@@ -184,8 +184,29 @@ describe('errorFromResponse', () => {
     expect(odd.message).toBe('invalid_response: unexpected HTTP 418 answer without an error body [me.get, HTTP 418]');
   });
 
-  it('an unknown error code is not trusted', () => {
-    expect(errorFromResponse(400, { error: 'made_up' }, undefined).code).toBe('invalid_response');
+  it('an unknown error code is carried as it came, in the class of its status', () => {
+    const frozen = errorFromResponse(403, { error: 'seller_frozen', detail: 'payouts frozen' }, undefined, 'me.get');
+    expect(frozen).toBeInstanceOf(PermissionError);
+    expect(frozen.code).toBe('seller_frozen');
+    expect(frozen.status).toBe(403);
+    expect(frozen.detail).toBe('payouts frozen');
+    expect(frozen.message).toBe('seller_frozen: payouts frozen [me.get, HTTP 403]');
+    expect(errorFromResponse(400, { error: 'made_up' }, undefined)).toBeInstanceOf(BadRequestError);
+    expect(errorFromResponse(401, { error: 'key_expired' }, undefined)).toBeInstanceOf(AuthenticationError);
+    expect(errorFromResponse(404, { error: 'gone' }, undefined)).toBeInstanceOf(NotFoundError);
+    expect(errorFromResponse(503, { error: 'maintenance' }, undefined)).toBeInstanceOf(ServerError);
+    expect(errorFromResponse(503, { error: 'maintenance' }, undefined).code).toBe('maintenance');
+    const conflict = errorFromResponse(409, { error: 'order_locked' }, undefined) as RejectedError;
+    expect(conflict).toBeInstanceOf(RejectedError);
+    expect(conflict.refusal.kind).toBe('order_locked');
+    const teapot = errorFromResponse(418, { error: 'teapot' }, undefined);
+    expect(teapot.constructor).toBe(SellerError);
+    expect(teapot.code).toBe('teapot');
+  });
+
+  it('an unknown refusal kind is kept, with its details', () => {
+    const err = errorFromResponse(409, { error: 'rejected', refusal: { kind: 'price_locked', until: '2026-12-01' } }, undefined) as RejectedError;
+    expect(err.refusal).toEqual({ kind: 'price_locked', until: '2026-12-01' });
   });
 
   it('a rejected body without a refusal still gives a refusal', () => {

@@ -14,6 +14,7 @@ import {
   type Order,
   type RefusalKindOf,
   type RequestOptions,
+  type Tolerant,
 } from '../../sdk/index.ts';
 
 const client = new SellerClient({ apiKey: 'k' });
@@ -39,14 +40,16 @@ describe('derived method types', () => {
     expectTypeOf(client.me.get).parameters.toEqualTypeOf<[(RequestOptions | undefined)?]>();
   });
 
-  it('queries are typed from z.input and required when a field is', () => {
+  it('queries are typed from z.input and required when a field is; enums are open (the catalogue decides)', () => {
     expectTypeOf(client.catalog.usualPrice).parameter(0).toEqualTypeOf<{
       service: string;
-      productType: 'subscription' | 'account' | 'credits' | 'code';
+      productType: 'subscription' | 'account' | 'credits' | 'code' | (string & {});
     }>();
     expectTypeOf(client.listings.list).parameter(0).exclude<undefined>().toHaveProperty('active').toEqualTypeOf<
-      boolean | 'true' | 'false' | '1' | '0' | undefined
+      boolean | 'true' | 'false' | '1' | '0' | (string & {}) | undefined
     >();
+    // A product type our enums do not list, offered by a real position, is accepted.
+    expectTypeOf<{ service: 'x'; productType: 'gift_card' }>().toMatchTypeOf<Parameters<typeof client.catalog.usualPrice>[0]>();
     type UP = Parameters<typeof client.catalog.usualPrice>;
     expectTypeOf<UP['length']>().toEqualTypeOf<1 | 2>();
     const neverRun = () => {
@@ -65,24 +68,31 @@ describe('derived method types', () => {
     expectTypeOf<ImageUpload['contentType']>().toEqualTypeOf<'image/png' | 'image/jpeg' | 'image/webp'>();
   });
 
-  it('answers are the z.output of the answer schema', () => {
-    expectTypeOf(client.listings.get).returns.resolves.toEqualTypeOf<Card>();
+  it('answers are the z.output of the answer schema, read tolerantly: open enums and unknown fields', () => {
+    expectTypeOf(client.listings.get).returns.resolves.toEqualTypeOf<Tolerant<Card>>();
+    expectTypeOf<Tolerant<Order>['status']>().toEqualTypeOf<Order['status'] | (string & {})>();
+    expectTypeOf<Tolerant<Order>['priceRub']>().toEqualTypeOf<number>();
+    // A field the contract does not know is reachable, as unknown.
+    expectTypeOf<Tolerant<Order>['someNewField']>().toEqualTypeOf<unknown>();
+    // A strict record (strict mode, or the contract's own types) fits where a tolerant one is read.
+    expectTypeOf<Card>().toMatchTypeOf<Tolerant<Card>>();
     expectTypeOf(client.orders.deliver).returns.resolves.toHaveProperty('noteRejected').toEqualTypeOf<string | null>();
   });
 
   it('paged lists return a PagedCall: a page when awaited, items when iterated', () => {
-    expectTypeOf(client.orders.list).returns.toEqualTypeOf<PagedCall<Order, { items: Order[]; nextCursor: string | null }>>();
-    expectTypeOf(client.orders.list()).resolves.toEqualTypeOf<{ items: Order[]; nextCursor: string | null }>();
-    expectTypeOf(client.listings.list()).toMatchTypeOf<AsyncIterable<Card>>();
+    type Page = Tolerant<{ items: Order[]; nextCursor: string | null }>;
+    expectTypeOf(client.orders.list).returns.toEqualTypeOf<PagedCall<Tolerant<Order>, Page>>();
+    expectTypeOf(client.orders.list()).resolves.toEqualTypeOf<Page>();
+    expectTypeOf(client.listings.list()).toMatchTypeOf<AsyncIterable<Tolerant<Card>>>();
     expectTypeOf(client.clients.list()).resolves.toHaveProperty('total').toEqualTypeOf<number>();
     // Lists that are not paged (no cursor, no total) stay plain promises.
-    expectTypeOf(client.orders.vaults).returns.toMatchTypeOf<Promise<{ items: { side: 'own' | 'other'; opened: boolean }[] }>>();
+    expectTypeOf(client.orders.vaults).returns.toMatchTypeOf<Promise<Tolerant<{ items: { side: 'own' | 'other'; opened: boolean }[] }>>>();
   });
 
   it('the sandbox drops its section', () => {
     expectTypeOf(sb.pay).parameters.toEqualTypeOf<[string, (RequestOptions | undefined)?]>();
     expectTypeOf(sb.advanceClock).parameter(0).toEqualTypeOf<{ seconds: number }>();
-    expectTypeOf(sb.createSeller).returns.resolves.toEqualTypeOf<{ sellerId: string; keyId: string; apiKey: string }>();
+    expectTypeOf(sb.createSeller).returns.resolves.toEqualTypeOf<Tolerant<{ sellerId: string; keyId: string; apiKey: string }>>();
   });
 });
 

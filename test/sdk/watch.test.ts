@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Order, OrderStatus } from '../../sdk/contract/index.ts';
+import type { Tolerant } from '../../sdk/open.ts';
 import { AuthenticationError, NotFoundError, PermissionError, SellerClient } from '../../sdk/index.ts';
 import {
   backoffDelay,
@@ -83,7 +84,7 @@ async function collect(
   api: ReturnType<typeof fakeApi>,
   script: Array<() => void>,
   options: Partial<WatchOptions> = {},
-): Promise<{ seen: string[]; waits: number[]; orders: Order[] }> {
+): Promise<{ seen: string[]; waits: number[]; orders: Tolerant<Order>[] }> {
   const controller = new AbortController();
   const waits: number[] = [];
   const sleep = async (ms: number) => {
@@ -92,7 +93,7 @@ async function collect(
     if (step) step();
     else controller.abort();
   };
-  const orders: Order[] = [];
+  const orders: Tolerant<Order>[] = [];
   for await (const o of api.client.orders.watch({ intervalMs: 10, limit: 2, sleep, signal: controller.signal, ...options })) {
     orders.push(o);
   }

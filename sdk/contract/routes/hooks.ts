@@ -1,0 +1,77 @@
+/** The routes of the hooks operations: what a client needs to send them (schemas: ../hooks.ts). No zod here. */
+import { route } from '../route.ts';
+
+export const hooksRoutes = {
+  'hooks.get': route({
+    id: 'hooks.get',
+    method: 'GET',
+    path: '/hooks',
+    scope: 'hooks',
+    summary: 'The current event subscription (status `off` when there is none).',
+  }),
+  'hooks.set': route({
+    id: 'hooks.set',
+    method: 'PUT',
+    path: '/hooks',
+    scope: 'hooks',
+    summary: 'Subscribe an https address to events; the signing secret is returned only at creation.',
+    refusals: ['url', 'no_events', 'vault_off'],
+    input: 'json',
+  }),
+  'hooks.delete': route({
+    id: 'hooks.delete',
+    method: 'DELETE',
+    path: '/hooks',
+    scope: 'hooks',
+    summary: 'Switch event delivery off.',
+  }),
+  'hooks.rotateSecret': route({
+    id: 'hooks.rotateSecret',
+    method: 'POST',
+    path: '/hooks/secret',
+    scope: 'hooks',
+    summary: 'Rotate the signing secret; the new one is returned once.',
+    refusals: ['vault_off'],
+  }),
+  'hooks.resume': route({
+    id: 'hooks.resume',
+    method: 'POST',
+    path: '/hooks/resume',
+    scope: 'hooks',
+    summary: 'Resume a paused subscription.',
+  }),
+  'hooks.test': route({
+    id: 'hooks.test',
+    method: 'POST',
+    path: '/hooks/test',
+    scope: 'hooks',
+    summary: 'Send a test event the same way as real ones (signature, log, ladder), with test:true.',
+    status: 202,
+    input: 'json',
+  }),
+  'hooks.deliveries': route({
+    id: 'hooks.deliveries',
+    method: 'GET',
+    path: '/hooks/deliveries',
+    scope: 'hooks',
+    summary: 'The delivery log: event, attempts, last answer code and error.',
+    paging: 'cursor',
+    input: 'query',
+  }),
+  'hooks.createProbe': route({
+    id: 'hooks.createProbe',
+    method: 'POST',
+    path: '/hooks/probe',
+    scope: 'hooks',
+    summary: 'Get the address of a test receiver hosted by the service.',
+    status: 201,
+  }),
+  'hooks.probe': route({
+    id: 'hooks.probe',
+    method: 'GET',
+    path: '/hooks/probe',
+    scope: 'hooks',
+    summary: 'What the test receiver got, newest first, raw bodies included.',
+    input: 'query',
+  }),
+} as const;

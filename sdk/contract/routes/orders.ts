@@ -1,0 +1,93 @@
+/** The routes of the orders operations: what a client needs to send them (schemas: ../orders.ts). No zod here. */
+import { route } from '../route.ts';
+
+export const ordersRoutes = {
+  'orders.list': route({
+    id: 'orders.list',
+    method: 'GET',
+    path: '/orders',
+    scope: 'orders',
+    summary:
+      'List orders; with updatedSince, every order updated at or after it in ascending order (the reliable way to poll).',
+    paging: 'cursor',
+    input: 'query',
+  }),
+  'orders.get': route({
+    id: 'orders.get',
+    method: 'GET',
+    path: '/orders/{id}',
+    scope: 'orders',
+    summary: 'Read one order with its messages.',
+  }),
+  'orders.confirm': route({
+    id: 'orders.confirm',
+    method: 'POST',
+    path: '/orders/{id}/confirm',
+    scope: 'orders',
+    summary: 'Confirm a paid order of a card that requires confirmation.',
+    refusals: ['state_moved'],
+  }),
+  'orders.decline': route({
+    id: 'orders.decline',
+    method: 'POST',
+    path: '/orders/{id}/decline',
+    scope: 'orders',
+    summary: 'Decline an order awaiting confirmation or delivery; the buyer is refunded.',
+    refusals: ['state_moved', 'contacts'],
+    input: 'json',
+  }),
+  'orders.deliver': route({
+    id: 'orders.deliver',
+    method: 'POST',
+    path: '/orders/{id}/deliver',
+    scope: 'orders',
+    summary: 'Mark an order delivered; check noteRejected and resend a rejected note as a message.',
+    refusals: ['not_found', 'state_moved', 'need_next_charge'],
+    input: 'json',
+  }),
+  'orders.message': route({
+    id: 'orders.message',
+    method: 'POST',
+    path: '/orders/{id}/messages',
+    scope: 'orders',
+    summary: 'Write to the buyer of an order (the contact filter applies).',
+    status: 201,
+    /** `state_moved`: a closed order (cancelled, declined, refunded) takes no messages. */
+    refusals: ['contacts', 'state_moved'],
+    input: 'json',
+  }),
+  'orders.vaults': route({
+    id: 'orders.vaults',
+    method: 'GET',
+    path: '/orders/{id}/handover',
+    scope: 'orders',
+    summary: "List the order's vaults: whose side and whether opened; never their contents.",
+  }),
+  'orders.putVault': route({
+    id: 'orders.putVault',
+    method: 'POST',
+    path: '/orders/{id}/handover',
+    scope: 'orders',
+    summary: "Put credentials into the seller's own vault for the buyer (cannot be read back).",
+    status: 201,
+    refusals: ['state_moved'],
+    input: 'json',
+  }),
+  'orders.reveal': route({
+    id: 'orders.reveal',
+    method: 'POST',
+    path: '/orders/{id}/handover/reveal',
+    scope: 'orders',
+    summary: "Read the buyer's vault; this works exactly once.",
+    refusals: ['already_opened'],
+  }),
+  'orders.disputeReply': route({
+    id: 'orders.disputeReply',
+    method: 'POST',
+    path: '/orders/{id}/dispute/reply',
+    scope: 'orders',
+    summary: 'Answer the buyer’s dispute on an order.',
+    refusals: ['not_disputed', 'contacts'],
+    input: 'json',
+  }),
+} as const;
