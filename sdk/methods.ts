@@ -17,7 +17,7 @@ import type { z } from 'zod';
 import type { AnyOperation } from './contract/operation.ts';
 import { BASE_PATH, fillPath, pathParamNames, type PathParamNames, type Route } from './contract/route.ts';
 import type { IMAGE_TYPES } from './contract/constants.ts';
-import { loadStrictCheck, readTolerant, type AnswerMode } from './answers.ts';
+import { loadStrictCheck, readTolerant, type AnswerMode, type Checked } from './answers.ts';
 import { ResponseValidationError } from './errors.ts';
 import type { Tolerant, Widened } from './open.ts';
 import { nextByCursor, nextBySkip, PagedCall, type NextQuery } from './pagination.ts';
@@ -185,7 +185,7 @@ export class OperationCaller {
     const transport = this.transport();
     const request = requestOf(transport.config.baseUrl, route, params, input, options);
     const response = await transport.send(request);
-    const checked = this.mode === 'strict' ? (await loadStrictCheck())(route.id, response.body) : readTolerant(route, response.body);
+    const checked = this.mode === 'strict' ? strictStatus(route, response.status) ?? (await loadStrictCheck())(route.id, response.body) : readTolerant(route, response.body);
     if (checked.success) return checked.data;
     throw new ResponseValidationError({
       status: response.status,
@@ -195,6 +195,12 @@ export class OperationCaller {
       issues: checked.issues,
     });
   }
+}
+
+/** Strict mode holds the success status to the contract's too (a 200 where 201 is declared is drift). */
+function strictStatus(route: Route, status: number): Checked | undefined {
+  if (status === route.status) return undefined;
+  return { success: false, issues: [{ path: [], message: `HTTP ${status} where the contract says ${route.status}`, code: 'status' }] };
 }
 
 /** The HTTP request of an operation call. */

@@ -52,7 +52,7 @@ async function newCard(client: SellerClient): Promise<{ number: number; isTest: 
 describe('admission through the CLI', () => {
   it('fills the papers step by step, then a test card turns real', async () => {
     const { apiKey } = await server.newSeller({ admission: 'none' });
-    const client = new SellerClient({ apiKey, baseUrl: server.url });
+    const client = new SellerClient({ apiKey, baseUrl: server.url, strict: true });
     const seller = sellerAs(apiKey);
 
     // A card made while admission is incomplete is a test card, and stays one.
@@ -120,7 +120,7 @@ describe('admission through the CLI', () => {
 describe('work mode, feedback and numbers through the CLI', () => {
   it('sets the work mode, answers a question, and reads stats, rating, payouts and clients', async () => {
     const { apiKey } = await server.newSeller({ admission: 'complete' });
-    const client = new SellerClient({ apiKey, baseUrl: server.url });
+    const client = new SellerClient({ apiKey, baseUrl: server.url, strict: true });
     const seller = sellerAs(apiKey);
 
     const set = await seller.ok('work-mode', 'set', '--capacity', '4', '--dnd', 'on', '--quiet', '23:00-08:00', '--tz', 'Europe/Moscow');

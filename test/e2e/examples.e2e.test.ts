@@ -28,8 +28,8 @@ beforeAll(async () => {
   await ensureBuilt();
   server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
   ({ apiKey } = await server.newSeller());
-  client = new SellerClient({ apiKey, baseUrl: server.url });
-  sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
+  client = new SellerClient({ apiKey, baseUrl: server.url, strict: true });
+  sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url, strict: true });
   dir = mkdtempSync(join(tmpdir(), 'seller-examples-'));
 }, 120_000);
 afterAll(async () => {
@@ -132,7 +132,7 @@ describe('examples/webhook-receiver.mjs', () => {
     const hooksServer = await startTestServer({ allowLocalHooks: true });
     try {
       const { apiKey: key } = await hooksServer.newSeller();
-      const seller = new SellerClient({ apiKey: key, baseUrl: hooksServer.url });
+      const seller = new SellerClient({ apiKey: key, baseUrl: hooksServer.url, strict: true });
       const port = await freePort();
       const url = `http://127.0.0.1:${port}/webhooks`;
       const { secret } = await seller.hooks.set({ url, events: ['order.paid'] });

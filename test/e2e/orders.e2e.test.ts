@@ -26,7 +26,7 @@ afterAll(async () => {
 
 /** A switched-on subscription card (needs a next charge day on delivery), made through the SDK. */
 async function subscriptionCard(apiKey: string): Promise<number> {
-  const client = new SellerClient({ apiKey, baseUrl: server.url });
+  const client = new SellerClient({ apiKey, baseUrl: server.url, strict: true });
   const position = await client.catalog.get('spotify');
   const card = await client.listings.create({
     service: position.slug,

@@ -19,8 +19,8 @@ beforeAll(async () => {
   // The watchers poll fast on one key: lift the rate limit so that the test measures the watch.
   server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
   const { apiKey } = await server.newSeller();
-  client = new SellerClient({ apiKey, baseUrl: server.url });
-  sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
+  client = new SellerClient({ apiKey, baseUrl: server.url, strict: true });
+  sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url, strict: true });
   const position = await client.catalog.get('spotify');
   cards = [];
   for (const price of [390, 450]) {

@@ -5,6 +5,9 @@
  *
  * The child's environment is the parent's without SERVICE_* variables, plus a private
  * SELLER_CONFIG_DIR, plus what the test passes: nothing leaks in from the developer's shell.
+ * It reads answers strictly (`SELLER_STRICT=1`): these tests run against our own seller-server,
+ * and the contract and the server are held to each other (a test of tolerance passes
+ * `SELLER_STRICT: undefined`).
  */
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -93,6 +96,7 @@ function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.Proces
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('SERVICE_')) env[name] = value;
   env.SELLER_CONFIG_DIR = configDir;
   env.NO_COLOR = '1';
+  env.SELLER_STRICT = '1';
   for (const [name, value] of Object.entries(extra)) {
     if (value === undefined) delete env[name];
     else env[name] = value;
