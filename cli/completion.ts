@@ -88,7 +88,10 @@ export async function complete(
       command = sub;
     }
   }
-  if (expecting) return matching(expecting.long === '--profile' ? profileNames() : (expecting.argChoices ?? []), partial);
+  if (expecting) {
+    const values = expecting.argChoices ?? (expecting as { completions?: readonly string[] }).completions ?? [];
+    return matching(expecting.long === '--profile' ? profileNames() : values, partial);
+  }
   if (partial.startsWith('-')) return matching(optionFlags(command, program), partial);
   const subs = positionals === 0 ? command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden) : [];
   const names = subs.flatMap((c) => [c.name(), ...c.aliases()]).filter((name) => name !== 'help');

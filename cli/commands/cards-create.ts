@@ -18,7 +18,7 @@ import {
 import { CREDITS_TYPES, DELIVERY_METHODS, PRODUCT_TYPES, STOCKABLE_METHODS } from '../../sdk/contract/constants.ts';
 import type { CreditsType, DeliveryMethod, Position, ProductType, SellerType } from '../lib/records.ts';
 import type { SellerClient } from '../../sdk/client.ts';
-import { positiveInt } from '../lib/command.ts';
+import { openOption, positiveInt } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CancelledError, CliError, UsageError } from '../lib/errors.ts';
 import { isInteractive, readAll, type IO } from '../lib/io.ts';
@@ -48,13 +48,13 @@ export const FLAG_OF: Record<CardField | 'service', string> = {
 /** The flags shared by create and update: the editable fields of a card. */
 export function addEditableFlags(command: Command): Command {
   return command
-    .addOption(new Option('--delivery <method>', 'delivery method').choices(DELIVERY_METHODS))
+    .addOption(openOption('--delivery <method>', 'delivery method', DELIVERY_METHODS))
     .option('--sla <minutes>', "delivery time in minutes, one of the position's SLA choices", positiveInt)
     .option('--guarantee <days>', "guarantee in days, one of the position's choices", nonNegativeIntArg)
     .option('--price <rub>', 'price in whole roubles', positiveInt)
     .option('--description <text>', 'card description')
     .option('--description-file <path>', 'read the description from a file (- for stdin)')
-    .addOption(new Option('--credits-type <type>', 'credits type (credits cards)').choices(CREDITS_TYPES))
+    .addOption(openOption('--credits-type <type>', 'credits type (credits cards)', CREDITS_TYPES))
     .option('--credits-amount <n>', 'units per purchase, for --credits-type pack', positiveInt)
     .option('--credits-rate <n>', 'units per rouble, for --credits-type rate', positiveNumberArg);
 }
@@ -100,7 +100,7 @@ export function createCommand(noun: Command): Command {
     .description('Create a card (switched off) from a catalogue position; on a terminal, asks for what the flags leave out')
     .option('--service <slug>', 'catalogue position slug (`seller catalog list`)')
     .option('--tariff <slug>', 'tariff of the position')
-    .addOption(new Option('--type <productType>', 'product type').choices(PRODUCT_TYPES));
+    .addOption(openOption('--type <productType>', 'product type', PRODUCT_TYPES));
   return addEditableFlags(create)
     .option('--confirm-required', 'confirm each paid order before delivering')
     .option('--stock <n>', 'declared quantity for manual delivery', nonNegativeIntArg)

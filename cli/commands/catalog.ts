@@ -5,7 +5,7 @@
 import { Option } from 'commander';
 import { PRODUCT_TYPES } from '../../sdk/contract/constants.ts';
 import type { Position, ProductType } from '../lib/records.ts';
-import { positiveInt, type Register } from '../lib/command.ts';
+import { openOption, positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { listOptions, pageFlags, printList, type ListOptions } from '../lib/list.ts';
@@ -41,13 +41,13 @@ export const register: Register = (noun, app) => {
     .command('price')
     .description('Show the usual price (median of live cards) of a position and product type')
     .option('--service <slug>', 'position slug')
-    .addOption(new Option('--type <productType>', 'product type').choices(PRODUCT_TYPES))
+    .addOption(openOption('--type <productType>', 'product type', PRODUCT_TYPES))
     .action(app.run((o: { service?: string; type?: ProductType }): CatalogPriceOptions => ({ service: o.service, type: o.type }), runCatalogPrice));
   noun
     .command('demand')
     .description('Show the most ordered positions of the last 30 days')
     .option('--service <slug>', 'only this position')
-    .addOption(new Option('--type <productType>', 'only this product type').choices(PRODUCT_TYPES))
+    .addOption(openOption('--type <productType>', 'only this product type', PRODUCT_TYPES))
     .option('--top <n>', 'how many rows (1-100)', positiveInt)
     .action(app.run((o: CatalogDemandOptions) => o, runCatalogDemand));
   noun

@@ -7,7 +7,7 @@
  */
 import { Option } from 'commander';
 import { COMPLAINT_REASONS } from '../../sdk/contract/account.ts';
-import type { Register } from '../lib/command.ts';
+import { openOption, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { isInteractive } from '../lib/io.ts';
@@ -142,7 +142,7 @@ export const registerComplaints: Register = (noun, app) => {
     .command('file')
     .description('Complain about the buyer of one of your orders (no contacts in the text)')
     .option('--order <id>', 'the order (ord_…)')
-    .addOption(new Option('--reason <reason>', 'why').choices(COMPLAINT_REASONS))
+    .addOption(openOption('--reason <reason>', 'why', COMPLAINT_REASONS))
     .option('--text <text>', 'what happened; - reads stdin')
     .addHelpText('after', '\nExample:\n  $ seller complaints file --order ord_123 --reason chargeback --text "Paid, received the code, then charged back"')
     .action(app.run((o: ComplaintOptions): ComplaintOptions => ({ order: o.order, reason: o.reason, text: o.text }), runComplaintsFile));

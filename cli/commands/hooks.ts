@@ -10,7 +10,7 @@ import { Option } from 'commander';
 import { EVENT_KINDS, type EventKind } from '../../sdk/contract/enums.ts';
 import type { Delivery, Hooks } from '../lib/records.ts';
 import type { z } from 'zod';
-import { collect, positiveInt, type Register } from '../lib/command.ts';
+import { collect, openOption, positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { printList } from '../lib/list.ts';
@@ -92,7 +92,7 @@ export const register: Register = (noun, app) => {
   noun
     .command('test')
     .description('Send a test event, signed and logged like real ones (body has test: true)')
-    .addOption(new Option('--event <kind>', 'the event kind to send (default order.paid)').choices(EVENT_KINDS))
+    .addOption(openOption('--event <kind>', 'the event kind to send (default order.paid)', EVENT_KINDS))
     .action(app.run((o: { event?: EventKind }): HooksTestOptions => ({ event: o.event }), runHooksTest));
   noun
     .command('deliveries')

@@ -5,7 +5,7 @@
 import { Option } from 'commander';
 import { NEEDS_NEXT_CHARGE, ORDER_STATUSES, type OrderStatus } from '../../sdk/contract/enums.ts';
 import { labelOf, type Order, type OrderWithMessages } from '../lib/records.ts';
-import type { Register } from '../lib/command.ts';
+import { openOption, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { listOptions, pageFlags, printList, type ListOptions, type RawListOptions } from '../lib/list.ts';
@@ -53,7 +53,7 @@ export const register: Register = (noun, app) => {
       .command('list')
       .alias('ls')
       .description('List orders, newest first (with --since: changed since then, oldest change first)')
-      .addOption(new Option('--status <status>', 'only orders in this state').choices(ORDER_STATUSES))
+      .addOption(openOption('--status <status>', 'only orders in this state', ORDER_STATUSES))
       .option('--needs-action', 'only orders waiting for you')
       .option('--since <time>', `only orders changed at or after this time: ${SINCE_HELP}`),
     'orders',

@@ -11,7 +11,7 @@
  *     .action(app.run((o: { all?: boolean }) => ({ all: o.all === true }), runList));
  * };
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createDeps, type Deps } from './deps.ts';
 import type { GlobalOptions } from './client.ts';
 import type { IO } from './io.ts';
@@ -52,4 +52,18 @@ export function collect(value: string, previous: string[] = []): string[] {
 export function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('Must be a positive integer.');
   return Number(value);
+}
+
+/** An option whose known values are offered on Tab (cli/completion.ts reads `completions`). */
+export type OpenOption = Option & { completions: readonly string[] };
+
+/**
+ * An option whose values come from the service (a position's product types, an order status): the
+ * known values are listed in the help and completed on Tab, but any other value is passed on, since
+ * the real marketplace, not our enums, decides (the server refuses what it does not offer).
+ */
+export function openOption(flags: string, description: string, known: readonly string[]): OpenOption {
+  const option = new Option(flags, `${description} (known: ${known.join(', ')}; others the service offers are passed on)`) as OpenOption;
+  option.completions = known;
+  return option;
 }

@@ -164,15 +164,15 @@ describe('seller complaints', () => {
     expect(create).toHaveBeenCalledWith({ order: 'ord_1', reason: 'chargeback', text: 'Charged back after delivery' });
   });
 
-  it('names every missing flag without a terminal, and refuses an unknown reason', async () => {
+  it('names every missing flag without a terminal; a reason our list does not know is passed on', async () => {
     const client = vi.fn(() => fakeClient({}));
     const missing = await run(['complaints', 'file', '--order', 'ord_1'], bufferIO({ env }), { client });
     expect(missing.code).toBe(2);
     expect(missing.err).toContain('missing flags: --reason --text');
-    const bad = await run(['complaints', 'file', '--order', 'ord_1', '--reason', 'rude', '--text', 'x'], bufferIO({ env }), { client });
-    expect(bad.code).toBe(2);
-    expect(bad.err).toContain('Allowed choices are fraud, abuse, chargeback, other');
     expect(client).not.toHaveBeenCalled();
+    const other = await run(['complaints', 'file', '--order', 'ord_1', '--reason', 'rude', '--text', 'x'], bufferIO({ env }), { client });
+    expect(other.err).not.toContain('Allowed choices');
+    expect(client).toHaveBeenCalled();
   });
 
   it('asks on a terminal', async () => {

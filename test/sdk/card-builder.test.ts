@@ -77,6 +77,14 @@ describe('buildCard', () => {
     expect(buildCard(SPOTIFY, { ...full, productType: 'account', deliveryMethod: undefined }).deliveryMethod).toBe('credentials');
   });
 
+  it('accepts a product type and delivery method the position offers that our enums do not list', () => {
+    const grown = { ...SPOTIFY, productTypes: [...SPOTIFY.productTypes, 'gift_card'], deliveryMethods: { ...SPOTIFY.deliveryMethods, gift_card: ['email_link'] } };
+    const body = buildCard(grown, { tariff: 'family', productType: 'gift_card', slaMinutes: 30, guaranteeDays: 7, priceRub: 390 });
+    expect(body).toMatchObject({ productType: 'gift_card', deliveryMethod: 'email_link' });
+    // …and still refuses one the position does not offer, naming the position's own list.
+    expect(() => buildCard(grown, { tariff: 'family', productType: 'voucher', priceRub: 390 })).toThrow(/"voucher" is not offered by the position; allowed: .*gift_card/);
+  });
+
   it('builds what the client methods take (types)', () => {
     type CreateInput = Parameters<SellerClient['listings']['create']>[0];
     type UpdateInput = Parameters<SellerClient['listings']['update']>[1];
