@@ -128,6 +128,44 @@ describe('cursor paging', () => {
   });
 });
 
+describe('tolerant paging: a marketplace that names its cursor otherwise', () => {
+  for (const name of ['next_cursor', 'nextPageToken', 'next']) {
+    it(`follows a page whose cursor is under "${name}" (no nextCursor) to the end`, async () => {
+      const cursors: (string | null)[] = [];
+      server.use(
+        http.get(`${BASE}/api/v1/listings`, ({ request }) => {
+          const cursor = new URL(request.url).searchParams.get('cursor');
+          cursors.push(cursor);
+          if (cursor === null) return HttpResponse.json({ items: [card(1), card(2)], [name]: 'p2' });
+          return HttpResponse.json({ items: [card(3)], [name]: null });
+        }),
+      );
+      const numbers: number[] = [];
+      for await (const c of client.listings.list()) numbers.push(c.number);
+      expect(numbers).toEqual([1, 2, 3]);
+      expect(cursors).toEqual([null, 'p2']);
+    });
+  }
+
+  it('a cursor that is neither a string nor null is an error naming nextCursor', async () => {
+    server.use(http.get(`${BASE}/api/v1/listings`, () => HttpResponse.json({ items: [card(1)], nextCursor: 2 })));
+    await expect(client.listings.list()).rejects.toMatchObject({ code: 'invalid_response', path: ['nextCursor'] });
+  });
+
+  it('skip paging without a total goes on until an empty page', async () => {
+    const buyer = (n: number) => ({ client: `c${n}`, orders: 1, spentRub: 100, lastOrderAt: '2026-11-21T08:13:39.000Z' });
+    server.use(
+      http.get(`${BASE}/api/v1/clients`, ({ request }) => {
+        const skip = Number(new URL(request.url).searchParams.get('skip') ?? 0);
+        return HttpResponse.json({ items: skip < 4 ? [buyer(skip + 1), buyer(skip + 2)] : [] });
+      }),
+    );
+    const names: string[] = [];
+    for await (const c of client.clients.list({ limit: 2 })) names.push(c.client);
+    expect(names).toEqual(['c1', 'c2', 'c3', 'c4']);
+  });
+});
+
 describe('skip paging (clients.list)', () => {
   const buyer = (n: number) => ({ client: `c${n}`, orders: 1, spentRub: 100, lastOrderAt: '2026-11-21T08:13:39.000Z' });
 
