@@ -29,6 +29,7 @@ await build({
     'sdk/index': 'sdk/index.ts',
     'sdk/webhooks/index': 'sdk/webhooks/index.ts',
     'sdk/webhooks/web': 'sdk/webhooks/web.ts',
+    'sdk/doctor/index': 'sdk/doctor/index.ts',
     'server/index': 'server/index.ts',
     'server/main': 'server/main.ts',
   }),
@@ -60,7 +61,8 @@ const cli = await build({
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
   supported: { 'dynamic-import': false },
-  external: ['@inquirer/*'],
+  // ajv is loaded only by `seller doctor`: required from node_modules then, not carried in the bundle.
+  external: ['@inquirer/*', 'ajv', 'ajv/*'],
   plugins: [zodEnglishOnly, plainRoutesPlugin, lazyChildProcess],
   minify: true,
   keepNames: true,
