@@ -29,6 +29,7 @@ await build({
     'sdk/index': 'sdk/index.ts',
     'sdk/webhooks/index': 'sdk/webhooks/index.ts',
     'sdk/webhooks/web': 'sdk/webhooks/web.ts',
+    'sdk/doctor/index': 'sdk/doctor/index.ts',
     'server/index': 'server/index.ts',
     'server/main': 'server/main.ts',
   }),
@@ -56,8 +57,9 @@ const cli = await build({
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
   supported: { 'dynamic-import': false },
-  external: ['@inquirer/*'],
-  // English-only zod (for strict mode, loaded on its first call) and commander's child_process on first use.
+  // ajv is loaded only by `seller doctor`: required from node_modules then, not carried in the bundle.
+  external: ['@inquirer/*', 'ajv', 'ajv/*'],
+  // English-only zod (for strict mode and the doctor, loaded when used) and commander's child_process on first use.
   plugins: [zodEnglishOnly, lazyChildProcess],
   minify: true,
   keepNames: true,

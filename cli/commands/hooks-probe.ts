@@ -9,6 +9,8 @@
  *   judged at the time it was received.
  * - Ctrl-C (SIGINT) or SIGTERM stops it with exit 0; failed polls are retried with a warning, an
  *   authentication or permission failure ends it (exit 4).
+ * - `--forward-to URL` relays each new hit to a local handler instead of printing it
+ *   (hooks-relay.ts): a status line per hit (NDJSON with `--json`), at most once per hit.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
@@ -17,14 +19,17 @@ import type { ProbeHit } from '../lib/records.ts';
 import { verifyWebhook, WebhookVerificationError } from '../../sdk/webhooks/index.ts';
 import type { App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
-import { describeError } from '../lib/errors.ts';
+import { describeError, UsageError } from '../lib/errors.ts';
 import { note, say, warn } from '../lib/output.ts';
 import { deliveryFacts, isAuthFailure, loadSecrets, positiveNumber, SECRET_ENV, shortTime } from './hooks-common.ts';
+import { parseForwardTo, relayProbe } from './hooks-relay.ts';
 
 export interface HooksProbeOptions {
   once: boolean;
   intervalSeconds: number;
   secretFile?: string | undefined;
+  /** Relay each new hit to this address instead of printing it. */
+  forwardTo?: string | undefined;
 }
 
 type Hit = ProbeHit;
@@ -49,6 +54,7 @@ export function registerProbe(noun: Command, app: App): void {
     .option('--once', 'print what it has received so far and exit')
     .option('--interval <seconds>', 'seconds between polls', positiveNumber, 2)
     .option('--secret-file <file>', `check each hit's signature with this secret (else ${SECRET_ENV}, if set)`)
+    .option('--forward-to <url>', 'relay each new hit, byte for byte with its headers, to this local handler')
     .addHelpText(
       'after',
       [
@@ -57,16 +63,23 @@ export function registerProbe(noun: Command, app: App): void {
         '  $ seller hooks probe                  # prints the address; subscribe it, then watch hits arrive',
         '  $ seller hooks set --url <probe url> --event order.paid',
         '  $ seller hooks test && seller hooks probe --once --json | jq .body',
+        '  $ seller hooks probe --forward-to http://localhost:3000/hooks   # real signed deliveries to your handler',
+        '',
+        'With --forward-to each new hit is POSTed to the handler with its raw body, content-type and the',
+        'five x-service-* headers, and one line (event, delivery, the handler\'s answer) is printed.',
+        'Each hit is relayed at most once, also across restarts (a state file per profile and base URL',
+        'in the config directory); the first start relays only hits that come after it.',
         '',
         'Ctrl-C stops it with exit code 0.',
       ].join('\n'),
     )
     .action(
       app.run(
-        (o: { once?: boolean; interval: number; secretFile?: string }): HooksProbeOptions => ({
+        (o: { once?: boolean; interval: number; secretFile?: string; forwardTo?: string }): HooksProbeOptions => ({
           once: o.once === true,
           intervalSeconds: o.interval,
           secretFile: o.secretFile,
+          forwardTo: o.forwardTo === undefined ? undefined : parseForwardTo(o.forwardTo),
         }),
         runHooksProbe,
       ),
@@ -79,7 +92,14 @@ export async function runHooksProbe(opts: HooksProbeOptions, deps: Deps): Promis
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
-    await tailProbe(opts, deps, controller.signal);
+    if (opts.forwardTo !== undefined) {
+      if (opts.secretFile !== undefined) {
+        throw new UsageError('--secret-file checks hits this command prints; with --forward-to your handler checks them');
+      }
+      await relayProbe({ forwardTo: opts.forwardTo, intervalSeconds: opts.intervalSeconds, once: opts.once }, deps, controller.signal);
+    } else {
+      await tailProbe(opts, deps, controller.signal);
+    }
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);

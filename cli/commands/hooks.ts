@@ -1,7 +1,8 @@
 /**
- * `seller hooks show|set|delete|rotate-secret|resume|test|deliveries|probe|listen|verify`: the
- * event subscription (scope `hooks`) and tools for receivers. `probe` lives in hooks-probe.ts,
- * `listen` in hooks-listen.ts, `verify` in hooks-verify.ts.
+ * `seller hooks show|set|delete|rotate-secret|resume|test|deliveries|probe|listen|verify|send`: the
+ * event subscription (scope `hooks`) and tools for receivers. `probe` lives in hooks-probe.ts (its
+ * relay `--forward-to` in hooks-relay.ts), `listen` in hooks-listen.ts, `verify` in hooks-verify.ts,
+ * `send` in hooks-send.ts.
  *
  * The signing secret is returned by the service once, when a subscription is created and when it
  * is rotated; it is printed once on stdout with a warning, or written to `--secret-file` (0600).
@@ -19,6 +20,7 @@ import { confirmDestructive, flagOrAsk } from '../lib/prompts.ts';
 import { deliverSecret, prepareSecretFile, type SecretFile } from './hooks-common.ts';
 import { registerListen } from './hooks-listen.ts';
 import { registerProbe } from './hooks-probe.ts';
+import { registerSend } from './hooks-send.ts';
 import { registerVerify } from './hooks-verify.ts';
 
 export interface HooksSetOptions {
@@ -105,6 +107,7 @@ export const register: Register = (noun, app) => {
   registerProbe(noun, app);
   registerListen(noun, app);
   registerVerify(noun, app);
+  registerSend(noun, app);
 };
 
 type HooksView = Hooks;

@@ -13,10 +13,11 @@ const root = path.resolve(import.meta.dirname, '../..');
 let dir: string;
 
 const consumer = `
-import { SellerClient, RejectedError, isRejected, buildCard, validateInn, type Order, type Tolerant } from 'service-seller';
+import { SellerClient, apiOperations, RejectedError, isRejected, buildCard, validateInn, type Order, type Tolerant } from 'service-seller';
 import { verifyWebhook, signWebhook, WebhookVerificationError } from 'service-seller/webhooks';
 import { verifyWebhookAsync } from 'service-seller/webhooks/web';
 import { buildApp, startServer } from 'service-seller/server';
+import { runDoctor, compareAnswer, type DoctorReport } from 'service-seller/doctor';
 
 const client = new SellerClient({ apiKey: 'service_test_x', baseUrl: 'http://127.0.0.1:1' });
 export async function typed(): Promise<string> {
@@ -41,7 +42,11 @@ export async function typed(): Promise<string> {
   await client.orders.deliver('ord_x', { when: 'now' });
   return first?.status ?? rejected ?? '';
 }
-export const checks = [typeof buildCard, validateInn('7707083893', 'company').ok, typeof verifyWebhookAsync, typeof buildApp, typeof startServer];
+export async function doctor(): Promise<number> {
+  const report: DoctorReport = await runDoctor(client, { limit: 1 });
+  return report.differences.length + compareAnswer(apiOperations['hooks.get'], 200, {}).length;
+}
+export const checks = [typeof runDoctor, typeof buildCard, validateInn('7707083893', 'company').ok, typeof verifyWebhookAsync, typeof buildApp, typeof startServer];
 export const signed = signWebhook('{}', 'whsec_x');
 export function verify(raw: string, headers: Record<string, string>) {
   try {
@@ -97,10 +102,11 @@ describe('the package as an application imports it', () => {
       const hooks = await import('service-seller/webhooks');
       const web = await import('service-seller/webhooks/web');
       const server = await import('service-seller/server');
-      console.log([typeof sdk.SellerClient, typeof hooks.verifyWebhook, typeof web.verifyWebhookAsync, typeof server.startServer].join(','));
+      const doctor = await import('service-seller/doctor');
+      console.log([typeof sdk.SellerClient, typeof hooks.verifyWebhook, typeof web.verifyWebhookAsync, typeof server.startServer, typeof doctor.runDoctor].join(','));
     `;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
-    expect(out.trim()).toBe('function,function,function,function');
+    expect(out.trim()).toBe('function,function,function,function,function');
   }, 60_000);
 });
 
