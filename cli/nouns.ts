@@ -33,6 +33,7 @@ export const NOUNS: readonly Noun[] = [
   { name: 'rating', summary: 'Your rating: score, reviews, disputes', load: async () => (await import('./commands/money.ts')).registerRating },
   { name: 'hooks', summary: 'Subscribe to events, test deliveries and verify signatures', load: async () => (await import('./commands/hooks.ts')).register },
   { name: 'sandbox', summary: 'Play the marketplace and buyer on a local seller-server', load: async () => (await import('./commands/sandbox.ts')).register },
+  { name: 'autopilot', summary: 'Run the seller bot from a config: deliver, deadlines, stock, prices, replies', load: async () => (await import('./commands/autopilot.ts')).register },
   { name: 'api', summary: 'Make an authenticated request to any API path', load: async () => (await import('./commands/api.ts')).register },
   { name: 'mcp', summary: 'Bridge an MCP host on stdio to the tool endpoint', load: async () => (await import('./commands/mcp.ts')).register },
   { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: async () => (await import('./commands/completion.ts')).register },
