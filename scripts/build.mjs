@@ -29,6 +29,7 @@ await build({
     'sdk/index': 'sdk/index.ts',
     'sdk/webhooks/index': 'sdk/webhooks/index.ts',
     'sdk/webhooks/web': 'sdk/webhooks/web.ts',
+    'sdk/autopilot/index': 'sdk/autopilot/index.ts',
     'server/index': 'server/index.ts',
     'server/main': 'server/main.ts',
   }),

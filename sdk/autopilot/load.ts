@@ -6,6 +6,7 @@
 import { AutopilotConfigError, parseAutopilotConfig, type AutopilotConfig } from './config.ts';
 
 export async function loadAutopilotConfig(path: string): Promise<AutopilotConfig> {
+  if (!/\.(json|ya?ml)$/i.test(path)) throw new AutopilotConfigError(path, [{ path: '(file)', message: 'name it .json, .yaml or .yml' }]);
   const { readFile } = await import('node:fs/promises');
   let text: string;
   try {
@@ -22,14 +23,12 @@ export async function loadAutopilotConfig(path: string): Promise<AutopilotConfig
     } catch (error) {
       throw new AutopilotConfigError(path, [{ path: '(file)', message: `not valid YAML: ${(error as Error).message.split('\n')[0]}` }]);
     }
-  } else if (/\.json$/i.test(path)) {
+  } else {
     try {
       value = JSON.parse(text);
     } catch (error) {
       throw new AutopilotConfigError(path, [{ path: '(file)', message: `not valid JSON: ${(error as Error).message}` }]);
     }
-  } else {
-    throw new AutopilotConfigError(path, [{ path: '(file)', message: 'name it .json, .yaml or .yml' }]);
   }
   return parseAutopilotConfig(value, path);
 }

@@ -17,6 +17,7 @@ import { SellerClient, RejectedError, isRejected, buildCard, validateInn, type O
 import { verifyWebhook, signWebhook, WebhookVerificationError } from 'service-seller/webhooks';
 import { verifyWebhookAsync } from 'service-seller/webhooks/web';
 import { buildApp, startServer } from 'service-seller/server';
+import { defineAutopilot, runAutopilot, type AutopilotEvent } from 'service-seller/autopilot';
 
 const client = new SellerClient({ apiKey: 'service_test_x', baseUrl: 'http://127.0.0.1:1' });
 export async function typed(): Promise<string> {
@@ -40,6 +41,11 @@ export async function typed(): Promise<string> {
   return first?.status ?? rejected ?? '';
 }
 export const checks = [typeof buildCard, validateInn('7707083893', 'company').ok, typeof verifyWebhookAsync, typeof buildApp, typeof startServer];
+export const autopilot = defineAutopilot({ deliver: [{ match: { productType: 'subscription' }, action: { command: './activate.sh' } }] });
+export const runs: typeof runAutopilot = runAutopilot;
+export const onEvent = (event: AutopilotEvent): string => event.message;
+// @ts-expect-error an unknown product type
+defineAutopilot({ deliver: [{ match: { productType: 'gadget' }, action: { command: 'x' } }] });
 export const signed = signWebhook('{}', 'whsec_x');
 export function verify(raw: string, headers: Record<string, string>) {
   try {
@@ -95,10 +101,11 @@ describe('the package as an application imports it', () => {
       const hooks = await import('service-seller/webhooks');
       const web = await import('service-seller/webhooks/web');
       const server = await import('service-seller/server');
-      console.log([typeof sdk.SellerClient, typeof hooks.verifyWebhook, typeof web.verifyWebhookAsync, typeof server.startServer].join(','));
+      const autopilot = await import('service-seller/autopilot');
+      console.log([typeof sdk.SellerClient, typeof hooks.verifyWebhook, typeof web.verifyWebhookAsync, typeof server.startServer, typeof autopilot.runAutopilot].join(','));
     `;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
-    expect(out.trim()).toBe('function,function,function,function');
+    expect(out.trim()).toBe('function,function,function,function,function');
   }, 60_000);
 });
 
