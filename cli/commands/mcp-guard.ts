@@ -41,8 +41,8 @@ export const guarding = (guard: Guard): boolean => guard.readOnly || guard.allow
 
 export interface ToolInfo {
   name: string;
-  inputSchema?: { properties?: Record<string, unknown>; required?: string[] } & Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean } & Record<string, unknown>;
+  inputSchema?: { type?: string; properties?: Record<string, unknown>; required?: string[] };
+  annotations?: { readOnlyHint?: boolean };
   description?: string;
   [key: string]: unknown;
 }
