@@ -33,6 +33,7 @@ export const NOUNS: readonly Noun[] = [
   { name: 'rating', summary: 'Your rating: score, reviews, disputes', load: async () => (await import('./commands/money.ts')).registerRating },
   { name: 'hooks', summary: 'Subscribe to events, test deliveries and verify signatures', load: async () => (await import('./commands/hooks.ts')).register },
   { name: 'sandbox', summary: 'Play the marketplace and buyer on a local seller-server', load: async () => (await import('./commands/sandbox.ts')).register },
+  { name: 'autopilot', summary: 'Run the seller bot from a config file', load: async () => (await import('./commands/autopilot.ts')).register },
   { name: 'api', summary: 'Make an authenticated request to any API path', load: async () => (await import('./commands/api.ts')).register },
   { name: 'doctor', summary: 'Report where answers differ from the contract (read-only)', load: async () => (await import('./commands/doctor.ts')).register },
   { name: 'mcp', summary: 'Bridge an MCP host on stdio to the tool endpoint', load: async () => (await import('./commands/mcp.ts')).register },

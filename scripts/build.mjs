@@ -30,6 +30,7 @@ await build({
     'sdk/webhooks/index': 'sdk/webhooks/index.ts',
     'sdk/webhooks/web': 'sdk/webhooks/web.ts',
     'sdk/doctor/index': 'sdk/doctor/index.ts',
+    'sdk/autopilot/index': 'sdk/autopilot/index.ts',
     'server/index': 'server/index.ts',
     'server/main': 'server/main.ts',
   }),

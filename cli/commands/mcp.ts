@@ -10,28 +10,47 @@
  * - The service unreachable: code -32000 for each request.
  * - Messages are forwarded concurrently; answers may come out of order (JSON-RPC matches them by
  *   id). When stdin ends, the bridge waits for the answers still due and exits.
+ * - Guardrails (mcp-guard.ts): `--read-only`, `--allow`, `--confirm` filter `tools/list` and check
+ *   each `tools/call` before it is sent; the bridge reads the tool list itself once to know which
+ *   tools are read-only.
  */
 import { createInterface } from 'node:readline';
-import type { Register } from '../lib/command.ts';
+import { collect, type Register } from '../lib/command.ts';
+import { checkCall, guarding, guardToolList, type Guard, type ToolInfo } from './mcp-guard.ts';
 import type { Deps } from '../lib/deps.ts';
 import { note } from '../lib/output.ts';
 
-export type McpOptions = Record<string, never>;
+export type McpOptions = Guard;
 
 /** JSON-RPC error codes of the bridge (server-defined range). */
 export const BRIDGE_CODES = { unreachable: -32000, refused: -32001 } as const;
 
 export const register: Register = (command, app) => {
   command
+    .option('--read-only', 'list and allow only the tools that read (no change of any kind)')
+    .option('--allow <tools>', 'allow only these tools (comma-separated names; `service_orders*` matches a prefix); repeatable', collect)
+    .option('--confirm', 'tools that move money or write to buyers need the argument confirm: true')
     .addHelpText(
       'after',
       `
 Reads JSON-RPC messages (one per line) on stdin and answers each on stdout, talking to
 <base URL>/api/mcp with the profile's API key. For an MCP host's configuration:
 
-  { "command": "seller", "args": ["mcp"], "env": { "SERVICE_PROFILE": "default" } }`,
+  { "command": "seller", "args": ["mcp"], "env": { "SERVICE_PROFILE": "default" } }
+
+For an agent that should only look:  "args": ["mcp", "--read-only"]
+For one that may act with a person's consent:  "args": ["mcp", "--allow", "service_orders*", "--confirm"]`,
     )
-    .action(app.run((): McpOptions => ({}), runMcp));
+    .action(
+      app.run(
+        (o: { readOnly?: boolean; allow?: string[]; confirm?: boolean }): McpOptions => ({
+          readOnly: o.readOnly === true,
+          allow: o.allow?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean),
+          confirm: o.confirm === true,
+        }),
+        runMcp,
+      ),
+    );
 };
 
 type Id = string | number;
@@ -39,11 +58,14 @@ type Id = string | number;
 interface Forward {
   endpoint: string;
   apiKey: string | undefined;
+  guard: Guard;
+  /** The service's tool list, read once (for the guard). */
+  tools?: Promise<Map<string, ToolInfo>> | undefined;
 }
 
-export async function runMcp(_opts: McpOptions, deps: Deps): Promise<void> {
+export async function runMcp(opts: McpOptions, deps: Deps): Promise<void> {
   const settings = deps.settings();
-  const target: Forward = { endpoint: `${settings.baseUrl}/api/mcp`, apiKey: settings.apiKey };
+  const target: Forward = { endpoint: `${settings.baseUrl}/api/mcp`, apiKey: settings.apiKey, guard: { readOnly: opts.readOnly === true, allow: opts.allow, confirm: opts.confirm === true } };
   if (!settings.apiKey) note(deps.io, `seller mcp: no API key for profile "${settings.profile}"; requests will be refused (no_key)`);
   const pending = new Set<Promise<void>>();
   const lines = createInterface({ input: deps.io.stdin, crlfDelay: Infinity });
@@ -75,8 +97,71 @@ function requestId(line: string): Id | undefined {
 const errorLine = (id: Id, code: number, message: string, data?: unknown): string =>
   JSON.stringify({ jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } });
 
-/** POSTs one line; answers the line to write, if any. */
+/** A tool-call answer given by the bridge itself (a guard refusal), shaped as the service's failed tool. */
+const refusalLine = (id: Id, error: string, detail: string): string =>
+  JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify({ error, detail }) }], isError: true } });
+
+/** The service's tools by name, read once with the bridge's own `tools/list`. */
+function toolsOf(target: Forward): Promise<Map<string, ToolInfo>> {
+  target.tools ??= post(target, JSON.stringify({ jsonrpc: '2.0', id: 'seller-mcp-guard', method: 'tools/list' })).then((answer) => {
+    const tools = (JSON.parse(answer ?? '{}') as { result?: { tools?: ToolInfo[] } }).result?.tools ?? [];
+    return new Map(tools.map((t) => [t.name, t]));
+  });
+  return target.tools;
+}
+
+/** Applies the guard to one line: an answer of the bridge's own, or the line to forward and how to rewrite its answer. */
+async function guardLine(target: Forward, line: string): Promise<{ answer: string } | { line: string; rewrite?: (answer: string) => string }> {
+  if (!guarding(target.guard)) return { line };
+  let message: { id?: Id; method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return { line };
+  }
+  if (typeof message !== 'object' || message === null) return { line };
+  if (message.method === 'tools/list') {
+    return {
+      line,
+      rewrite: (answer) => {
+        const parsed = JSON.parse(answer) as { result?: { tools?: ToolInfo[] } };
+        if (parsed.result?.tools) parsed.result.tools = guardToolList(target.guard, parsed.result.tools);
+        return JSON.stringify(parsed);
+      },
+    };
+  }
+  if (message.method === 'tools/call' && message.id !== undefined) {
+    const name = typeof message.params?.name === 'string' ? message.params.name : '';
+    const args = typeof message.params?.arguments === 'object' && message.params.arguments !== null ? (message.params.arguments as Record<string, unknown>) : {};
+    let tool: ToolInfo | undefined;
+    try {
+      tool = (await toolsOf(target)).get(name);
+    } catch {
+      target.tools = undefined;
+      tool = undefined; // unknown: the read-only guard refuses it
+    }
+    const checked = checkCall(target.guard, tool, name, args);
+    if (!checked.ok) return { answer: refusalLine(message.id, checked.error, checked.detail) };
+    return { line: JSON.stringify({ ...message, params: { ...message.params, arguments: checked.arguments } }) };
+  }
+  return { line };
+}
+
+/** Guards and POSTs one line; answers the line to write, if any. */
 async function forward(target: Forward, line: string): Promise<string | undefined> {
+  const guarded = await guardLine(target, line);
+  if ('answer' in guarded) return guarded.answer;
+  const answer = await post(target, guarded.line);
+  if (answer === undefined || !guarded.rewrite) return answer;
+  try {
+    return guarded.rewrite(answer);
+  } catch {
+    return answer;
+  }
+}
+
+/** POSTs one line; answers the line to write, if any. */
+async function post(target: Forward, line: string): Promise<string | undefined> {
   const id = requestId(line);
   let res: Response;
   try {

@@ -35,6 +35,7 @@ const EXPECTED: Record<string, string[]> = {
   writes: ['card update, 1 seller', 'card update, 200 cards / 2 sellers', 'card creation, 2,000 cards / 20 sellers'],
   cli: ['seller --help: wall time', 'seller cards list --json'],
   sdk: ['SDK orders.list() (50 orders): per call'],
+  autopilot: ['autopilot: '],
   webhooks: ['webhook pay → 2xx at receiver: median', 'webhook pay → 2xx at receiver: p99', 'webhook deliveries sustained'],
 };
 

@@ -18,6 +18,7 @@ import { verifyWebhook, signWebhook, WebhookVerificationError } from 'service-se
 import { verifyWebhookAsync } from 'service-seller/webhooks/web';
 import { buildApp, startServer } from 'service-seller/server';
 import { runDoctor, compareAnswer, type DoctorReport } from 'service-seller/doctor';
+import { defineAutopilot, runAutopilot, type AutopilotEvent } from 'service-seller/autopilot';
 
 const client = new SellerClient({ apiKey: 'service_test_x', baseUrl: 'http://127.0.0.1:1' });
 export async function typed(): Promise<string> {
@@ -47,6 +48,11 @@ export async function doctor(): Promise<number> {
   return report.differences.length + compareAnswer(apiOperations['hooks.get'], 200, {}).length;
 }
 export const checks = [typeof runDoctor, typeof buildCard, validateInn('7707083893', 'company').ok, typeof verifyWebhookAsync, typeof buildApp, typeof startServer];
+export const autopilot = defineAutopilot({ deliver: [{ match: { productType: 'subscription' }, action: { command: './activate.sh' } }] });
+export const runs: typeof runAutopilot = runAutopilot;
+export const onEvent = (event: AutopilotEvent): string => event.message;
+// A product type our enum does not list (the marketplace's own) is accepted.
+defineAutopilot({ deliver: [{ match: { productType: 'gift_card' }, action: { command: 'x' } }] });
 export const signed = signWebhook('{}', 'whsec_x');
 export function verify(raw: string, headers: Record<string, string>) {
   try {
@@ -103,10 +109,11 @@ describe('the package as an application imports it', () => {
       const web = await import('service-seller/webhooks/web');
       const server = await import('service-seller/server');
       const doctor = await import('service-seller/doctor');
-      console.log([typeof sdk.SellerClient, typeof hooks.verifyWebhook, typeof web.verifyWebhookAsync, typeof server.startServer, typeof doctor.runDoctor].join(','));
+      const autopilot = await import('service-seller/autopilot');
+      console.log([typeof sdk.SellerClient, typeof hooks.verifyWebhook, typeof web.verifyWebhookAsync, typeof server.startServer, typeof doctor.runDoctor, typeof autopilot.runAutopilot].join(','));
     `;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
-    expect(out.trim()).toBe('function,function,function,function,function');
+    expect(out.trim()).toBe('function,function,function,function,function,function');
   }, 60_000);
 });
 

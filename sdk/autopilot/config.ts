@@ -1,0 +1,225 @@
+/**
+ * The autopilot's configuration: a zod schema (the file is the seller's input, so it is checked
+ * strictly: unknown keys are errors, and every error names its path), `defineAutopilot()` for SDK
+ * users (typed, checked the same way) and `parseAutopilotConfig()` for a parsed JSON or YAML file.
+ *
+ * Every rule is optional; a config with no rule at all is refused (it would do nothing).
+ */
+import { z } from 'zod';
+import { PRODUCT_TYPES } from '../contract/constants.ts';
+import type { ProductType } from '../contract/enums.ts';
+import type { Widened } from '../open.ts';
+import { findContacts } from '../contacts.ts';
+
+const positive = z.number().int().positive();
+
+/** A command (run through the shell) or an HTTP hook (POST, JSON body) that the autopilot calls. */
+export const Action = z
+  .strictObject({
+    /** A shell command; the JSON input is on its stdin, `SERVICE_*` variables in its environment. */
+    command: z.string().min(1).optional(),
+    /** An http(s) URL that receives the JSON input as a POST body. */
+    hook: z.url({ protocol: /^https?$/ }).optional(),
+    /** Extra headers of the hook's request (e.g. an authorization of your own service). */
+    headers: z.record(z.string(), z.string()).optional(),
+    /** Longest run of the command or the hook. @default 30 */
+    timeoutSeconds: positive.max(3600).default(30),
+  })
+  .refine((a) => (a.command === undefined) !== (a.hook === undefined), 'give exactly one of command or hook');
+export type Action = z.output<typeof Action>;
+
+/**
+ * A product type to match: one of ours (offered in an editor) or any other the marketplace has (the
+ * real catalogue decides, not our enum), written as the API writes one.
+ */
+const ProductTypeName = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,63}$/, `a product type such as ${PRODUCT_TYPES.join(', ')} (lower case, digits, _)`) as unknown as z.ZodType<Widened<ProductType>>;
+
+/** Which orders (by their card) a rule applies to; every given field must match. */
+export const Match = z.strictObject({
+  productType: z.union([ProductTypeName, z.array(ProductTypeName).min(1)]).optional(),
+  service: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+  card: z.union([positive, z.array(positive).min(1)]).optional(),
+});
+export type Match = z.output<typeof Match>;
+
+/** A text for buyers: checked offline by the marketplace's contact filter when the config is read. */
+const BuyerText = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .superRefine((text, ctx) => {
+      const found = findContacts(text);
+      if (found.length > 0) ctx.addIssue({ code: 'custom', message: `holds a contact (${found.map((m) => m.kind).join(', ')}): the marketplace would refuse it` });
+    });
+
+export const DeliverRule = z.strictObject({
+  /** A name for the status line and the log. @default `deliver#<index>` */
+  name: z.string().min(1).max(60).optional(),
+  match: Match,
+  /** Produces the delivery: `{nextChargeDay?, note?, secret?}` as JSON (empty output: deliver as is). */
+  action: Action,
+  /** A note for the buyer when the action gives none. */
+  note: BuyerText(4000).optional(),
+});
+export type DeliverRule = z.output<typeof DeliverRule>;
+
+export const Notify = z.strictObject({
+  command: z.string().min(1).optional(),
+  hook: z.url({ protocol: /^https?$/ }).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  timeoutSeconds: positive.max(3600).default(30),
+});
+export type Notify = z.output<typeof Notify>;
+
+export const DeadlineRule = z.strictObject({
+  /** Warn this many minutes before an order's delivery deadline (`deliverBy`). */
+  warnMinutesBefore: positive.max(7 * 24 * 60),
+  /** Warn as soon as an order is disputed (a dispute waits for the seller's answer). @default true */
+  disputes: z.boolean().default(true),
+  /** Where a warning goes besides the status line: a command or a hook. */
+  notify: Notify.optional(),
+});
+
+export const BacklogRule = z
+  .strictObject({
+    /** Open orders (awaiting confirmation or delivery, disputed) above which the work mode is set. */
+    above: positive,
+    /** Open orders at or below which the saved work mode is restored. @default `above` */
+    restoreAt: z.number().int().min(0).optional(),
+    /** The work mode while the backlog lasts: capacity and/or do-not-disturb. Presence is never set. */
+    set: z
+      .strictObject({ capacity: positive.max(10_000).optional(), doNotDisturb: z.boolean().optional() })
+      .refine((s) => s.capacity !== undefined || s.doNotDisturb !== undefined, 'set capacity, doNotDisturb or both'),
+  })
+  .refine((b) => b.restoreAt === undefined || b.restoreAt <= b.above, { message: 'restoreAt must not be above `above`', path: ['restoreAt'] });
+
+export const StockRule = z.strictObject({
+  /** How often the named cards' stock is read. @default 60 */
+  everySeconds: positive.default(60),
+  cards: z
+    .array(
+      z.strictObject({
+        card: positive,
+        /** Alert when the free stock falls to this many units or fewer. */
+        lowAt: z.number().int().min(0).optional(),
+        /** Switch auto-delivery back on after a refill when the empty stock switched it off. @default true */
+        reenableAutoDelivery: z.boolean().default(true),
+      }),
+    )
+    .min(1),
+  notify: Notify.optional(),
+});
+
+export const RepriceRule = z.strictObject({
+  /** At most one price change per card in this many minutes. @default 60 */
+  intervalMinutes: z.number().positive().default(60),
+  /** JSON Lines file that gets one line per change, with the price before and after. */
+  auditLog: z.string().min(1),
+  cards: z
+    .array(
+      z
+        .strictObject({
+          card: positive,
+          /** Never below this price (roubles). */
+          floor: positive,
+          /** Never above this price (roubles). */
+          ceiling: positive,
+          /** Aim at the usual price plus this (negative: under it). @default 0 */
+          offsetRub: z.number().int().default(0),
+          /** Move at most this far in one change. @default no limit */
+          maxStepRub: positive.optional(),
+        })
+        .refine((c) => c.floor <= c.ceiling, { message: 'floor must not be above ceiling', path: ['floor'] }),
+    )
+    .min(1),
+});
+
+export const RepliesRule = z.strictObject({
+  /** Most automatic replies to one order's buyer. @default 1 */
+  maxPerOrder: positive.max(20).default(1),
+  /** Also answer unanswered buyer questions about the cards. @default false */
+  questions: z.boolean().default(false),
+  templates: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1).max(60).optional(),
+        /** Words or phrases; a message matches when it contains any of them (case-insensitive). */
+        keywords: z.array(z.string().min(1)).min(1),
+        text: BuyerText(2000),
+      }),
+    )
+    .min(1),
+});
+
+export const AutopilotConfig = z
+  .strictObject({
+    /** Seconds between two polls of the orders (and the timer of the other rules). @default 5 */
+    pollSeconds: z.number().positive().max(3600).default(5),
+    /** Deliveries run at the same time. @default 4 */
+    concurrency: positive.max(32).default(4),
+    deliver: z.array(DeliverRule).min(1).optional(),
+    deadline: DeadlineRule.optional(),
+    backlog: BacklogRule.optional(),
+    stock: StockRule.optional(),
+    reprice: RepriceRule.optional(),
+    replies: RepliesRule.optional(),
+  })
+  .refine((c) => ['deliver', 'deadline', 'backlog', 'stock', 'reprice', 'replies'].some((rule) => c[rule as keyof typeof c] !== undefined), {
+    message: 'no rule configured: add at least one of deliver, deadline, backlog, stock, reprice, replies',
+  });
+
+/** The configuration as written (defaults optional). */
+export type AutopilotConfigInput = z.input<typeof AutopilotConfig>;
+/** The configuration after checking (defaults filled in). */
+export type AutopilotConfig = z.output<typeof AutopilotConfig>;
+
+/** The configuration is wrong; `issues` name each wrong value by its path. */
+export class AutopilotConfigError extends Error {
+  override name = 'AutopilotConfigError';
+  constructor(
+    readonly source: string,
+    readonly issues: Array<{ path: string; message: string }>,
+  ) {
+    super(`${source}: ${issues.length === 1 ? 'an error' : `${issues.length} errors`}\n${issues.map((i) => `  ${i.path}: ${i.message}`).join('\n')}`);
+  }
+}
+
+/** `deliver[0].match.productType` from zod's path. */
+function pathOf(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : `${out === '' ? '' : '.'}${String(part)}`;
+  return out === '' ? '(top level)' : out;
+}
+
+/** Checks a parsed config; throws `AutopilotConfigError` naming every wrong path. */
+export function parseAutopilotConfig(value: unknown, source = 'autopilot config'): AutopilotConfig {
+  const result = AutopilotConfig.safeParse(value);
+  if (result.success) return result.data;
+  throw new AutopilotConfigError(
+    source,
+    result.error.issues.map((issue) => ({ path: pathOf(issue.path), message: issue.message })),
+  );
+}
+
+/**
+ * A typed, checked autopilot configuration for SDK users.
+ *
+ * @example
+ * const config = defineAutopilot({
+ *   deliver: [{ match: { productType: 'subscription' }, action: { command: './activate.sh' } }],
+ *   deadline: { warnMinutesBefore: 15 },
+ * });
+ * await runAutopilot(client, config, { statePath: '.autopilot-state.json', signal });
+ */
+export function defineAutopilot(config: AutopilotConfigInput): AutopilotConfig {
+  return parseAutopilotConfig(config, 'defineAutopilot()');
+}
+
+/** Whether an order's card matches a rule's `match`. */
+export function matches(match: Match, order: { productType: string; service: string; number: number }): boolean {
+  const has = <T>(want: T | T[] | undefined, value: T) => want === undefined || (Array.isArray(want) ? want.includes(value) : want === value);
+  return has(match.productType as string | string[] | undefined, order.productType) && has(match.service, order.service) && has(match.card, order.number);
+}

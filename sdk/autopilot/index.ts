@@ -1,0 +1,34 @@
+/**
+ * service-seller/autopilot: the seller's bot as a library. A configuration (checked with zod;
+ * `defineAutopilot()` types it) of optional rules (deliver, deadline guard, backlog, stock care,
+ * repricing, replies) and a runner on `client.orders.watch()` that keeps its watermark and a
+ * delivery journal in a state file, so that a restart after a crash handles each order once.
+ * `seller autopilot --config FILE` is this runner with a status line per event.
+ *
+ * @example
+ * import { SellerClient } from 'service-seller';
+ * import { defineAutopilot, runAutopilot } from 'service-seller/autopilot';
+ * const config = defineAutopilot({ deliver: [{ match: { productType: 'subscription' }, action: { command: './activate.sh' } }] });
+ * const stop = new AbortController();
+ * process.once('SIGINT', () => stop.abort());
+ * await runAutopilot(new SellerClient(), config, { statePath: '.autopilot-state.json', signal: stop.signal, onEvent: (e) => console.log(e.message) });
+ */
+export { AutopilotConfig, AutopilotConfigError, defineAutopilot, parseAutopilotConfig } from './config.ts';
+export type { AutopilotConfigInput, DeliverRule, Match, Action, Notify } from './config.ts';
+export { loadAutopilotConfig } from './load.ts';
+export { Autopilot, runAutopilot } from './runner.ts';
+export type { AutopilotOptions, AutopilotSummary } from './runner.ts';
+export type { AutopilotEvent, AutopilotRuleName, EventSink } from './events.ts';
+export { emptyState, fileAutopilotStore, memoryAutopilotStore } from './state.ts';
+export type { AutopilotState, AutopilotStore, JournalEntry, JournalPhase } from './state.ts';
+export { ServiceClock } from './clock.ts';
+export { ActionError } from './actions.ts';
+export type { DeliveryOutput } from './actions.ts';
+// The rules' decisions, pure functions (for tests of a configuration, or a bot of your own).
+export { pickDeliverRule, noteToSend } from './rules/deliver.ts';
+export { dueWarnings } from './rules/deadline.ts';
+export type { Warning } from './rules/deadline.ts';
+export { backlogStep } from './rules/backlog.ts';
+export { stockStep } from './rules/stock.ts';
+export { repriceStep } from './rules/reprice.ts';
+export { replyStep, matchTemplate } from './rules/replies.ts';

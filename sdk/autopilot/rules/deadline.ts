@@ -1,0 +1,56 @@
+/**
+ * Deadline guard: a warning `warnMinutesBefore` minutes before an open order's delivery deadline
+ * (`deliverBy`, while it awaits confirmation or delivery), and one as soon as an order is disputed
+ * (the dispute waits for the seller's answer). Each deadline is warned about once (remembered in
+ * the state, across restarts); a warning goes to the status line and to `notify`, if set. The
+ * guard only warns: it never delivers, declines or answers a dispute.
+ */
+import type { Order } from '../../records.ts';
+import type { RuleContext } from '../context.ts';
+import { notify } from './notify.ts';
+
+export interface Warning {
+  order: Order;
+  kind: 'sla' | 'dispute';
+  /** What is warned about; the state keeps it so that the same deadline is warned about once. */
+  key: string;
+  /** Minutes left until the deadline (negative: overdue); for a dispute, undefined. */
+  minutesLeft?: number | undefined;
+}
+
+const DUE = ['awaiting_confirmation', 'awaiting_delivery'];
+
+/** The warnings due at `nowMs` among the open orders, leaving out those already given. */
+export function dueWarnings(open: Iterable<Order>, nowMs: number, cfg: { warnMinutesBefore: number; disputes: boolean }, warned: Record<string, string>): Warning[] {
+  const out: Warning[] = [];
+  for (const order of open) {
+    if (DUE.includes(order.status) && order.deliverBy !== null) {
+      const key = `sla:${order.deliverBy}`;
+      const left = Date.parse(order.deliverBy) - nowMs;
+      if (left <= cfg.warnMinutesBefore * 60_000 && warned[order.id] !== key) out.push({ order, kind: 'sla', key, minutesLeft: Math.floor(left / 60_000) });
+    } else if (order.status === 'disputed' && cfg.disputes && order.needsAction) {
+      const key = `dispute:${order.updatedAt}`;
+      if (!warned[order.id]?.startsWith('dispute:')) out.push({ order, kind: 'dispute', key });
+    }
+  }
+  return out;
+}
+
+export async function runDeadlineGuard(ctx: RuleContext, open: Iterable<Order>): Promise<void> {
+  const cfg = ctx.config.deadline;
+  if (!cfg) return;
+  const warnings = dueWarnings(open, ctx.now(), cfg, ctx.state.warned);
+  for (const w of warnings) {
+    const { order } = w;
+    const message =
+      w.kind === 'sla'
+        ? w.minutesLeft! >= 0
+          ? `${order.id} (#${order.number}) must be delivered within ${w.minutesLeft} min (by ${order.deliverBy})`
+          : `${order.id} (#${order.number}) is past its delivery deadline (${order.deliverBy})`
+        : `${order.id} (#${order.number}) is disputed: answer the dispute`;
+    ctx.emit({ rule: 'deadline', type: w.kind === 'sla' ? 'warned' : 'dispute', order: order.id, card: order.number, message, dryRun: ctx.dryRun || undefined, detail: { deliverBy: order.deliverBy, minutesLeft: w.minutesLeft } });
+    ctx.state.warned[order.id] = w.key;
+    await notify(ctx, 'deadline', cfg.notify, { type: w.kind === 'sla' ? 'sla' : 'dispute', order: order.id, card: order.number, status: order.status, deliverBy: order.deliverBy, minutesLeft: w.minutesLeft });
+  }
+  if (warnings.length > 0) await ctx.save();
+}

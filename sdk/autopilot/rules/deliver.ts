@@ -1,0 +1,169 @@
+/**
+ * Deliver: an order awaiting delivery whose card matches a rule gets the rule's action run (a
+ * command or a hook that activates the subscription, makes the account…), and is delivered with
+ * what the action answered: `nextChargeDay`, a `note` (checked offline by the marketplace's
+ * contact filter; a note with contacts is withheld, the order still delivered), a `secret` (put
+ * into the seller's vault first, handed to the buyer by the delivery).
+ *
+ * Each step is journalled before it is taken (state.ts): `running` (the action may have run),
+ * `ready` (its answer is kept, the secret already in the vault), `done`. A restart finishes an
+ * interrupted order from its step: a `ready` order is only delivered; a `running` one has its action
+ * run again with `SERVICE_AUTOPILOT_ATTEMPT` > 1 (the action must then make sure it does not act
+ * twice for `SERVICE_ORDER_ID`). Changing calls carry idempotency keys made of the order id and the
+ * attempt, so a repeated call replays the first answer.
+ *
+ * A refusal (`state_moved`: cancelled or refunded meanwhile; `need_next_charge`; …) and a failed
+ * action are reported and not retried. A failed connection to the service leaves a `ready` order to
+ * the next round.
+ */
+import { isRejected, SellerError } from '../../errors.ts';
+import type { Order } from '../../records.ts';
+import { findContacts } from '../../contacts.ts';
+import { matches, type AutopilotConfig, type DeliverRule } from '../config.ts';
+import { ActionError, parseDelivery, runAction } from '../actions.ts';
+import { idempotencyKey, reason, type RuleContext } from '../context.ts';
+import type { JournalEntry } from '../state.ts';
+
+/** The first deliver rule that takes this order, with its name; `undefined` when none does. */
+export function pickDeliverRule(order: Pick<Order, 'status' | 'productType' | 'service' | 'number'>, rules: AutopilotConfig['deliver']): { rule: DeliverRule; name: string } | undefined {
+  if (order.status !== 'awaiting_delivery' || !rules) return undefined;
+  const index = rules.findIndex((rule) => matches(rule.match, order));
+  if (index < 0) return undefined;
+  const rule = rules[index]!;
+  return { rule, name: rule.name ?? `deliver#${index}` };
+}
+
+/** The note to send: the action's, else the rule's; withheld (with the contact kinds found) when the contact filter would refuse it. */
+export function noteToSend(actionNote: string | undefined, ruleNote: string | undefined): { note?: string; withheld?: string[] } {
+  const note = actionNote ?? ruleNote;
+  if (note === undefined || note.trim() === '') return {};
+  const found = findContacts(note);
+  if (found.length > 0) return { withheld: [...new Set(found.map((m) => m.kind))] };
+  return { note };
+}
+
+/** Whether a journal entry means the order needs no more work. */
+export const finished = (entry: JournalEntry | undefined): boolean => entry !== undefined && ['done', 'skipped', 'failed'].includes(entry.phase);
+
+const base = (order: Order) => ({ rule: 'deliver' as const, order: order.id, card: order.number });
+
+/** Journals a step and puts it on disk. */
+async function step(ctx: RuleContext, id: string, entry: JournalEntry, patch: Partial<JournalEntry>): Promise<void> {
+  Object.assign(entry, patch, { at: new Date().toISOString() });
+  ctx.state.journal[id] = entry;
+  await ctx.save();
+}
+
+/**
+ * Delivers one order by `rule` (or finishes the journalled delivery `entry` after a restart). The
+ * caller checked that the order awaits delivery.
+ */
+export async function deliverOrder(ctx: RuleContext, order: Order, rule: DeliverRule, name: string): Promise<void> {
+  const id = order.id;
+  if (ctx.dryRun) {
+    const how = rule.action.command !== undefined ? 'run its command' : 'call its hook';
+    ctx.emit({ ...base(order), type: 'would-deliver', dryRun: true, message: `${id} (#${order.number} ${order.productType}): would ${how} and deliver (${name})` });
+    return;
+  }
+  const entry: JournalEntry = ctx.state.journal[id] ?? { phase: 'running', rule: name, at: '', attempts: 0 };
+  if (finished(entry)) return;
+  if (entry.phase === 'running') {
+    await step(ctx, id, entry, { phase: 'running', attempts: entry.attempts + 1 });
+    let output;
+    try {
+      const text = await runAction(
+        rule.action,
+        order,
+        {
+          SERVICE_ORDER_ID: id,
+          SERVICE_ORDER_STATUS: order.status,
+          SERVICE_PRODUCT_TYPE: order.productType,
+          SERVICE_CARD: String(order.number),
+          SERVICE_AUTOPILOT_ATTEMPT: String(entry.attempts),
+        },
+        ctx.signal,
+      );
+      output = parseDelivery(text);
+    } catch (error) {
+      await step(ctx, id, entry, { phase: 'failed' });
+      ctx.emit({ ...base(order), type: 'failed', message: `${id}: not delivered, ${reason(error)}; deliver it by hand`, detail: { step: 'action' } });
+      return;
+    }
+    const { note, withheld } = noteToSend(output.note, rule.note);
+    if (withheld) ctx.emit({ ...base(order), type: 'note-withheld', message: `${id}: the note holds a contact (${withheld.join(', ')}) and is not sent`, detail: { kinds: withheld } });
+    if (output.secret !== undefined) {
+      try {
+        await ctx.client.orders.putVault(id, { secret: output.secret }, { idempotencyKey: idempotencyKey('deliver', id, entry.attempts, 'vault') });
+      } catch (error) {
+        await refusedOrFailed(ctx, order, entry, error, 'vault');
+        return;
+      }
+    }
+    await step(ctx, id, entry, { phase: 'ready', delivery: { nextChargeDay: output.nextChargeDay, note } });
+  }
+  const delivery = entry.delivery ?? {};
+  const body = {
+    ...(delivery.nextChargeDay !== undefined ? { nextChargeDay: delivery.nextChargeDay } : {}),
+    ...(delivery.note !== undefined ? { note: delivery.note } : {}),
+  };
+  try {
+    const answer = await ctx.client.orders.deliver(id, body, { idempotencyKey: idempotencyKey('deliver', id, entry.attempts) });
+    await step(ctx, id, entry, { phase: 'done', delivery: undefined });
+    const filtered = answer.noteRejected !== null ? ` (the service filtered the note: ${answer.noteRejected})` : '';
+    ctx.emit({ ...base(order), type: 'delivered', message: `${id} (#${order.number} ${order.productType}) delivered by ${name}${filtered}`, detail: { status: answer.status, noteRejected: answer.noteRejected } });
+  } catch (error) {
+    await refusedOrFailed(ctx, order, entry, error, 'deliver');
+  }
+}
+
+/** A refusal ends the order's delivery (logged, not retried); a failed connection leaves a `ready` order for the next round. */
+async function refusedOrFailed(ctx: RuleContext, order: Order, entry: JournalEntry, error: unknown, where: 'vault' | 'deliver'): Promise<void> {
+  const id = order.id;
+  if (isRejected(error)) {
+    const kind = error.refusal.kind;
+    const phase = kind === 'state_moved' ? 'skipped' : 'failed';
+    await step(ctx, id, entry, { phase, delivery: undefined });
+    const why = kind === 'state_moved' ? 'the order moved on (cancelled or refunded meanwhile)' : error.message;
+    ctx.emit({ ...base(order), type: kind === 'state_moved' ? 'skipped' : 'refused', message: `${id}: not delivered, ${why}`, detail: { refusal: kind, step: where } });
+    return;
+  }
+  const transient = error instanceof SellerError && ['connection', 'internal', 'rate'].includes(error.code);
+  if (where === 'deliver' && transient && !(error instanceof ActionError)) {
+    ctx.emit({ ...base(order), type: 'retrying', message: `${id}: delivery failed (${reason(error)}); trying again next round`, detail: { step: where } });
+    return;
+  }
+  await step(ctx, id, entry, { phase: 'failed', delivery: undefined });
+  ctx.emit({ ...base(order), type: 'failed', message: `${id}: not delivered, ${reason(error)}; deliver it by hand`, detail: { step: where } });
+}
+
+/**
+ * After a restart: finishes a journalled delivery that a crash interrupted. The order is read
+ * again first: one that no longer awaits delivery is closed in the journal without any call.
+ */
+export async function resumeDelivery(ctx: RuleContext, id: string, entry: JournalEntry): Promise<void> {
+  let order: Order;
+  try {
+    order = await ctx.client.orders.get(id);
+  } catch (error) {
+    ctx.emit({ rule: 'deliver', type: 'error', order: id, message: `${id}: cannot read it to resume its delivery (${reason(error)}); trying again next round` });
+    return;
+  }
+  ctx.emit({ rule: 'deliver', type: 'resumed', order: id, card: order.number, message: `${id}: resuming its delivery from step ${entry.phase} (now ${order.status})` });
+  if (order.status !== 'awaiting_delivery') {
+    const delivered = order.status === 'delivered' || order.status === 'completed';
+    entry.phase = delivered ? 'done' : 'skipped';
+    entry.delivery = undefined;
+    entry.at = new Date().toISOString();
+    await ctx.save();
+    ctx.emit({ rule: 'deliver', type: delivered ? 'already-delivered' : 'skipped', order: id, card: order.number, message: delivered ? `${id} was already delivered before the restart` : `${id}: not delivered, it is ${order.status} now` });
+    return;
+  }
+  const picked = ctx.config.deliver?.find((rule, index) => (rule.name ?? `deliver#${index}`) === entry.rule);
+  if (!picked) {
+    entry.phase = 'failed';
+    await ctx.save();
+    ctx.emit({ rule: 'deliver', type: 'failed', order: id, message: `${id}: its rule ${entry.rule} is no longer in the config; deliver it by hand` });
+    return;
+  }
+  await deliverOrder(ctx, order, picked, entry.rule);
+}

@@ -1,0 +1,234 @@
+/**
+ * The autopilot's runner: follows the orders with `client.orders.watch()` (polling `updatedSince`,
+ * the reliable source, spec rule 6) from the watermark kept in its state, hands each change to the
+ * rules, and runs the timed rules (deadline guard, backlog, stock care, repricing, questions) every
+ * `pollSeconds`.
+ *
+ * Each order is handled once, across crashes:
+ * - an order taken for delivery is journalled (on disk) before the watch may move its watermark
+ *   past it; a restart first finishes the journalled deliveries that a crash interrupted (rules/deliver.ts);
+ * - the watch's watermark is saved after an order was handed over, so a crash re-reads at most the
+ *   orders in hand, which the journal recognises;
+ * - changing calls carry idempotency keys derived from the order and the step, so a call repeated
+ *   after a crash replays the stored answer instead of acting twice (the service keeps them 24 h).
+ *
+ * A stop (`signal`) is graceful: no new order is taken, deliveries in progress finish, the state is
+ * saved, then `runAutopilot()` resolves.
+ */
+import type { SellerClient } from '../client.ts';
+import type { Order } from '../records.ts';
+import type { OrderStatus } from '../records.ts';
+import { abortableSleep, type Watermark, type WatermarkStore } from '../watch.ts';
+import type { Sleep } from '../transport.ts';
+import { parseAutopilotConfig, type AutopilotConfig, type AutopilotConfigInput } from './config.ts';
+import { ServiceClock } from './clock.ts';
+import { reason, type RuleContext } from './context.ts';
+import type { AutopilotEvent, EventSink } from './events.ts';
+import { fileAutopilotStore, memoryAutopilotStore, pruneState, type AutopilotStore } from './state.ts';
+import { runBacklog } from './rules/backlog.ts';
+import { runDeadlineGuard } from './rules/deadline.ts';
+import { deliverOrder, finished, pickDeliverRule, resumeDelivery } from './rules/deliver.ts';
+import { runOrderReplies, runQuestionReplies } from './rules/replies.ts';
+import { runReprice } from './rules/reprice.ts';
+import { runStockCare } from './rules/stock.ts';
+
+export interface AutopilotOptions {
+  /** Where the state is kept. @default `fileAutopilotStore(statePath)` when `statePath` is given, else memory (no resume) */
+  store?: AutopilotStore | undefined;
+  /** A state file (see `store`). */
+  statePath?: string | undefined;
+  /** Change nothing: report what would be done; the state is read but never written. */
+  dryRun?: boolean | undefined;
+  /** Stops the autopilot gracefully. */
+  signal?: AbortSignal | undefined;
+  /** Gets every event. */
+  onEvent?: EventSink | undefined;
+  /** This computer's clock (tests). @default Date.now */
+  now?: (() => number) | undefined;
+}
+
+/** Counts of what a run did, by `rule.type`. */
+export type AutopilotSummary = Record<string, number>;
+
+/** Order statuses that count as open (the backlog, the deadline guard). */
+const OPEN: readonly OrderStatus[] = ['awaiting_confirmation', 'awaiting_delivery', 'disputed'];
+
+/** A running autopilot; `runAutopilot()` is the short way. */
+export class Autopilot {
+  readonly config: AutopilotConfig;
+  readonly #client: SellerClient;
+  readonly #options: AutopilotOptions;
+  readonly #clock: ServiceClock;
+  readonly #open = new Map<string, Order>();
+  readonly #inFlight = new Map<string, Promise<void>>();
+  readonly #summary: AutopilotSummary = {};
+  #wake: (() => void) | undefined;
+
+  constructor(client: SellerClient, config: AutopilotConfig | AutopilotConfigInput, options: AutopilotOptions = {}) {
+    this.#client = client;
+    this.config = parseAutopilotConfig(config, 'autopilot config');
+    this.#options = options;
+    this.#clock = new ServiceClock(options.now ?? Date.now);
+  }
+
+  /** Polls at once instead of waiting for the next poll (e.g. from a webhook handler: events are a convenience, polling stays the source). */
+  wake(): void {
+    this.#wake?.();
+  }
+
+  /** Runs until the signal stops it; resolves with the counts of what was done. */
+  async run(): Promise<AutopilotSummary> {
+    const { signal } = this.#options;
+    const dryRun = this.#options.dryRun === true;
+    const fileStore = this.#options.store ?? (this.#options.statePath !== undefined ? fileAutopilotStore(this.#options.statePath) : memoryAutopilotStore());
+    const state = await fileStore.load();
+    // A dry run starts from the saved state and keeps what it learns in memory only.
+    const store: AutopilotStore = dryRun ? memoryAutopilotStore(state) : fileStore;
+    pruneState(state, Date.now());
+    const ctx: RuleContext = {
+      client: this.#client,
+      config: this.config,
+      state,
+      save: () => (dryRun ? Promise.resolve() : store.save(state)),
+      emit: (event) => this.#emit(event),
+      dryRun,
+      now: this.#clock.now,
+      // Work in progress is never cut short: a stop waits for it.
+      signal: new AbortController().signal,
+    };
+    const rules = (['deliver', 'deadline', 'backlog', 'stock', 'reprice', 'replies'] as const).filter((r) => this.config[r] !== undefined);
+    this.#emit({ rule: 'autopilot', type: 'started', dryRun: dryRun || undefined, message: `autopilot started${dryRun ? ' (dry run: nothing is changed)' : ''}: ${rules.join(', ')}; ${state.watermark ? `resuming from ${state.watermark.since}` : 'first run: every order is looked at once'}` });
+    if (signal?.aborted) return this.#stop(ctx);
+
+    await this.#loadOpenOrders(ctx);
+    for (const [id, entry] of Object.entries(state.journal)) {
+      if (!finished(entry) && !signal?.aborted) await resumeDelivery(ctx, id, entry);
+    }
+    const ticker = this.#tickLoop(ctx);
+    let failure: unknown;
+    try {
+      await this.#watch(ctx);
+    } catch (error) {
+      failure = error;
+    }
+    await ticker;
+    await this.#stop(ctx);
+    if (failure !== undefined) throw failure;
+    return this.#summary;
+  }
+
+  #emit(event: Omit<AutopilotEvent, 'at'>): void {
+    const key = `${event.rule}.${event.type}`;
+    this.#summary[key] = (this.#summary[key] ?? 0) + 1;
+    this.#options.onEvent?.({ at: new Date().toISOString(), ...event });
+  }
+
+  async #stop(ctx: RuleContext): Promise<AutopilotSummary> {
+    await Promise.all(this.#inFlight.values());
+    await ctx.save();
+    this.#emit({ rule: 'autopilot', type: 'stopped', message: 'autopilot stopped; everything in progress was finished and the state saved' });
+    return this.#summary;
+  }
+
+  /** The open orders at start (the watch yields only changes after the watermark). */
+  async #loadOpenOrders(ctx: RuleContext): Promise<void> {
+    if (!this.config.deadline && !this.config.backlog) return;
+    for (const status of OPEN) {
+      try {
+        for await (const order of this.#client.orders.list({ status, limit: 200 })) this.#track(order);
+      } catch (error) {
+        ctx.emit({ rule: 'autopilot', type: 'error', message: `cannot list the ${status} orders (${reason(error)}); the deadline guard and the backlog see them when they change` });
+      }
+    }
+  }
+
+  #track(order: Order): void {
+    this.#clock.observe(order.updatedAt);
+    if (OPEN.includes(order.status)) this.#open.set(order.id, order);
+    else this.#open.delete(order.id);
+  }
+
+  /** The order watch: hands every change to the rules. */
+  async #watch(ctx: RuleContext): Promise<void> {
+    const { signal } = this.#options;
+    const { state } = ctx;
+    const watermarks: WatermarkStore = {
+      get: () => state.watermark,
+      set: async (mark: Watermark) => {
+        state.watermark = mark;
+        await ctx.save();
+      },
+    };
+    const sleep: Sleep = (ms, s) =>
+      new Promise<void>((resolve, reject) => {
+        this.#wake = () => resolve();
+        abortableSleep(ms, s).then(resolve, reject);
+      }).finally(() => (this.#wake = undefined));
+    const changes = this.#client.orders.watch({
+      store: watermarks,
+      intervalMs: this.config.pollSeconds * 1000,
+      signal,
+      sleep,
+      limit: 200,
+      onError: (error, retry) => ctx.emit({ rule: 'autopilot', type: 'poll-failed', message: `polling failed (${reason(error)}); retrying in ${Math.ceil(retry.delayMs / 1000)} s` }),
+    });
+    for await (const order of changes) {
+      this.#track(order);
+      const picked = pickDeliverRule(order, this.config.deliver);
+      if (picked && !finished(state.journal[order.id]) && !this.#inFlight.has(order.id)) {
+        while (this.#inFlight.size >= this.config.concurrency) await Promise.race(this.#inFlight.values());
+        if (!ctx.dryRun) {
+          // On disk before the watermark may pass this order.
+          state.journal[order.id] ??= { phase: 'running', rule: picked.name, at: new Date().toISOString(), attempts: 0 };
+          await ctx.save();
+        }
+        const task = deliverOrder(ctx, order, picked.rule, picked.name)
+          .catch((error: unknown) => ctx.emit({ rule: 'deliver', type: 'error', order: order.id, message: `${order.id}: ${reason(error)}` }))
+          .finally(() => this.#inFlight.delete(order.id));
+        this.#inFlight.set(order.id, task);
+      }
+      if (this.config.replies && order.needsAction) await runOrderReplies(ctx, order);
+    }
+  }
+
+  /** The timed rules, every `pollSeconds`, until the stop. */
+  async #tickLoop(ctx: RuleContext): Promise<void> {
+    const { signal } = this.#options;
+    let lastStock = -Infinity;
+    while (!signal?.aborted) {
+      try {
+        await runDeadlineGuard(ctx, this.#open.values());
+        await runBacklog(ctx, this.#open.size);
+        if (this.config.stock && Date.now() - lastStock >= this.config.stock.everySeconds * 1000) {
+          lastStock = Date.now();
+          await runStockCare(ctx);
+        }
+        await runReprice(ctx);
+        await runQuestionReplies(ctx);
+        // Deliveries left `ready` by a failed connection.
+        for (const [id, entry] of Object.entries(ctx.state.journal)) {
+          if (entry.phase === 'ready' && !this.#inFlight.has(id) && !signal?.aborted) await resumeDelivery(ctx, id, entry);
+        }
+      } catch (error) {
+        ctx.emit({ rule: 'autopilot', type: 'error', message: `a timed rule failed: ${reason(error)}` });
+      }
+      try {
+        await abortableSleep(this.config.pollSeconds * 1000, signal);
+      } catch {
+        return;
+      }
+    }
+  }
+}
+
+/**
+ * Runs the autopilot until `options.signal` stops it.
+ *
+ * @example
+ * const stop = new AbortController();
+ * process.once('SIGINT', () => stop.abort());
+ * await runAutopilot(client, defineAutopilot({ deliver: [...] }), { statePath: '.autopilot-state.json', signal: stop.signal, onEvent: console.log });
+ */
+export function runAutopilot(client: SellerClient, config: AutopilotConfig | AutopilotConfigInput, options: AutopilotOptions = {}): Promise<AutopilotSummary> {
+  return new Autopilot(client, config, options).run();
+}

@@ -1,0 +1,142 @@
+/**
+ * What the autopilot remembers between runs, in one JSON document written atomically (a temporary
+ * file renamed over the old one, so a crash leaves the old or the new state, never half of one):
+ *
+ * - `watermark`: where the order watch is (`client.orders.watch()`'s store lives here);
+ * - `journal`: per order, how far its delivery got (`running` → `ready` → `done`), written before
+ *   each step, so that a restart finishes what a crash interrupted instead of repeating it;
+ * - the memory of the other rules: warnings given, replies sent, the work mode saved before a
+ *   backlog, cards whose auto-delivery the empty stock switched off, the last price changes.
+ *
+ * Writes are coalesced: `save()` resolves once a write that began after the call has finished, so
+ * concurrent deliveries share writes without any of them going on before its step is on disk.
+ */
+import type { Watermark } from '../watch.ts';
+
+/** Steps of one order's delivery. */
+export type JournalPhase = 'running' | 'ready' | 'done' | 'skipped' | 'failed';
+
+export interface JournalEntry {
+  phase: JournalPhase;
+  /** The deliver rule's name. */
+  rule: string;
+  /** When the entry last changed (ISO). */
+  at: string;
+  /** How many times the action was started. */
+  attempts: number;
+  /** The delivery the action produced (never the secret: it is in the vault before this is written). */
+  delivery?: { nextChargeDay?: string | undefined; note?: string | undefined } | undefined;
+}
+
+export interface AutopilotState {
+  version: 1;
+  watermark: Watermark | null;
+  journal: Record<string, JournalEntry>;
+  /** Order id → the `deliverBy` (or `dispute:<updatedAt>`) already warned about. */
+  warned: Record<string, string>;
+  /** Order id → automatic replies sent and the last buyer message answered or passed over. */
+  replies: Record<string, { count: number; lastMessage: string }>;
+  /** Question ids answered or passed over. */
+  questions: Record<string, string>;
+  backlog: { engaged: boolean; saved?: { capacity: number | null; doNotDisturb: boolean } | undefined };
+  /** Card number → stock memory. */
+  stock: Record<string, { offByStock: boolean; lowAlerted: boolean }>;
+  /** Card number → when its price was last changed (ISO). */
+  reprice: Record<string, string>;
+}
+
+export function emptyState(): AutopilotState {
+  return { version: 1, watermark: null, journal: {}, warned: {}, replies: {}, questions: {}, backlog: { engaged: false }, stock: {}, reprice: {} };
+}
+
+/** Where the state is kept. */
+export interface AutopilotStore {
+  load(): Promise<AutopilotState>;
+  /** Resolves when the state as it is now (or later) is on disk. */
+  save(state: AutopilotState): Promise<void>;
+}
+
+/** Keeps the state in memory (SDK tests, `--dry-run`). */
+export function memoryAutopilotStore(initial?: AutopilotState): AutopilotStore & { saved: AutopilotState | undefined } {
+  const store = {
+    saved: initial ? structuredClone(initial) : undefined,
+    load: async () => (store.saved ? structuredClone(store.saved) : emptyState()),
+    save: async (state: AutopilotState) => {
+      store.saved = structuredClone(state);
+    },
+  };
+  return store;
+}
+
+/** Fills what an older or hand-edited file lacks; refuses what is not a state at all. */
+export function reviveState(value: unknown, source: string): AutopilotState {
+  if (typeof value !== 'object' || value === null || (value as { version?: unknown }).version !== 1) {
+    throw new TypeError(`${source}: not an autopilot state file (expected {"version": 1, …})`);
+  }
+  return { ...emptyState(), ...(value as Partial<AutopilotState>) } as AutopilotState;
+}
+
+/**
+ * Keeps the state in a JSON file (mode 0600; the directory is created). A missing file is a first
+ * run; a file that is not a state is an error (the autopilot does not start over silently).
+ */
+export function fileAutopilotStore(path: string): AutopilotStore {
+  let writing: Promise<void> | undefined;
+  let queued: { state: AutopilotState; waiters: Promise<void> } | undefined;
+  let counter = 0;
+  const write = async (text: string) => {
+    const { mkdir, rename, writeFile } = await import('node:fs/promises');
+    const { dirname } = await import('node:path');
+    await mkdir(dirname(path), { recursive: true });
+    const temp = `${path}.${process.pid}.${++counter}.tmp`;
+    await writeFile(temp, text, { mode: 0o600 });
+    await rename(temp, path);
+  };
+  return {
+    async load() {
+      const { readFile } = await import('node:fs/promises');
+      let text: string;
+      try {
+        text = await readFile(path, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyState();
+        throw error;
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new TypeError(`${path}: not an autopilot state file (invalid JSON)`);
+      }
+      return reviveState(value, path);
+    },
+    save(state) {
+      // One write at a time; calls made during a write share the next one (with the latest state).
+      if (queued) {
+        queued.state = state;
+        return queued.waiters;
+      }
+      if (!writing) {
+        writing = write(JSON.stringify(state)).finally(() => (writing = undefined));
+        return writing;
+      }
+      const entry = { state, waiters: Promise.resolve() };
+      entry.waiters = writing
+        .catch(() => {})
+        .then(() => {
+          queued = undefined;
+          writing = write(JSON.stringify(entry.state)).finally(() => (writing = undefined));
+          return writing;
+        });
+      queued = entry;
+      return entry.waiters;
+    },
+  };
+}
+
+/** Forgets finished journal entries and warnings older than `keepMs` (the server keeps idempotency records 24 h). */
+export function pruneState(state: AutopilotState, nowMs: number, keepMs = 48 * 3600_000): void {
+  for (const [id, entry] of Object.entries(state.journal)) {
+    if ((entry.phase === 'done' || entry.phase === 'skipped' || entry.phase === 'failed') && nowMs - Date.parse(entry.at) > keepMs) delete state.journal[id];
+  }
+}

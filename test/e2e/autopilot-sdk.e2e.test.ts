@@ -1,0 +1,86 @@
+/**
+ * `runAutopilot()` in-process against a real server: `dryRun` changes nothing (no delivery, no
+ * action run, no price change, no state written) and says what it would do; a graceful stop waits
+ * for a delivery in progress.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxClient, SellerClient } from '../../sdk/index.ts';
+import { runAutopilot, type AutopilotEvent } from '../../sdk/autopilot/index.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+let client: SellerClient;
+let sandbox: SandboxClient;
+let dir: string;
+let card: number;
+
+beforeAll(async () => {
+  server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
+  client = new SellerClient({ apiKey: (await server.newSeller()).apiKey, baseUrl: server.url });
+  sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
+  ({ number: card } = await client.listings.create({ service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code', priceRub: 500, slaMinutes: 60, guaranteeDays: 7 }));
+  await client.listings.setState(card, { active: true });
+  dir = mkdtempSync(join(tmpdir(), 'autopilot-sdk-'));
+}, 60_000);
+afterAll(async () => {
+  const closing = server?.close();
+  server?.app.server.closeAllConnections();
+  await closing;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const until = async (what: string, probe: () => boolean, ms = 15_000) => {
+  const end = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+describe('runAutopilot()', () => {
+  it('dry run: reports, changes nothing, writes no state', async () => {
+    const order = await sandbox.createOrder({ number: card });
+    await sandbox.pay(order.id);
+    const events: AutopilotEvent[] = [];
+    const stop = new AbortController();
+    const marker = join(dir, 'ran');
+    const statePath = join(dir, 'dry.state.json');
+    const running = runAutopilot(
+      client,
+      {
+        pollSeconds: 0.1,
+        deliver: [{ match: { card }, action: { command: `touch ${marker}` } }],
+        reprice: { intervalMinutes: 1, auditLog: join(dir, 'audit.jsonl'), cards: [{ card, floor: 100, ceiling: 200 }] },
+      },
+      { dryRun: true, statePath, signal: stop.signal, onEvent: (e) => events.push(e) },
+    );
+    await until('would-deliver', () => events.some((e) => e.type === 'would-deliver' && e.order === order.id));
+    stop.abort();
+    await running;
+    expect((await client.orders.get(order.id)).status).toBe('awaiting_delivery');
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(statePath)).toBe(false);
+    expect(existsSync(join(dir, 'audit.jsonl'))).toBe(false);
+    expect((await client.listings.get(card)).priceRub).toBe(500);
+    // The usual price is unknown (one live card): no reprice is even proposed.
+    expect(events.some((e) => e.rule === 'reprice')).toBe(false);
+    expect(events.every((e) => e.rule === 'autopilot' || e.dryRun === true)).toBe(true);
+  });
+
+  it('a stop waits for the delivery in progress, which completes', async () => {
+    const order = await sandbox.createOrder({ number: card });
+    await sandbox.pay(order.id);
+    const events: AutopilotEvent[] = [];
+    const stop = new AbortController();
+    const running = runAutopilot(client, { pollSeconds: 0.1, deliver: [{ match: { card }, action: { command: 'sleep 0.5' } }] }, { statePath: join(dir, 'run.state.json'), signal: stop.signal, onEvent: (e) => events.push(e) });
+    await until('the delivery started', () => existsSync(join(dir, 'run.state.json')));
+    stop.abort();
+    const summary = await running;
+    expect(summary['deliver.delivered']).toBeGreaterThanOrEqual(1);
+    expect((await client.orders.get(order.id)).status).toBe('delivered');
+    expect(events.at(-1)?.type).toBe('stopped');
+  });
+});
