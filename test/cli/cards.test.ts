@@ -238,6 +238,39 @@ describe('seller cards create (the walk on a terminal)', () => {
     expect(create.mock.calls[0]).not.toHaveProperty('0.description');
   });
 
+  it('checks the typed description with the contact filter at once and asks again, keeping every other answer', async () => {
+    const create = vi.fn(async () => ({ number: 1004, isActive: false, isTest: false }));
+    const client = fakeClient({ listings: { create }, catalog: { get: async () => SOLO, usualPrice: async () => ({ usualPriceRub: 150 }) }, me: { get: async () => ({ sellerType: null }) } });
+    const io = bufferIO({ env, tty: true });
+    const deps = createDeps(io, {}, { client: () => client });
+    const { walk, asked } = scriptedWalk({ input: ['100', 'Пишите в т.ме/ivan_shop', 'mail: ｉｖａｎ＠ｍａｉｌ．ｒｕ', 'Код придёт в чат заказа за 5 минут'], confirm: [true] });
+    // The real prompt gets the same check as its validate (inquirer asks again in place).
+    let validate: ((value: string) => true | string) | undefined;
+    const input = walk.input;
+    walk.input = async (message, options) => {
+      if (message.startsWith('Description')) validate = options?.validate;
+      return input(message, options);
+    };
+    await runCardsCreate({ service: 'soundcloud-go' }, deps, walk);
+    expect(asked.filter((m) => m.startsWith('Description'))).toHaveLength(3);
+    expect(io.err()).toContain('a description may not hold contact details: a messenger contact "т.ме/ivan_shop"; type it again.');
+    expect(io.err()).toContain('an e-mail address "ｉｖａｎ＠ｍａｉｌ．ｒｕ"');
+    expect(create).toHaveBeenCalledTimes(1);
+    expect(create).toHaveBeenCalledWith(expect.objectContaining({ priceRub: 100, description: 'Код придёт в чат заказа за 5 минут' }));
+    expect(validate?.('call +7 999 123-45-67')).toMatch(/a phone number "\+7 999 123-45-67"/);
+    expect(validate?.('YouTube Premium 12 месяцев за 1990 ₽')).toBe(true);
+  });
+
+  it('a description flag with contacts is refused before anything is sent (exit 2)', async () => {
+    const create = vi.fn();
+    const get = vi.fn(async () => SPOTIFY);
+    const result = await run(['cards', 'create', ...CREATE_FLAGS, '--description', 'write to ivan@gmаil.com'], bufferIO({ env }), { client: () => fakeClient({ listings: { create }, catalog: { get } }) });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('--description: a description may not hold contact details: an e-mail address "ivan@gmаil.com" (nothing was sent)');
+    expect(create).not.toHaveBeenCalled();
+    expect(get).not.toHaveBeenCalled();
+  });
+
   it('a “no” at the end creates nothing (cancelled, exit 2)', async () => {
     const create = vi.fn();
     const client = fakeClient({ listings: { create }, catalog: { get: async () => SOLO, usualPrice: async () => ({ usualPriceRub: 150 }) }, me: { get: async () => ({ sellerType: null }) } });

@@ -31,7 +31,7 @@ describe('a re-run of stock refill', () => {
     const { apiKey } = await server.newSeller({ admission: 'complete' });
     const env = { SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey };
     const client = new SellerClient({ apiKey, baseUrl: server.url });
-    const { number } = await client.listings.create(CODE_CARD);
+    const { number } = await client.listings.create({ ...CODE_CARD, productType: 'code', deliveryMethod: 'code' });
     const file = join(work, 'codes.txt');
     writeFileSync(file, `${Array.from({ length: 2500 }, (_, i) => `CODE-${number}-${i}`).join('\n')}\n`);
 
