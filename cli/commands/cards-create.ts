@@ -25,7 +25,7 @@ import { CancelledError, CliError, UsageError } from '../lib/errors.ts';
 import { isInteractive, readAll, type IO } from '../lib/io.ts';
 import { note, printJson, say } from '../lib/output.ts';
 import { cancellable, type Choice } from '../lib/prompts.ts';
-import { minutes } from './catalog.ts';
+import { minutes, positionOf } from './catalog.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Flags
@@ -229,7 +229,7 @@ export async function runCardsCreate(opts: CardsCreateOptions, deps: Deps, walk?
   }
   const ask = walk ?? inquirerWalk(deps.io);
   service ??= await askService(ask, client);
-  const position = await client.catalog.get(service);
+  const position = await positionOf(client, service, '--service position');
 
   const firstMissing = missingChoices(position, choices);
   if (firstMissing.length > 0 && !interactive) {
@@ -312,7 +312,8 @@ function allowedOf(position: Position, field: CardField, choices: Partial<CardCh
     case 'creditsType':
       return (position.creditsTypes ?? []).map((value) => ({ value, name: value === 'pack' ? 'pack (a fixed amount per purchase)' : 'rate (units per rouble)' }));
     case 'slaMinutes':
-      return position.slaChoices.map((m) => ({ value: String(m), name: minutes(m) }));
+      // Named in minutes, the unit of `--sla` (hours and days beside it for reading).
+      return position.slaChoices.map((m) => ({ value: String(m), name: m < 60 ? `${m} min` : `${m} min (${minutes(m)})` }));
     case 'guaranteeDays':
       return position.guaranteeChoices.map((d) => ({ value: String(d), name: d === 0 ? 'none' : `${d} d` }));
     default:
