@@ -166,7 +166,7 @@ function printOrder(deps: Deps, o: OrderWithMessages, vaults: ReadonlyArray<{ si
     ['Product', `${o.productType}, delivered by ${o.deliveryMethod}`],
     ['Price', `${o.priceRub} RUB`],
     ['SLA', `${o.slaMinutes} min${o.deliverBy ? `, deliver by ${o.deliverBy}` : ''}`],
-    ['Guarantee', `${o.guaranteeDays} d${o.guaranteeUntil ? `, until ${o.guaranteeUntil}` : ''}`],
+    ['Guarantee', o.guaranteeDays === 0 ? 'none' : `${o.guaranteeDays} d${o.guaranteeUntil ? `, until ${o.guaranteeUntil}` : ''}`],
     ['Next charge', o.nextChargeDay],
     ['Created', o.createdAt],
     ['Paid', o.paidAt],

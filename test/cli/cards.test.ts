@@ -8,7 +8,7 @@ import { createDeps } from '../../cli/lib/deps.ts';
 import type { Choice } from '../../cli/lib/prompts.ts';
 import type { Card } from '../../sdk/contract/index.ts';
 import { SOLO, SPOTIFY } from '../helpers/fixtures.ts';
-import { apiError, bufferIO, fakeClient, LIVE_KEY, pagedOf, run, scriptedPrompter, tempConfigDir } from './helpers.ts';
+import { apiError, bufferIO, fakeClient, LIVE_KEY, pagedOf, run, scriptedPrompter, tempConfigDir, tableBody } from './helpers.ts';
 
 let config: ReturnType<typeof tempConfigDir>;
 let env: Record<string, string>;
@@ -516,6 +516,6 @@ describe('seller catalog price|demand|request|requests', () => {
   it('requests lists them', async () => {
     const req = { id: 'req_1', title: 'Figma', category: null, url: null, comment: null, status: 'approved', createdAt: '2026-01-01T00:00:00.000Z', decidedAt: '2026-01-02T00:00:00.000Z' };
     const result = await run(['catalog', 'requests'], bufferIO({ env }), { client: () => fakeClient({ catalogRequests: { list: () => pagedOf([[req]]) } }) });
-    expect(result.out).toBe('req_1\tapproved\tFigma\t-\t2026-01-01T00:00:00.000Z\t2026-01-02T00:00:00.000Z\n');
+    expect(tableBody(result.out)).toBe('req_1\tapproved\tFigma\t-\t2026-01-01T00:00:00.000Z\t2026-01-02T00:00:00.000Z\n');
   });
 });

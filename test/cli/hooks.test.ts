@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { signWebhook } from '../../sdk/webhooks/index.ts';
 import { tailProbe } from '../../cli/commands/hooks-probe.ts';
 import { createDeps } from '../../cli/lib/deps.ts';
-import { apiError, bufferIO, fakeClient, LIVE_KEY, run, scriptedPrompter, tempConfigDir } from './helpers.ts';
+import { apiError, bufferIO, fakeClient, LIVE_KEY, run, scriptedPrompter, tempConfigDir, tableBody } from './helpers.ts';
 
 let config: ReturnType<typeof tempConfigDir>;
 let env: Record<string, string>;
@@ -320,7 +320,7 @@ describe('seller hooks deliveries', () => {
 
   it('is tab-separated when piped, and says so when empty', async () => {
     const piped = await run(['hooks', 'deliveries'], bufferIO({ env }), { client: () => fakeClient({ hooks: { deliveries: async () => ({ items: [entry], nextCursor: null }) } }) });
-    expect(piped.out).toBe('order.paid\tdlv_1\t3\t500\tanswer 500\t2026-01-01T00:05:00.000Z\t-\ttest\n');
+    expect(tableBody(piped.out)).toBe('order.paid\tdlv_1\t3\t500\tanswer 500\t2026-01-01T00:05:00.000Z\t-\ttest\n');
     const empty = await run(['hooks', 'deliveries'], bufferIO({ env }), { client: () => fakeClient({ hooks: { deliveries: async () => ({ items: [], nextCursor: null }) } }) });
     expect(empty).toMatchObject({ code: 0, out: '', err: 'No deliveries yet.\n' });
   });

@@ -7,7 +7,7 @@ import type { WatchOptions } from '../../sdk/watch.ts';
 import { parseSince } from '../../cli/commands/orders-common.ts';
 import { parseClock } from '../../cli/commands/sandbox.ts';
 import { netflixOrder } from '../helpers/fixtures.ts';
-import { apiError, bufferIO, fakeClient, LIVE_KEY, pagedOf, run, scriptedPrompter, tempConfigDir } from './helpers.ts';
+import { apiError, bufferIO, fakeClient, LIVE_KEY, pagedOf, run, scriptedPrompter, tempConfigDir, tableBody } from './helpers.ts';
 
 let config: ReturnType<typeof tempConfigDir>;
 let env: Record<string, string>;
@@ -34,7 +34,7 @@ describe('seller orders list', () => {
     const result = await run(['orders', 'list', '--needs-action', '--status', 'awaiting_delivery', '--all'], bufferIO({ env }), { client: client({ list }) });
     expect(result.code).toBe(0);
     expect(list).toHaveBeenCalledWith({ status: 'awaiting_delivery', needsAction: true, updatedSince: undefined, limit: undefined, cursor: undefined });
-    expect(result.out.split('\n')[0]).toBe('ord_a\t#1001\tnetflix/premium\t500 RUB\tawaiting_delivery\tneeds action\t2026-11-21T09:00:00.000Z\t2026-11-21T08:00:00.000Z');
+    expect(tableBody(result.out).split('\n')[0]).toBe('ord_a\t#1001\tnetflix/premium\t500 RUB\tawaiting_delivery\tneeds action\t2026-11-21T09:00:00.000Z\t2026-11-21T08:00:00.000Z');
     expect(result.out).toMatch(/^ord_b\t.*\tdelivered\t-\t/m);
   });
 
@@ -88,6 +88,17 @@ describe('seller orders show', () => {
     expect(result.out).toMatch(/Vaults:\s+the buyer's: not opened/);
     expect(result.out).toMatch(/buyer\s+hello/);
     expect(result.err).toMatch(/Next: seller orders deliver ord_a --next-charge YYYY-MM-DD/);
+  });
+
+  it('a zero guarantee reads "none", never "0 d, until <now>"; a real one keeps its end', async () => {
+    const vaults = vi.fn(async () => ({ items: [] }));
+    const none = vi.fn(async () => ({ ...order('ord_a', 'delivered'), guaranteeDays: 0, guaranteeUntil: '2026-11-21T08:00:00.000Z', messages: [] }));
+    const zero = await run(['orders', 'show', 'ord_a'], bufferIO({ env }), { client: client({ get: none, vaults }) });
+    expect(zero.out).toMatch(/^Guarantee:\s+none$/m);
+    expect(zero.out).not.toMatch(/0 d/);
+    const some = vi.fn(async () => ({ ...order('ord_a', 'delivered'), guaranteeDays: 30, guaranteeUntil: '2026-12-21T08:00:00.000Z', messages: [] }));
+    const thirty = await run(['orders', 'show', 'ord_a'], bufferIO({ env }), { client: client({ get: some, vaults }) });
+    expect(thirty.out).toMatch(/^Guarantee:\s+30 d, until 2026-12-21T08:00:00.000Z$/m);
   });
 
   it('with --json prints the order with its vaults', async () => {
@@ -228,7 +239,7 @@ describe('seller orders vault', () => {
   it('list shows sides and opened flags', async () => {
     const vaults = async () => ({ items: [{ side: 'own', opened: true }, { side: 'other', opened: false }] });
     const result = await run(['orders', 'vault', 'list', 'ord_a'], bufferIO({ env }), { client: client({ vaults }) });
-    expect(result.out).toBe('yours (for the buyer)\tyes\nthe buyer\'s (for you)\tno\n');
+    expect(tableBody(result.out)).toBe('yours (for the buyer)\tyes\nthe buyer\'s (for you)\tno\n');
   });
 });
 
