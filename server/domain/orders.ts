@@ -263,8 +263,8 @@ function recordOrderEvent(svc: ServerContext, doc: SellerDoc, order: OrderRecord
 }
 
 /**
- * Applies `action` to the order: the new status and its timestamps, auto-delivery when the order
- * comes to wait for delivery, the event. Answers false (and changes nothing) when the order is
+ * Applies `action` to the order: the new status and its timestamps, the event, then auto-delivery
+ * when the order comes to wait for delivery (so its events follow this one's). Answers false (and changes nothing) when the order is
  * not in a state the action moves.
  */
 export function applyAction(svc: ServerContext, doc: SellerDoc, order: OrderRecord, action: OrderAction, now: Date): boolean {
@@ -289,10 +289,12 @@ export function applyAction(svc: ServerContext, doc: SellerDoc, order: OrderReco
     default:
       break;
   }
-  if (to === 'awaiting_delivery') autoDeliver(svc, doc, order, now);
   touched(svc, doc, order, now);
   const kind = EVENT_OF[action];
   if (kind) recordOrderEvent(svc, doc, order, kind, now);
+  // After this step's own event: `order.paid` is recorded (and so delivered) before the
+  // `stock.out` of the auto-delivery it triggers (docs/decisions.md, "Event order").
+  if (to === 'awaiting_delivery') autoDeliver(svc, doc, order, now);
   return true;
 }
 

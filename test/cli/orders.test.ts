@@ -26,7 +26,9 @@ function order(id: string, status: OrderStatus = 'awaiting_delivery', updatedAt 
   });
 }
 
-const client = (stubs: Record<string, unknown>) => () => fakeClient({ orders: stubs });
+/** The orders section: `get` and `vaults` answer an invite order with no vaults unless a test stubs them. */
+const client = (stubs: Record<string, unknown>) => () =>
+  fakeClient({ orders: { get: async (id: string) => order(id), vaults: async () => ({ items: [] }), ...stubs } });
 
 describe('seller orders list', () => {
   it('prints a table of every page with --all and passes the filters', async () => {
@@ -71,6 +73,36 @@ describe('parseSince', () => {
     expect(parseSince('1h30m', now)).toBe('2026-11-21T10:30:00.000Z');
     expect(parseSince('1d', now)).toBe('2026-11-20T12:00:00.000Z');
     expect(() => parseSince('yesterday', now)).toThrow(/is not/);
+  });
+});
+
+describe('seller orders deliver: the vault rule of code and credentials orders', () => {
+  const codeOrder = (id: string) => ({ ...order(id), productType: 'code', deliveryMethod: 'code' });
+  it.each(['code', 'credentials'])('a %s order with an empty own vault is refused before the call (exit 2)', async (method) => {
+    const deliver = vi.fn();
+    const get = vi.fn(async (id: string) => ({ ...codeOrder(id), deliveryMethod: method }));
+    const vaults = vi.fn(async () => ({ items: [{ side: 'other', opened: false }] }));
+    const result = await run(['orders', 'deliver', 'ord_a'], bufferIO({ env }), { client: client({ get, vaults, deliver }) });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(`ord_a is a ${method} order and your vault is empty: the buyer would get nothing`);
+    expect(result.err).toContain('seller orders vault put ord_a');
+    expect(deliver).not.toHaveBeenCalled();
+  });
+
+  it('with the own vault filled, or with --without-vault, it delivers; other methods are not checked', async () => {
+    const answer = { order: 'ord_a', status: 'delivered', noteRejected: null };
+    const deliver = vi.fn(async () => answer);
+    const filled = vi.fn(async () => ({ items: [{ side: 'own', opened: false }] }));
+    const ok = await run(['orders', 'deliver', 'ord_a'], bufferIO({ env }), { client: client({ get: async (id: string) => codeOrder(id), vaults: filled, deliver }) });
+    expect(ok.code, ok.err).toBe(0);
+    const empty = vi.fn(async () => ({ items: [] }));
+    const forced = await run(['orders', 'deliver', 'ord_a', '--without-vault'], bufferIO({ env }), { client: client({ get: async (id: string) => codeOrder(id), vaults: empty, deliver }) });
+    expect(forced.code, forced.err).toBe(0);
+    expect(empty).not.toHaveBeenCalled();
+    const invite = await run(['orders', 'deliver', 'ord_a'], bufferIO({ env }), { client: client({ vaults: empty, deliver }) });
+    expect(invite.code).toBe(0);
+    expect(empty).not.toHaveBeenCalled();
+    expect(deliver).toHaveBeenCalledTimes(3);
   });
 });
 
