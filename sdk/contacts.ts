@@ -23,11 +23,16 @@
  * Generic URLs (the vendor's own site, `youtube.com/premium`) are not contacts. Prices, dates,
  * durations, versions, resolutions, sizes and order ids are never matched.
  *
- * Zero-width characters and soft hyphens are ignored while matching (`t.m\u200Be/x` is caught); the
- * reported `match` is the original text, with them. Not covered (left open): numbers spelled in words
- * or with letters for digits (`восемь девятьсот…`, `8999I234567`), Cyrillic look-alike letters inside
- * Latin domains, and spaced-out e-mails without any `@`/`at`/`собака` marker.
+ * The text is folded before matching (./text-fold.ts): NFKC (full-width `ｔ．ｍｅ`, `＋７`), invisible
+ * characters dropped (zero-width, soft hyphen, bidi marks, stray combining marks), digits of any script
+ * as ASCII (`٨٩٩٩…`), and, in a second reading, look-alike letters of other scripts as Latin inside
+ * address-like tokens (`т.ме/ivan`, `ivan@gmаil.com` with a Cyrillic `а`). E-mail domains may be
+ * non-ASCII (`ivan@почта.рф`, `xn--…` punycode). The reported `match` is the original text, with its
+ * tricks. Not covered (left open): numbers spelled in words or with ASCII letters for digits
+ * (`восемь девятьсот…`, `8999I234567`), and spaced-out e-mails without any `@`/`at`/`собака` marker.
  */
+
+import { foldText } from './text-fold.ts';
 
 export type ContactKind = 'email' | 'phone' | 'messenger' | 'link';
 
@@ -58,10 +63,12 @@ const AT_WORD = String.raw`\s(?:at|собака|собачка)\s`;
 const AT = String.raw`(?<at>@\s?|\s@\s|${AT_BRACKETED}|${AT_WORD})`;
 const DOT_DISGUISED = String.raw`\s?[(\[{<]\s?(?:dot|точка|тчк)\s?[)\]}>]\s?|\s(?:dot|точка|тчк)\s|\s\.\s`;
 const DOT = String.raw`(?:\.|${DOT_DISGUISED})`;
-const LABEL = String.raw`[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?`;
+/** A domain label of any script (`почта`, `müller`); punycode labels are ASCII. */
+const LABEL = String.raw`[\p{L}\p{N}](?:[\p{L}\p{N}\-]{0,61}[\p{L}\p{N}])?`;
+const TLD = String.raw`\p{L}{2,24}|xn--[a-z0-9\-]{1,59}`;
 const EMAIL_RE = new RegExp(
   String.raw`(?<![\p{L}\p{N}._%+\-])(?<local>[\p{L}\p{N}](?:[\p{L}\p{N}._%+\-]{0,63}[\p{L}\p{N}_])?)${AT}` +
-    String.raw`(?<domain>(?:${LABEL}${DOT})+(?<tld>[a-z]{2,24}))(?![\p{L}\p{N}_\-])`,
+    String.raw`(?<domain>(?:${LABEL}${DOT})+(?<tld>${TLD}))(?![\p{L}\p{N}_\-])`,
   'giu',
 );
 const DISGUISED_DOT_TEST = new RegExp(DOT_DISGUISED, 'iu');
@@ -71,6 +78,8 @@ const MAILBOX_DOMAINS = new Set([
   'gmail', 'googlemail', 'mail', 'bk', 'inbox', 'list', 'rambler', 'yandex', 'hotmail', 'outlook', 'yahoo', 'icloud',
   'proton', 'protonmail', 'tutanota', 'gmx', 'aol',
 ]);
+/** Top-level domains in other scripts, taken with a disguised `@` too. */
+const IDN_TLDS = new Set(['рф', 'рус', 'москва', 'дети', 'онлайн', 'сайт', 'орг', 'ком', 'бел', 'укр', 'срб', 'мкд', 'қаз', 'мон', 'бг', 'ею', 'ελ', 'ευ']);
 /** File extensions are not top-level domains here (`icon@2x.png`). */
 const FILE_TLDS = new Set(['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'bmp', 'ico', 'pdf', 'zip', 'txt', 'js', 'ts', 'json']);
 
@@ -80,6 +89,9 @@ function acceptEmail(m: RegExpExecArray): boolean {
   const domain = g['domain'] ?? '';
   const tld = (g['tld'] ?? '').toLowerCase();
   if (FILE_TLDS.has(tld)) return false;
+  // A top-level domain in another script must be a real one unless the `@` itself is there
+  // (`кот собака мышь точка ру` is prose; `name собака почта точка рф` is not).
+  if (!/^[a-z]/u.test(tld) && at !== '@' && !IDN_TLDS.has(tld)) return false;
   if (at === 'at') {
     // A bare English "at" is everyday prose; need a disguised dot or a mailbox provider.
     const first = (domain.split(/[\s.([{<]/u)[0] ?? '').toLowerCase();
@@ -295,23 +307,6 @@ const DETECTORS: readonly Detector[] = [
   { re: HANDLE_RE, kind: 'messenger', accept: (m) => !NOT_HANDLES.has((m.groups?.['h'] ?? '').toLowerCase()) },
 ];
 
-/** Characters ignored while matching: zero-width spaces and joiners, word joiner, BOM, soft hyphen. */
-const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/u;
-
-/** The text without invisible characters, and for each of its code units the original offset. */
-function stripInvisible(text: string): { clean: string; map: number[] } {
-  let clean = '';
-  const map: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (INVISIBLE.test(ch)) continue;
-    clean += ch;
-    map.push(i);
-  }
-  map.push(text.length);
-  return { clean, map };
-}
-
 interface Span {
   start: number;
   end: number;
@@ -341,37 +336,47 @@ const TRAILING = /[\s.,;:!?)\]}»"'…]+$/u;
  */
 export function findContacts(text: string): ContactMatch[] {
   if (typeof text !== 'string' || text.length === 0) return [];
-  const { clean, map } = stripInvisible(text);
+  const { plain, latin, from, to } = foldText(text);
   // Spans accepted by earlier detectors: sorted, never overlapping each other.
   let taken: Span[] = [];
-
-  for (const det of DETECTORS) {
-    const found: Span[] = [];
-    det.re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = det.re.exec(clean)) !== null) {
-      const raw = m[0];
-      const lead = raw.length - raw.replace(/^\s+/u, '').length;
-      const trimmed = raw.slice(lead).replace(TRAILING, '');
-      const start = m.index + lead;
-      const end = start + trimmed.length;
-      const kind = typeof det.kind === 'function' ? det.kind(m) : det.kind;
-      if (kind !== null && trimmed.length > 0 && (det.accept?.(m) ?? true) && !overlapsAny(taken, start, end)) {
-        // A detector's own accepted matches never overlap: the next search starts at this one's end.
-        found.push({ start, end, kind });
-      } else {
-        // Give a shorter match starting inside this one a chance.
-        det.re.lastIndex = m.index + 1;
-      }
+  // The plain reading first (Cyrillic words such as `телефон:` and `собака` intact), then the one with
+  // look-alike letters as Latin (same length, same offsets): it only adds what the first missed.
+  const readings = latin === plain ? [plain] : [plain, latin];
+  for (const reading of readings) {
+    for (const det of DETECTORS) {
+      const found = scan(det, reading, taken);
+      if (found.length > 0) taken = [...taken, ...found].sort((a, b) => a.start - b.start);
     }
-    if (found.length > 0) taken = [...taken, ...found].sort((a, b) => a.start - b.start);
   }
 
   return taken.map((t) => {
-    const from = map[t.start]!;
-    const to = map[t.end - 1]! + 1;
-    return { kind: t.kind, match: text.slice(from, to), index: from };
+    const start = from[t.start]!;
+    const end = to[t.end - 1]!;
+    return { kind: t.kind, match: text.slice(start, end), index: start };
   });
+}
+
+/** One detector's accepted finds in `clean` that overlap none of `taken`. */
+function scan(det: Detector, clean: string, taken: readonly Span[]): Span[] {
+  const found: Span[] = [];
+  det.re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = det.re.exec(clean)) !== null) {
+    const raw = m[0];
+    const lead = raw.length - raw.replace(/^\s+/u, '').length;
+    const trimmed = raw.slice(lead).replace(TRAILING, '');
+    const start = m.index + lead;
+    const end = start + trimmed.length;
+    const kind = typeof det.kind === 'function' ? det.kind(m) : det.kind;
+    if (kind !== null && trimmed.length > 0 && (det.accept?.(m) ?? true) && !overlapsAny(taken, start, end) && !overlapsAny(found, start, end)) {
+      // A detector's own accepted matches never overlap: the next search starts at this one's end.
+      found.push({ start, end, kind });
+    } else {
+      // Give a shorter match starting inside this one a chance.
+      det.re.lastIndex = m.index + 1;
+    }
+  }
+  return found;
 }
 
 /** Whether `text` holds any contact detail (see {@link findContacts}). */

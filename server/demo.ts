@@ -1,9 +1,11 @@
 /**
  * The demo seller of `seller-server` (unless `--no-demo`): admission complete, all scopes.
  * With a data directory its key is kept in `demo.key` (mode 0600) beside the data so a restart
- * can print it again; only its hash is in the store.
+ * can print it again; only its hash is in the store. The generated sandbox admin token is kept the
+ * same way in `admin.token` ({@link keptAdminToken}), so a restart of `npm start` keeps both.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hashKey } from './auth.ts';
 import { UnitOfWork, type ServerContext } from './context.ts';
@@ -34,4 +36,23 @@ async function reuse(svc: ServerContext, file: string | null): Promise<DemoSelle
   if (!entry || entry.sellerId !== demo.sellerId) return null;
   const key = (await svc.store.seller(demo.sellerId)).keys.find((k) => k.id === entry.keyId);
   return key && !key.revoked ? { sellerId: demo.sellerId, apiKey } : null;
+}
+
+/** The file beside the data that keeps the generated sandbox admin token. */
+export const ADMIN_TOKEN_FILE = 'admin.token';
+
+/**
+ * The sandbox admin token kept in `<dataDir>/admin.token` (mode 0600): read when it is there, else
+ * generated (`adm_` and 32 base62-like characters) and written, so a restart prints the same token.
+ * Only for a generated token: a token given by `--admin-token` or `SERVICE_ADMIN_TOKEN` is never written.
+ */
+export async function keptAdminToken(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, ADMIN_TOKEN_FILE);
+  const kept = (await readFile(file, 'utf8').catch(() => '')).trim();
+  if (kept) return kept;
+  await mkdir(dataDir, { recursive: true });
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  const token = `adm_${[...randomBytes(32)].map((b) => alphabet[b % 62]).join('')}`;
+  await writeFile(file, `${token}\n`, { mode: 0o600 });
+  return token;
 }

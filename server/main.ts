@@ -4,7 +4,11 @@
  *               [--allow-local-hooks] [--no-demo] [--log]
  * (`--log` is this server's addition: docs/decisions.md, "Server command line".)
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { keptAdminToken } from './demo.ts';
 import { StoreError } from './store/store.ts';
 import { startServer } from './index.ts';
 
@@ -15,7 +19,8 @@ const USAGE = `usage: seller-server [--port 8787] [--host 127.0.0.1] [--data DIR
   --host H             address to bind (default 127.0.0.1)
   --data DIR           keep the store in DIR (default ./.seller-data)
   --memory             keep the store in memory only
-  --admin-token T      sandbox admin token (default SERVICE_ADMIN_TOKEN, else generated)
+  --admin-token T      sandbox admin token (default SERVICE_ADMIN_TOKEN, else generated; with --data
+                       kept in DIR/admin.token, mode 0600, so a restart keeps it)
   --allow-local-hooks  allow http:// webhook addresses on loopback (local development only)
   --no-demo            do not create the demo seller
   --log                log every request on stderr (JSON lines: method, URL, status, time, request
@@ -25,6 +30,20 @@ const USAGE = `usage: seller-server [--port 8787] [--host 127.0.0.1] [--data DIR
 function fail(message: string, code = 2): never {
   process.stderr.write(`seller-server: ${message}\n`);
   process.exit(code);
+}
+
+/**
+ * How to run this package's `seller` from any folder: `node <absolute path>/bin/seller.js` (found by
+ * walking up from this file to the package root); `npx seller` when it cannot be found.
+ */
+function sellerCommand(from = path.dirname(fileURLToPath(import.meta.url))): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const bin = path.join(dir, 'bin', 'seller.js');
+    if (existsSync(bin) && existsSync(path.join(dir, 'package.json'))) {
+      return `node ${/^[\w@%+=:,./-]+$/.test(bin) ? bin : `'${bin.replace(/'/g, `'\\''`)}'`}`;
+    }
+    if (path.dirname(dir) === dir) return 'npx seller';
+  }
 }
 
 function parse() {
@@ -58,12 +77,15 @@ async function main(): Promise<void> {
   const port = Number(args.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port takes a number from 0 to 65535, got ${args.port}`);
   if (args.memory && args.data) fail('--data and --memory exclude each other');
+  const dataDir = args.memory ? undefined : (args.data ?? './.seller-data');
+  // A generated token is kept beside the data (like the demo key); a given one is never written.
+  const adminToken = args['admin-token'] ?? process.env.SERVICE_ADMIN_TOKEN ?? (dataDir ? await keptAdminToken(dataDir) : undefined);
   const server = await startServer({
     port,
     host: args.host,
     memory: args.memory,
-    dataDir: args.memory ? undefined : (args.data ?? './.seller-data'),
-    adminToken: args['admin-token'],
+    dataDir,
+    adminToken,
     allowLocalHooks: args['allow-local-hooks'],
     demo: !args['no-demo'],
     // On stderr, so that stdout keeps only the lines above; an internal error's answer names its request id.
@@ -75,7 +97,8 @@ async function main(): Promise<void> {
   if (server.demo) {
     out(`demo seller: ${server.demo.sellerId}`);
     out(`demo key: ${server.demo.apiKey}`);
-    out(`point the CLI at it: echo ${server.demo.apiKey} | npx seller login --base-url ${server.url} --with-key-stdin`);
+    // A line that works from any folder (`npx seller` works only inside the clone).
+    out(`point the CLI at it: echo ${server.demo.apiKey} | ${sellerCommand()} login --base-url ${server.url} --with-key-stdin`);
   }
   if (args['allow-local-hooks']) out('warning: webhook addresses on loopback over http are allowed (local development only)');
   out(`listening on ${server.url}`);

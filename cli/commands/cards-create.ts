@@ -18,13 +18,14 @@ import {
 import { CREDITS_TYPES, DELIVERY_METHODS, PRODUCT_TYPES, STOCKABLE_METHODS } from '../../sdk/contract/constants.ts';
 import type { CreditsType, DeliveryMethod, Position, ProductType, SellerType } from '../lib/records.ts';
 import type { SellerClient } from '../../sdk/client.ts';
+import { findContacts } from '../../sdk/contacts.ts';
 import { openOption, positiveInt } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CancelledError, CliError, UsageError } from '../lib/errors.ts';
 import { isInteractive, readAll, type IO } from '../lib/io.ts';
 import { note, printJson, say } from '../lib/output.ts';
 import { cancellable, type Choice } from '../lib/prompts.ts';
-import { minutes } from './catalog.ts';
+import { minutes, positionOf } from './catalog.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Flags
@@ -132,6 +133,19 @@ export async function readInputFile(path: string): Promise<Buffer> {
   }
 }
 
+/**
+ * What the marketplace's contact filter (sdk/contacts.ts, the one the server applies) finds in a
+ * description, as a sentence; undefined when the text is clean.
+ */
+export function contactsProblem(text: string): string | undefined {
+  const found = findContacts(text);
+  if (found.length === 0) return undefined;
+  const kinds = { email: 'an e-mail address', phone: 'a phone number', messenger: 'a messenger contact', link: 'a social profile link' } as const;
+  const first = found[0]!;
+  const more = found.length > 1 ? ` (and ${found.length - 1} more)` : '';
+  return `a description may not hold contact details: ${kinds[first.kind]} "${first.match}"${more}`;
+}
+
 /** `--description` or `--description-file` (trailing blank lines dropped); both is a usage error. */
 export async function descriptionOf(opts: EditableFlags, deps: Pick<Deps, 'io'>): Promise<string | undefined> {
   if (opts.description !== undefined && opts.descriptionFile !== undefined) {
@@ -188,6 +202,8 @@ export function inquirerWalk(io: IO): WalkPrompter {
 
 export async function runCardsCreate(opts: CardsCreateOptions, deps: Deps, walk?: WalkPrompter): Promise<void> {
   const description = await descriptionOf(opts, deps);
+  const problem = description === undefined ? undefined : contactsProblem(description);
+  if (problem !== undefined) throw new UsageError(`${FLAG_OF.description}: ${problem} (nothing was sent)`);
   const choices: Partial<CardChoices> = {
     tariff: opts.tariff,
     productType: opts.type,
@@ -213,7 +229,7 @@ export async function runCardsCreate(opts: CardsCreateOptions, deps: Deps, walk?
   }
   const ask = walk ?? inquirerWalk(deps.io);
   service ??= await askService(ask, client);
-  const position = await client.catalog.get(service);
+  const position = await positionOf(client, service, '--service position');
 
   const firstMissing = missingChoices(position, choices);
   if (firstMissing.length > 0 && !interactive) {
@@ -233,8 +249,17 @@ export async function runCardsCreate(opts: CardsCreateOptions, deps: Deps, walk?
       await askField(ask, client, position, choices, missing[0]!, sellerType);
     }
     if (choices.description === undefined) {
-      const text = await ask.input('Description (optional, Enter to skip)', { required: false });
-      if (text.trim()) choices.description = text.trim();
+      // Checked as it is typed, with the server's own contact filter: a refusal after the final "Yes"
+      // would throw every answer away.
+      for (;;) {
+        const text = (await ask.input('Description (optional, Enter to skip)', { required: false, validate: (value) => contactsProblem(value) ?? true })).trim();
+        const problem = contactsProblem(text);
+        if (problem === undefined) {
+          if (text) choices.description = text;
+          break;
+        }
+        note(deps.io, `${problem}; type it again.`);
+      }
     }
   }
 
@@ -287,7 +312,8 @@ function allowedOf(position: Position, field: CardField, choices: Partial<CardCh
     case 'creditsType':
       return (position.creditsTypes ?? []).map((value) => ({ value, name: value === 'pack' ? 'pack (a fixed amount per purchase)' : 'rate (units per rouble)' }));
     case 'slaMinutes':
-      return position.slaChoices.map((m) => ({ value: String(m), name: minutes(m) }));
+      // Named in minutes, the unit of `--sla` (hours and days beside it for reading).
+      return position.slaChoices.map((m) => ({ value: String(m), name: m < 60 ? `${m} min` : `${m} min (${minutes(m)})` }));
     case 'guaranteeDays':
       return position.guaranteeChoices.map((d) => ({ value: String(d), name: d === 0 ? 'none' : `${d} d` }));
     default:

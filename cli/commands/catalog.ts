@@ -5,9 +5,11 @@
 import { Option } from 'commander';
 import { PRODUCT_TYPES } from '../../sdk/contract/constants.ts';
 import type { Position, ProductType } from '../lib/records.ts';
+import type { SellerClient } from '../../sdk/client.ts';
+import { NotFoundError } from '../../sdk/errors.ts';
 import { openOption, positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
-import { UsageError } from '../lib/errors.ts';
+import { CliError, EXIT, UsageError } from '../lib/errors.ts';
 import { listOptions, pageFlags, printList, type ListOptions } from '../lib/list.ts';
 import { note, printFields, printJson, printTable, say } from '../lib/output.ts';
 import { flagOrAsk } from '../lib/prompts.ts';
@@ -98,8 +100,68 @@ export async function runCatalogList(opts: CatalogListOptions, deps: Deps): Prom
   });
 }
 
+/** Edit distance (insertions, deletions, substitutions, and swaps of two neighbours). */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The slugs nearest to a mistyped one: within a third of its length in edits (at least 1, at most 3),
+ * or containing it / contained in it, nearest first, at most three.
+ */
+export function nearestSlugs(slug: string, slugs: readonly string[]): string[] {
+  const typed = slug.toLowerCase();
+  const limit = Math.min(3, Math.max(1, Math.floor(typed.length / 3)));
+  return slugs
+    .map((candidate) => {
+      const distance = editDistance(typed, candidate);
+      const near = distance <= limit || (typed.length >= 3 && (candidate.includes(typed) || typed.includes(candidate)));
+      return { candidate, distance, near };
+    })
+    .filter((c) => c.near)
+    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
+    .slice(0, 3)
+    .map((c) => c.candidate);
+}
+
+/**
+ * The catalogue position of `slug`; an unknown slug is an error that names the nearest slugs
+ * (the catalogue is the same for every seller, so "not yours" is never the reason).
+ */
+export async function positionOf(client: SellerClient, slug: string, what = 'position'): Promise<Position> {
+  try {
+    return await client.catalog.get(slug);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    const slugs: string[] = [];
+    try {
+      for await (const position of client.catalog.list({ limit: 100 })) slugs.push(position.slug);
+    } catch {
+      // No suggestion then; the error below still says what is wrong.
+    }
+    const near = nearestSlugs(slug, slugs);
+    throw new CliError(
+      `no ${what} "${slug}" in the catalogue`,
+      EXIT.error,
+      near.length > 0
+        ? `did you mean ${near.map((s) => `"${s}"`).join(' or ')}? (\`seller catalog list --search TEXT\` finds a slug)`
+        : 'find the slug with `seller catalog list --search TEXT`',
+    );
+  }
+}
+
 export async function runCatalogShow(opts: { slug: string }, deps: Deps): Promise<void> {
-  const position = await deps.client().catalog.get(opts.slug);
+  const position = await positionOf(deps.client(), opts.slug);
   if (wantsJson(deps)) printJson(deps.io, position);
   else printPosition(deps, position);
 }
@@ -109,7 +171,8 @@ function printPosition(deps: Deps, p: Position): void {
   printFields(deps.io, [
     ['Category', p.category],
     ['Tariffs', p.tariffs.map((t) => `${t.slug} (${t.title})`)],
-    ['SLA choices', p.slaChoices.map(minutes)],
+    // In minutes, the unit of `--sla`.
+    ['SLA choices', p.slaChoices.map((m) => `${m} min`)],
     ['Guarantee', p.guaranteeChoices.map((d) => (d === 0 ? 'none' : `${d} d`))],
     ...(p.creditsTypes ? [['Credits types', p.creditsTypes] as const] : []),
   ]);

@@ -13,7 +13,7 @@ import type { Delivery, Hooks } from '../lib/records.ts';
 import type { z } from 'zod';
 import { collect, openOption, positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
-import { UsageError } from '../lib/errors.ts';
+import { CliError, EXIT, UsageError } from '../lib/errors.ts';
 import { printList } from '../lib/list.ts';
 import { note, printFields, printJson, say, warn } from '../lib/output.ts';
 import { confirmDestructive, flagOrAsk } from '../lib/prompts.ts';
@@ -27,6 +27,8 @@ export interface HooksSetOptions {
   url?: string | undefined;
   events?: string[] | undefined;
   secretFile?: string | undefined;
+  /** With an existing subscription, also replace its secret (it is shown or written once). */
+  rotateSecret?: boolean | undefined;
 }
 
 export interface HooksSecretOptions {
@@ -59,6 +61,7 @@ export const register: Register = (noun, app) => {
     .option('--url <url>', 'the https address that receives the events')
     .option('--event <kind>', `an event kind, repeatable: ${EVENT_KINDS.join(', ')}`, collect)
     .option('--secret-file <file>', SECRET_FILE_HELP)
+    .option('--rotate-secret', 'if the subscription exists, also replace its signing secret (the old one stops working)')
     .addHelpText(
       'after',
       [
@@ -67,12 +70,18 @@ export const register: Register = (noun, app) => {
         '  $ seller hooks set --url https://shop.example.com/hooks --event order.paid --event order.message',
         '  $ seller hooks set --url https://shop.example.com/hooks --event order.paid --secret-file ./webhook.secret',
         '',
-        'Changing an existing subscription keeps its secret, clears a pause and resets the failure count.',
+        'Changing an existing subscription keeps its secret, clears a pause and resets the failure count;',
+        'with --rotate-secret it gets a new secret too, shown or written to --secret-file once.',
       ].join('\n'),
     )
     .action(
       app.run(
-        (o: { url?: string; event?: string[]; secretFile?: string }): HooksSetOptions => ({ url: o.url, events: o.event, secretFile: o.secretFile }),
+        (o: { url?: string; event?: string[]; secretFile?: string; rotateSecret?: boolean }): HooksSetOptions => ({
+          url: o.url,
+          events: o.event,
+          secretFile: o.secretFile,
+          rotateSecret: o.rotateSecret,
+        }),
         runHooksSet,
       ),
     );
@@ -135,6 +144,15 @@ export async function runHooksShow(_opts: object, deps: Deps): Promise<void> {
 }
 
 /** Runs `call`, with the secret file (if any) made ready before it and used or removed after. */
+/** Whether a file exists (a secret file from an earlier run). */
+async function exists(path: string): Promise<boolean> {
+  const { stat } = await import('node:fs/promises');
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
 async function withSecretFile<T>(path: string | undefined, call: (file: SecretFile | undefined) => Promise<T>): Promise<T> {
   const file = path === undefined ? undefined : await prepareSecretFile(path);
   try {
@@ -157,13 +175,33 @@ export async function runHooksSet(opts: HooksSetOptions, deps: Deps): Promise<vo
     const { secret, ...hooks } = answer;
     const dropped = [...new Set(events)].filter((kind) => !(hooks.events as string[]).includes(kind));
     if (dropped.length > 0) warn(deps.io, `the service ignored unknown event kinds: ${dropped.join(', ')} (kinds: ${EVENT_KINDS.join(', ')})`);
+    if (secret === null && opts.rotateSecret === true) {
+      // An existing subscription, and a new secret asked for: rotate it and hand it over like a new one.
+      const rotated = (await client.hooks.rotateSecret()).secret;
+      if (json) {
+        if (file) await deliverSecret(deps.io, rotated, file, true);
+        printJson(deps.io, file ? { ...hooks, secretFile: file.path } : { ...hooks, secret: rotated });
+        if (!file) warn(deps.io, 'this is the only time the signing secret is shown; store it now.');
+        return;
+      }
+      note(deps.io, `Updated ${hooks.url} (${hooks.events.join(', ')}) with a new signing secret; the old one no longer verifies.`);
+      await deliverSecret(deps.io, rotated, file, false);
+      return;
+    }
     if (secret === null) {
       if (json) printJson(deps.io, answer);
       else {
         printHooks(deps, hooks);
         note(deps.io, 'Subscription updated; the signing secret is unchanged (`seller hooks rotate-secret` replaces it).');
       }
-      if (file) warn(deps.io, `${file.path} was not written: the service returns the secret only when the subscription is created`);
+      if (file && !(await exists(file.path))) {
+        throw new CliError(
+          `${file.path} was not written: the subscription already existed and keeps its secret (the service returns it only on creation)`,
+          EXIT.error,
+          `to put a new secret in ${file.path}, run the same command with --rotate-secret (the old secret stops working)`,
+        );
+      }
+      if (file) note(deps.io, `${file.path} was left as it is (the secret is unchanged).`);
       return;
     }
     if (json) {

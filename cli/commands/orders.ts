@@ -5,6 +5,7 @@
 import { Option } from 'commander';
 import { NEEDS_NEXT_CHARGE, ORDER_STATUSES, type OrderStatus } from '../../sdk/contract/enums.ts';
 import { labelOf, type Order, type OrderWithMessages } from '../lib/records.ts';
+import type { SellerClient } from '../../sdk/client.ts';
 import { openOption, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
@@ -35,6 +36,8 @@ export interface DeliverOptions {
   nextCharge?: string | undefined;
   note?: string | undefined;
   noteFile?: string | undefined;
+  /** Deliver a code or credentials order with an empty own vault (the goods went another way). */
+  withoutVault?: boolean | undefined;
 }
 
 export interface TextOptions {
@@ -94,10 +97,16 @@ export const register: Register = (noun, app) => {
     .option('--next-charge <date>', 'next charge at the vendor, YYYY-MM-DD (needed for subscriptions and accounts)', isoDate)
     .option('--note <text>', 'a note for the buyer (no contacts)')
     .option('--note-file <file>', 'read the note from a file (- for stdin)')
-    .addHelpText('after', '\nExample:\n  $ seller orders deliver ord_123 --next-charge 2026-12-21 --note "Invite sent, check your inbox"')
+    .option('--without-vault', 'deliver a code or credentials order although your vault is empty (sent another way)')
+    .addHelpText(
+      'after',
+      '\nA code or credentials order is handed over through your vault: put it there first\n' +
+        '(seller orders vault put ID); without it the command refuses unless --without-vault.\n' +
+        '\nExample:\n  $ seller orders deliver ord_123 --next-charge 2026-12-21 --note "Invite sent, check your inbox"',
+    )
     .action(
       app.run(
-        (id: string, o: { nextCharge?: string; note?: string; noteFile?: string }): DeliverOptions => ({ id, ...o }),
+        (id: string, o: { nextCharge?: string; note?: string; noteFile?: string; withoutVault?: boolean }): DeliverOptions => ({ id, ...o }),
         runOrdersDeliver,
       ),
     );
@@ -166,7 +175,7 @@ function printOrder(deps: Deps, o: OrderWithMessages, vaults: ReadonlyArray<{ si
     ['Product', `${o.productType}, delivered by ${o.deliveryMethod}`],
     ['Price', `${o.priceRub} RUB`],
     ['SLA', `${o.slaMinutes} min${o.deliverBy ? `, deliver by ${o.deliverBy}` : ''}`],
-    ['Guarantee', `${o.guaranteeDays} d${o.guaranteeUntil ? `, until ${o.guaranteeUntil}` : ''}`],
+    ['Guarantee', o.guaranteeDays === 0 ? 'none' : `${o.guaranteeDays} d${o.guaranteeUntil ? `, until ${o.guaranteeUntil}` : ''}`],
     ['Next charge', o.nextChargeDay],
     ['Created', o.createdAt],
     ['Paid', o.paidAt],
@@ -218,11 +227,31 @@ export async function runOrdersDecline(opts: DeclineOptions, deps: Deps): Promis
   else say(deps.io, `Declined ${order.id}: now ${order.status}; the buyer is refunded.`);
 }
 
+/** Delivery methods whose goods reach the buyer through the seller's vault (docs/decisions.md). */
+export const VAULT_METHODS: readonly string[] = ['code', 'credentials'];
+
+/**
+ * The vault rule of delivery (docs/decisions.md, "A code order is delivered through its vault"):
+ * a `code` or `credentials` order whose own vault is empty is refused before the call, since the
+ * buyer would get nothing; `--without-vault` says the goods went another way.
+ */
+async function checkVaultFilled(client: SellerClient, id: string): Promise<void> {
+  const order = await client.orders.get(id);
+  if (!VAULT_METHODS.includes(order.deliveryMethod) || order.status !== 'awaiting_delivery') return;
+  const { items } = await client.orders.vaults(id);
+  if (items.some((v) => v.side === 'own')) return;
+  throw new UsageError(
+    `${id} is a ${order.deliveryMethod} order and your vault is empty: the buyer would get nothing (nothing was sent)`,
+    `put it in first: seller orders vault put ${id}; if it reached the buyer another way, add --without-vault`,
+  );
+}
+
 export async function runOrdersDeliver(opts: DeliverOptions, deps: Deps): Promise<void> {
   if (opts.note !== undefined && opts.noteFile !== undefined) throw new UsageError('use either --note or --note-file, not both');
   const client = deps.client();
   const text = opts.noteFile !== undefined ? chompNewline(await readFileArg(deps, opts.noteFile)) : opts.note;
   const body = { nextChargeDay: opts.nextCharge, note: text?.trim() ? text : undefined };
+  if (opts.withoutVault !== true) await checkVaultFilled(client, opts.id);
   const answer = await withHints(client.orders.deliver(opts.id, body), {
     state_moved: stateMovedHint(opts.id),
     need_next_charge: 'add --next-charge YYYY-MM-DD (the date of the next charge at the vendor)',

@@ -7,12 +7,19 @@
  * Each batch's Idempotency-Key is derived from the card, the batch's place and its items, so
  * running the same command again after a failure replays the batches that went through (nothing
  * is added twice) and sends the rest; items already in stock are skipped by the server anyway.
+ * A replayed batch (the server answers `Idempotent-Replayed: true` with the stored answer of an
+ * earlier run) is counted as "already sent", never as added now; the counts printed at the end are
+ * read from the stock after the run, not taken from (possibly replayed) answers.
+ *
+ * Ctrl-C (SIGINT) stops after aborting the batch in flight and says how many items the server
+ * confirmed, that the interrupted batch may or may not have reached it, and that running the same
+ * command again finishes the job (exit 130).
  */
 import { createHash } from 'node:crypto';
 import { STOCK_BATCH_MAX, STOCK_ITEM_MAX } from '../../sdk/contract/index.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
-import { UsageError } from '../lib/errors.ts';
+import { CliError, UsageError } from '../lib/errors.ts';
 import type { IO } from '../lib/io.ts';
 import { note, printFields, printJson, say } from '../lib/output.ts';
 import { readTextInput } from './cards-create.ts';
@@ -121,7 +128,46 @@ function progress(io: IO, total: number, batches: number): { step(done: number):
   };
 }
 
+/** What one batch did, from the refill answer and whether it was replayed. */
+interface BatchOutcome {
+  added: number;
+  duplicates: number;
+  replayed: boolean;
+}
+
+/** Sends one batch with its key; a replayed answer is an earlier run's, not this one's. */
+async function sendBatch(deps: Deps, number: number, batch: { items: string[]; key: string }, signal: AbortSignal): Promise<BatchOutcome> {
+  const client = deps.client();
+  const answer = await client.request({
+    method: 'POST',
+    path: `/api/v1/listings/${number}/stock`,
+    body: { items: batch.items },
+    idempotencyKey: batch.key,
+    signal,
+  });
+  const body = (answer.body ?? {}) as { added?: unknown; duplicates?: unknown };
+  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+  return { added: count(body.added), duplicates: count(body.duplicates), replayed: answer.replayed };
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Exit code of a run stopped by Ctrl-C (128 + SIGINT). */
+export const EXIT_INTERRUPTED = 130;
+
 export async function runStockRefill(opts: StockRefillOptions, deps: Deps): Promise<void> {
+  const controller = new AbortController();
+  const stop = () => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', stop);
+  try {
+    await refillStock(opts, deps, controller.signal);
+  } finally {
+    process.off('SIGINT', stop);
+  }
+}
+
+/** The refill itself, stopped by `signal` (Ctrl-C in {@link runStockRefill}). */
+export async function refillStock(opts: StockRefillOptions, deps: Deps, signal: AbortSignal): Promise<void> {
   if (opts.file === undefined) {
     throw new UsageError('--file is required', 'give a file with one item per line, or --file - to read stdin');
   }
@@ -135,31 +181,53 @@ export async function runStockRefill(opts: StockRefillOptions, deps: Deps): Prom
   const bar = progress(deps.io, items.length, batches.length);
   let added = 0;
   let duplicates = 0;
-  let free = 0;
+  let alreadySent = 0;
   let sent = 0;
-  try {
-    for (const batch of batches) {
-      const answer = await client.stock.refill(opts.number, { items: batch.items }, { idempotencyKey: batch.key });
-      added += answer.added;
-      duplicates += answer.duplicates;
-      free = answer.free;
-      sent += batch.items.length;
-      bar.step(sent);
+  const rerun = 'Run the same command again to finish the job: batches that went through are not added twice.';
+  for (const batch of batches) {
+    let outcome: BatchOutcome;
+    try {
+      if (signal.aborted) throw signal.reason;
+      outcome = await sendBatch(deps, opts.number, batch, signal);
+    } catch (error) {
+      bar.end();
+      if (signal.aborted) {
+        note(
+          deps.io,
+          `Interrupted: the server confirmed ${sent} of ${plural(items.length, 'item', 'items')} (${added} added now, ${duplicates} duplicates, ${alreadySent} already sent before); ` +
+            `the batch of ${batch.items.length} in flight may or may not have reached it.`,
+        );
+        note(deps.io, rerun);
+        throw new CliError('interrupted', EXIT_INTERRUPTED);
+      }
+      if (sent > 0) note(deps.io, `${sent} of ${items.length} items went through before the failure (${added} added).`);
+      note(deps.io, rerun);
+      throw error;
     }
-  } catch (error) {
-    bar.end();
-    if (sent > 0) {
-      note(deps.io, `${sent} of ${items.length} items went through before the failure (${added} added).`);
+    if (outcome.replayed) alreadySent += batch.items.length;
+    else {
+      added += outcome.added;
+      duplicates += outcome.duplicates;
     }
-    note(deps.io, 'Run the same command again to send the rest: finished batches are not added twice.');
-    throw error;
+    sent += batch.items.length;
+    bar.step(sent);
   }
   bar.end();
 
+  // The counts now, read back: replayed answers carry the stock of the run that stored them.
+  const stock = await client.stock.get(opts.number);
   if (wantsJson(deps)) {
-    printJson(deps.io, { number: opts.number, added, duplicates, free });
+    printJson(deps.io, { number: opts.number, added, duplicates, alreadySent, free: stock.free, issued: stock.issued });
     return;
   }
-  const dup = duplicates === 0 ? '' : ` (${duplicates} ${duplicates === 1 ? 'duplicate' : 'duplicates'} skipped)`;
-  say(deps.io, `Added ${added} ${added === 1 ? 'item' : 'items'} to card ${opts.number}${dup}; free stock: ${free}.`);
+  const notes: string[] = [];
+  if (duplicates > 0) notes.push(`${plural(duplicates, 'duplicate', 'duplicates')} skipped`);
+  if (alreadySent > 0) {
+    notes.push(`${plural(alreadySent, 'item was', 'items were')} already sent by an earlier run of this command`);
+  }
+  const detail = notes.length === 0 ? '' : ` (${notes.join('; ')})`;
+  say(
+    deps.io,
+    `Added ${plural(added, 'item', 'items')} to card ${opts.number}${detail}; stock now: ${stock.free} free, ${stock.issued} issued.`,
+  );
 }

@@ -26,9 +26,9 @@ export function printJson(io: IO, value: unknown): void {
 }
 
 /**
- * An aligned table on stdout. On a terminal it has a bold header; piped, it is tab-separated
- * without a header, so `cut -f1` works (gh's habit). No rows prints `empty` on stderr: no
- * results is not an error.
+ * An aligned table on stdout. On a terminal it has a bold header; piped, it is tab-separated with
+ * the header as its first line (a file or a pager names its columns; `tail -n +2 | cut -f1` skips it,
+ * and `--json` is the form for programs). No rows prints `empty` on stderr: no results is not an error.
  */
 export function printTable<T>(io: IO, rows: readonly T[], columns: readonly Column<T>[], empty = 'No results.'): void {
   if (rows.length === 0) {
@@ -37,6 +37,7 @@ export function printTable<T>(io: IO, rows: readonly T[], columns: readonly Colu
   }
   const cells = rows.map((row) => columns.map((c) => cell(c.value(row))));
   if (!io.stdoutIsTTY) {
+    io.stdout.write(`${columns.map((c) => c.header).join('\t')}\n`);
     for (const line of cells) io.stdout.write(`${line.join('\t')}\n`);
     return;
   }

@@ -15,6 +15,7 @@ import { newId } from '../ids.ts';
 import type { SellerDoc } from '../store/docs.ts';
 import { bumpOrderVersion, noteOrderCreated, noteOrderUpdate } from '../store/order-index.ts';
 import type { MessageRecord, OrderRecord } from '../store/records/orders.ts';
+import type { CardRecord } from '../store/records/listings.ts';
 import { recordEvent } from './events.ts';
 import { afterIssue, issueUnit } from './stock.ts';
 
@@ -264,7 +265,7 @@ function recordOrderEvent(svc: ServerContext, doc: SellerDoc, order: OrderRecord
 
 /**
  * Applies `action` to the order: the new status and its timestamps, auto-delivery when the order
- * comes to wait for delivery, the event. Answers false (and changes nothing) when the order is
+ * comes to wait for delivery, the event, and then the `stock.out` of a stock the auto-delivery emptied. Answers false (and changes nothing) when the order is
  * not in a state the action moves.
  */
 export function applyAction(svc: ServerContext, doc: SellerDoc, order: OrderRecord, action: OrderAction, now: Date): boolean {
@@ -289,29 +290,34 @@ export function applyAction(svc: ServerContext, doc: SellerDoc, order: OrderReco
     default:
       break;
   }
-  if (to === 'awaiting_delivery') autoDeliver(svc, doc, order, now);
+  const issuedFrom = to === 'awaiting_delivery' ? autoDeliver(svc, doc, order, now) : undefined;
   touched(svc, doc, order, now);
   const kind = EVENT_OF[action];
   if (kind) recordOrderEvent(svc, doc, order, kind, now);
+  // An emptied stock is announced after this step's own event: `order.paid` (carrying the status
+  // after the auto-delivery) is recorded, and so delivered, before the `stock.out` it caused
+  // (docs/decisions.md, "Event order").
+  if (issuedFrom) afterIssue(svc, doc, issuedFrom, now);
   return true;
 }
 
 /**
  * Auto-delivery (gaps.md): when the card has `autoIssue`, one free stock unit goes into the
- * seller's vault for the buyer and the order is delivered; when that emptied the free stock,
- * `stock.out` is recorded and auto-delivery switched off. Without a free unit the order waits for
+ * seller's vault for the buyer and the order is delivered; answers the card, on which the caller
+ * runs `afterIssue` (an emptied stock: `stock.out` recorded, auto-delivery switched off). Without a free unit the order waits for
  * a manual delivery. Synchronous: two payments never get the same unit.
  */
-function autoDeliver(svc: ServerContext, doc: SellerDoc, order: OrderRecord, now: Date): void {
+function autoDeliver(svc: ServerContext, doc: SellerDoc, order: OrderRecord, now: Date): CardRecord | undefined {
   const card = doc.cards[String(order.number)];
-  if (!card?.autoIssue) return;
+  if (!card?.autoIssue) return undefined;
   const unit = issueUnit(svc, doc, order.number, order.id, now);
   if (unit !== null) {
     order.vaults.seller = { sealed: svc.sealer.seal(unit, vaultAad(order.id, 'seller')), opened: false, at: now.toISOString() };
     order.stockItem = doc.stock[String(order.number)]?.find((i) => i.order === order.id)?.id ?? null;
     applyAction(svc, doc, order, 'deliver', now);
   }
-  afterIssue(svc, doc, card, now);
+  // The caller announces an emptied stock (`afterIssue`) once its own event is recorded.
+  return card;
 }
 
 /** Applies the clock's due action, if any (an action on an order first settles it). */

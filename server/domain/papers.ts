@@ -2,8 +2,10 @@
  * Admission papers and payout details: the rules, free of HTTP. Each change answers either its
  * result or a {@link PaperRefusal} (kind, field, detail) that the route turns into a 409 refusal.
  *
- * - Nickname: 3–32 characters (the contract checks the characters), unique case-insensitively among
- *   all sellers (`shared.nicknames`, lower-cased → seller id; the old one is released on change;
+ * - Nickname: 3–32 characters (the contract checks the characters), unique among all sellers by
+ *   {@link nicknameKey} (case, invisible characters, full-width forms and look-alike letters of other
+ *   scripts do not make a new nickname: `іvаn` with Cyrillic letters is `ivan`) (`shared.nicknames`,
+ *   key → seller id; the old one is released on change;
  *   an index in memory, derived from the sellers' papers at start, so only the seller's document
  *   needs writing),
  *   and never a contact detail (a phone number as a nickname is refused with `contacts`).
@@ -22,6 +24,7 @@ import type { Sealer } from '../store/crypto.ts';
 import type { PapersRecord, SharedDoc } from '../store/docs.ts';
 import { missingPapers, payoutFilled, type MissingPaper } from './admission.ts';
 import { findContacts } from '../../sdk/contacts.ts';
+import { nicknameKey } from '../../sdk/text-fold.ts';
 
 export interface PaperRefusal {
   refused: true;
@@ -74,12 +77,12 @@ export function setNickname(shared: SharedDoc, sellerId: string, p: PapersRecord
   if (contacts.length > 0) {
     return refuse('contacts', 'nickname', `a nickname must not be a contact detail (${contacts[0]!.kind})`);
   }
-  const lower = nickname.toLowerCase();
+  const lower = nicknameKey(nickname);
   // Own keys only: `constructor` or `__proto__` is a nickname like any other, not a taken one.
   const owner = Object.hasOwn(shared.nicknames, lower) ? shared.nicknames[lower] : undefined;
   if (owner !== undefined && owner !== sellerId) return refuse('nickname_taken', 'nickname', 'this nickname belongs to another seller');
   if (p.nickname !== null) {
-    const old = p.nickname.toLowerCase();
+    const old = nicknameKey(p.nickname);
     if (old !== lower && shared.nicknames[old] === sellerId) delete shared.nicknames[old];
   }
   Object.defineProperty(shared.nicknames, lower, { value: sellerId, enumerable: true, writable: true, configurable: true });

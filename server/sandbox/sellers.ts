@@ -4,6 +4,7 @@ import { issueKey } from '../auth.ts';
 import type { ServerContext, UnitOfWork } from '../context.ts';
 import { sandboxHandlers } from '../http/handlers.ts';
 import { base62 } from '../ids.ts';
+import { nicknameKey } from '../../sdk/text-fold.ts';
 import { FIXTURE_PAPERS } from '../seed/registry.ts';
 import { newSellerDoc, type SellerDoc } from '../store/docs.ts';
 
@@ -38,7 +39,7 @@ export function fillPapers(svc: ServerContext, doc: SellerDoc, sellerType: Selle
   const fixture = FIXTURE_PAPERS(sellerType);
   clearPapers(svc, doc);
   const nickname = `${fixture.nickname ?? 'seller'}-${doc.sellerId.slice(4, 10).toLowerCase()}`;
-  svc.store.shared.nicknames[nickname.toLowerCase()] = doc.sellerId;
+  svc.store.shared.nicknames[nicknameKey(nickname)] = doc.sellerId;
   doc.papers = {
     nickname,
     offerAcceptedAt: now.toISOString(),
@@ -58,7 +59,7 @@ export function fillPapers(svc: ServerContext, doc: SellerDoc, sellerType: Selle
 }
 
 export function clearPapers(svc: ServerContext, doc: SellerDoc): void {
-  if (doc.papers.nickname) delete svc.store.shared.nicknames[doc.papers.nickname.toLowerCase()];
+  if (doc.papers.nickname) delete svc.store.shared.nicknames[nicknameKey(doc.papers.nickname)];
   doc.papers = newSellerDoc(doc.sellerId).papers;
 }
 

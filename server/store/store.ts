@@ -14,6 +14,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Low, Memory } from 'lowdb';
 import { DataFile } from 'lowdb/node';
+import { nicknameKey } from '../../sdk/text-fold.ts';
 import { newSharedDoc, upgradeShared, type KeyIndexEntry, type SellerDoc, type SharedDoc } from './docs.ts';
 import { parseDocument, StoreError } from './file-text.ts';
 import { SellerFiles } from './seller-files.ts';
@@ -91,7 +92,7 @@ export function deriveIndexes(shared: SharedDoc, docs: ReadonlyMap<string, Selle
     for (const key of doc.keys) {
       if (typeof key.hash === 'string' && !Object.hasOwn(keyIndex, key.hash)) keyIndex[key.hash] = { sellerId, keyId: key.id };
     }
-    const nickname = doc.papers.nickname?.toLowerCase();
+    const nickname = doc.papers.nickname == null ? undefined : nicknameKey(doc.papers.nickname);
     // Own keys only, and defined rather than assigned: `__proto__` is a nickname like any other.
     if (nickname !== undefined && !Object.hasOwn(nicknames, nickname)) {
       Object.defineProperty(nicknames, nickname, { value: sellerId, enumerable: true, writable: true, configurable: true });

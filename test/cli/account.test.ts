@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { rub } from '../../cli/commands/money.ts';
 import { parseQuiet } from '../../cli/commands/work-mode.ts';
-import { apiError, bufferIO, fakeClient, LIVE_KEY, pagedOf, run, scriptedPrompter, tempConfigDir } from './helpers.ts';
+import { apiError, bufferIO, fakeClient, LIVE_KEY, pagedOf, run, scriptedPrompter, tempConfigDir, tableBody } from './helpers.ts';
 
 let config: ReturnType<typeof tempConfigDir>;
 let env: Record<string, string>;
@@ -85,7 +85,7 @@ describe('seller questions', () => {
     const result = await run(['questions', 'list', '--unanswered'], bufferIO({ env }), { client: () => fakeClient({ questions: { list } }) });
     expect(result.code).toBe(0);
     expect(list).toHaveBeenCalledWith({ onlyUnanswered: true, limit: undefined, cursor: undefined });
-    expect(result.out).toBe(`q_1\t#1001\t${AT}\tDoes q_1 work in Russia?\tunanswered\nq_2\t#1001\t${AT}\tDoes q_2 work in Russia?\tYes\n`);
+    expect(tableBody(result.out)).toBe(`q_1\t#1001\t${AT}\tDoes q_1 work in Russia?\tunanswered\nq_2\t#1001\t${AT}\tDoes q_2 work in Russia?\tYes\n`);
   });
 
   it('list with --json and --all prints every page', async () => {
@@ -124,7 +124,7 @@ describe('seller reviews', () => {
     const tty = await run(['reviews', 'list'], bufferIO({ env: { ...env, NO_COLOR: '1' }, tty: true }), { client });
     expect(tty.out).toContain('★★★★☆');
     const piped = await run(['reviews', 'list'], bufferIO({ env }), { client });
-    expect(piped.out).toBe(`rev_1\t#1002\t4\t${AT}\tFast and fine\tThanks\n`);
+    expect(tableBody(piped.out)).toBe(`rev_1\t#1002\t4\t${AT}\tFast and fine\tThanks\n`);
   });
 
   it('reply sends the text, and a contacts refusal gets the hint', async () => {
@@ -192,7 +192,7 @@ describe('seller complaints', () => {
     });
     expect(refused.err).toContain('remove e-mails, phone numbers and messenger handles');
     const listed = await run(['complaints', 'list'], bufferIO({ env }), { client: () => fakeClient({ complaints: { list: () => pagedOf([[complaint]]) } }) });
-    expect(listed.out).toBe(`cmp_1\tord_1\tchargeback\t${AT}\tCharged back after delivery\n`);
+    expect(tableBody(listed.out)).toBe(`cmp_1\tord_1\tchargeback\t${AT}\tCharged back after delivery\n`);
   });
 });
 
@@ -255,7 +255,7 @@ describe('seller payouts, clients, rating', () => {
   it('payouts show only the account tail', async () => {
     const payout = { id: 'pay_1', amountRub: 9000, status: 'paid', method: 'account', accountTail: '2345', createdAt: AT, paidAt: AT };
     const result = await run(['payouts'], bufferIO({ env }), { client: () => fakeClient({ payouts: { list: () => pagedOf([[payout]]) } }) });
-    expect(result.out).toBe(`pay_1\t9 000 RUB\tpaid\taccount …2345\t${AT}\t${AT}\n`);
+    expect(tableBody(result.out)).toBe(`pay_1\t9 000 RUB\tpaid\taccount …2345\t${AT}\t${AT}\n`);
     const none = await run(['payouts'], bufferIO({ env }), { client: () => fakeClient({ payouts: { list: () => pagedOf([[]]) } }) });
     expect(none.err).toBe('No payouts yet.\n');
   });
@@ -266,7 +266,7 @@ describe('seller payouts, clients, rating', () => {
     const result = await run(['clients', '--limit', '1', '--skip', '2'], bufferIO({ env }), { client: () => fakeClient({ clients: { list } }) });
     expect(result.code).toBe(0);
     expect(list).toHaveBeenCalledWith({ limit: 1, skip: 2 });
-    expect(result.out).toBe(`cl_aaaa\t3\t1 500 RUB\t${AT}\n`);
+    expect(tableBody(result.out)).toBe(`cl_aaaa\t3\t1 500 RUB\t${AT}\n`);
     expect(result.err).toContain('Clients 3-3 of 7. Next: --skip 3');
   });
 

@@ -8,7 +8,7 @@ import { createDeps } from '../../cli/lib/deps.ts';
 import type { Choice } from '../../cli/lib/prompts.ts';
 import type { Card } from '../../sdk/contract/index.ts';
 import { SOLO, SPOTIFY } from '../helpers/fixtures.ts';
-import { apiError, bufferIO, fakeClient, LIVE_KEY, pagedOf, run, scriptedPrompter, tempConfigDir } from './helpers.ts';
+import { apiError, bufferIO, fakeClient, LIVE_KEY, pagedOf, run, scriptedPrompter, tempConfigDir, tableBody } from './helpers.ts';
 
 let config: ReturnType<typeof tempConfigDir>;
 let env: Record<string, string>;
@@ -238,6 +238,39 @@ describe('seller cards create (the walk on a terminal)', () => {
     expect(options['Delivery method']).toEqual(['own_account', 'invite']);
     expect(create).toHaveBeenCalledWith(expect.objectContaining({ productType: 'subscription', deliveryMethod: 'own_account', priceRub: 100 }));
     expect(create.mock.calls[0]).not.toHaveProperty('0.description');
+  });
+
+  it('checks the typed description with the contact filter at once and asks again, keeping every other answer', async () => {
+    const create = vi.fn(async () => ({ number: 1004, isActive: false, isTest: false }));
+    const client = fakeClient({ listings: { create }, catalog: { get: async () => SOLO, usualPrice: async () => ({ usualPriceRub: 150 }) }, me: { get: async () => ({ sellerType: null }) } });
+    const io = bufferIO({ env, tty: true });
+    const deps = createDeps(io, {}, { client: () => client });
+    const { walk, asked } = scriptedWalk({ input: ['100', 'Пишите в т.ме/ivan_shop', 'mail: ｉｖａｎ＠ｍａｉｌ．ｒｕ', 'Код придёт в чат заказа за 5 минут'], confirm: [true] });
+    // The real prompt gets the same check as its validate (inquirer asks again in place).
+    let validate: ((value: string) => true | string) | undefined;
+    const input = walk.input;
+    walk.input = async (message, options) => {
+      if (message.startsWith('Description')) validate = options?.validate;
+      return input(message, options);
+    };
+    await runCardsCreate({ service: 'soundcloud-go' }, deps, walk);
+    expect(asked.filter((m) => m.startsWith('Description'))).toHaveLength(3);
+    expect(io.err()).toContain('a description may not hold contact details: a messenger contact "т.ме/ivan_shop"; type it again.');
+    expect(io.err()).toContain('an e-mail address "ｉｖａｎ＠ｍａｉｌ．ｒｕ"');
+    expect(create).toHaveBeenCalledTimes(1);
+    expect(create).toHaveBeenCalledWith(expect.objectContaining({ priceRub: 100, description: 'Код придёт в чат заказа за 5 минут' }));
+    expect(validate?.('call +7 999 123-45-67')).toMatch(/a phone number "\+7 999 123-45-67"/);
+    expect(validate?.('YouTube Premium 12 месяцев за 1990 ₽')).toBe(true);
+  });
+
+  it('a description flag with contacts is refused before anything is sent (exit 2)', async () => {
+    const create = vi.fn();
+    const get = vi.fn(async () => SPOTIFY);
+    const result = await run(['cards', 'create', ...CREATE_FLAGS, '--description', 'write to ivan@gmаil.com'], bufferIO({ env }), { client: () => fakeClient({ listings: { create }, catalog: { get } }) });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('--description: a description may not hold contact details: an e-mail address "ivan@gmаil.com" (nothing was sent)');
+    expect(create).not.toHaveBeenCalled();
+    expect(get).not.toHaveBeenCalled();
   });
 
   it('a “no” at the end creates nothing (cancelled, exit 2)', async () => {
@@ -485,6 +518,6 @@ describe('seller catalog price|demand|request|requests', () => {
   it('requests lists them', async () => {
     const req = { id: 'req_1', title: 'Figma', category: null, url: null, comment: null, status: 'approved', createdAt: '2026-01-01T00:00:00.000Z', decidedAt: '2026-01-02T00:00:00.000Z' };
     const result = await run(['catalog', 'requests'], bufferIO({ env }), { client: () => fakeClient({ catalogRequests: { list: () => pagedOf([[req]]) } }) });
-    expect(result.out).toBe('req_1\tapproved\tFigma\t-\t2026-01-01T00:00:00.000Z\t2026-01-02T00:00:00.000Z\n');
+    expect(tableBody(result.out)).toBe('req_1\tapproved\tFigma\t-\t2026-01-01T00:00:00.000Z\t2026-01-02T00:00:00.000Z\n');
   });
 });

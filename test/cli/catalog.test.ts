@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { minutes } from '../../cli/commands/catalog.ts';
+import { minutes, nearestSlugs } from '../../cli/commands/catalog.ts';
+import { apiError } from './helpers.ts';
 import { bufferIO, fakeClient, LIVE_KEY, pagedOf, run, tempConfigDir } from './helpers.ts';
 
 let config: ReturnType<typeof tempConfigDir>;
@@ -48,10 +49,36 @@ describe('seller catalog show', () => {
     const result = await run(['catalog', 'show', 'steam'], bufferIO({ env, tty: true }), { client: () => fakeClient({ catalog: { get } }) });
     expect(get).toHaveBeenCalledWith('steam');
     expect(result.out).toContain('Steam wallet (steam)');
-    expect(result.out).toMatch(/SLA choices:\s+15 min, 1 h 30 min, 1 d/);
+    // In minutes, the unit `--sla` takes.
+    expect(result.out).toMatch(/SLA choices:\s+15 min, 90 min, 1440 min/);
     expect(result.out).toMatch(/Guarantee:\s+none, 30 d/);
     expect(result.out).toMatch(/Credits types:\s+pack, rate/);
     expect(result.out).toMatch(/credits\s+transfer/);
+  });
+
+  it('a mistyped slug names the nearest slugs, not other sellers\' records (exit 1)', async () => {
+    const get = vi.fn(async () => {
+      throw apiError(404, { error: 'not_found', detail: 'no such position' });
+    });
+    const list = vi.fn(() => pagedOf([[NETFLIX, STEAM, { ...NETFLIX, slug: 'spotify' }], [{ ...NETFLIX, slug: 'spotify-family' }, { ...NETFLIX, slug: 'yandex-plus' }]]));
+    const result = await run(['catalog', 'show', 'spotfy'], bufferIO({ env }), { client: () => fakeClient({ catalog: { get, list } }) });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('no position "spotfy" in the catalogue');
+    expect(result.err).toContain('did you mean "spotify"');
+    expect(result.err).not.toContain('other sellers');
+    const far = await run(['catalog', 'show', 'zzzzzz'], bufferIO({ env }), { client: () => fakeClient({ catalog: { get, list } }) });
+    expect(far.err).toContain('find the slug with `seller catalog list --search TEXT`');
+  });
+
+  it('nearestSlugs: edits within a third of the length, swaps, and containment; nearest first', () => {
+    const slugs = ['spotify', 'spotify-family', 'netflix', 'steam', 'steam-wallet', 'yandex-plus'];
+    expect(nearestSlugs('spotfy', slugs)).toEqual(['spotify']);
+    expect(nearestSlugs('sptoify', slugs)).toEqual(['spotify']);
+    expect(nearestSlugs('netflx', slugs)).toEqual(['netflix']);
+    expect(nearestSlugs('steem', slugs)).toEqual(['steam']);
+    expect(nearestSlugs('steam', ['steam-wallet', 'steamy'])).toEqual(['steamy', 'steam-wallet']);
+    expect(nearestSlugs('yandex', slugs)).toEqual(['yandex-plus']);
+    expect(nearestSlugs('xbox', slugs)).toEqual([]);
   });
 
   it('omits credits types when the position has none', async () => {

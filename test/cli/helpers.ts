@@ -110,3 +110,6 @@ export async function run(argv: string[], io: TestIO, overrides: Partial<Deps> =
   const code = await runCli(argv, { io, overrides });
   return { code, out: io.out(), err: io.err() };
 }
+
+/** A piped table without its first line (the tab-separated header row). */
+export const tableBody = (out: string): string => out.slice(out.indexOf('\n') + 1);

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { signWebhook } from '../../sdk/webhooks/index.ts';
 import { tailProbe } from '../../cli/commands/hooks-probe.ts';
 import { createDeps } from '../../cli/lib/deps.ts';
-import { apiError, bufferIO, fakeClient, LIVE_KEY, run, scriptedPrompter, tempConfigDir } from './helpers.ts';
+import { apiError, bufferIO, fakeClient, LIVE_KEY, run, scriptedPrompter, tempConfigDir, tableBody } from './helpers.ts';
 
 let config: ReturnType<typeof tempConfigDir>;
 let env: Record<string, string>;
@@ -118,17 +118,54 @@ describe('seller hooks set', () => {
     expect(result.err).toMatch(/only time/);
   });
 
-  it('an edit keeps the secret: nothing is printed or written', async () => {
+  it('an edit keeps the secret: with a --secret-file that does not exist it says the file was not written and how to get one (exit 1)', async () => {
     const path = join(config.dir, 'webhook.secret');
     const result = await run(['hooks', 'set', '--url', URL_, '--event', 'order.paid', '--secret-file', path], bufferIO({ env }), {
       client: () => fakeClient({ hooks: { set: async () => ({ ...ACTIVE, secret: null }) } }),
     });
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1);
     expect(existsSync(path)).toBe(false);
     expect(readdirSync(config.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     expect(result.out).toMatch(/Status:\s+active/);
     expect(result.err).toMatch(/secret is unchanged/);
-    expect(result.err).toMatch(/was not written/);
+    expect(result.err).toContain(`${path} was not written: the subscription already existed`);
+    expect(result.err).toContain('run the same command with --rotate-secret');
+  });
+
+  it('an edit with an existing secret file leaves it as it is (exit 0)', async () => {
+    const path = join(config.dir, 'webhook.secret');
+    writeFileSync(path, 'whsec_old\n', { mode: 0o600 });
+    const result = await run(['hooks', 'set', '--url', URL_, '--event', 'order.paid', '--secret-file', path], bufferIO({ env }), {
+      client: () => fakeClient({ hooks: { set: async () => ({ ...ACTIVE, secret: null }) } }),
+    });
+    expect(result.code).toBe(0);
+    expect(readFileSync(path, 'utf8')).toBe('whsec_old\n');
+    expect(result.err).toContain('was left as it is');
+  });
+
+  it('--rotate-secret on an existing subscription writes the new secret to --secret-file (the README sequence then verifies)', async () => {
+    const path = join(config.dir, 'webhook.secret');
+    const rotateSecret = vi.fn(async () => ({ secret: SECRET }));
+    const result = await run(['hooks', 'set', '--url', URL_, '--event', 'order.paid', '--secret-file', path, '--rotate-secret'], bufferIO({ env }), {
+      client: () => fakeClient({ hooks: { set: async () => ({ ...ACTIVE, secret: null }), rotateSecret } }),
+    });
+    expect(result.code, result.err).toBe(0);
+    expect(rotateSecret).toHaveBeenCalledTimes(1);
+    expect(readFileSync(path, 'utf8').trim()).toBe(SECRET);
+    expect(mode(path)).toBe(0o600);
+    expect(result.out + result.err).not.toContain(SECRET);
+    expect(result.err).toContain('new signing secret');
+  });
+
+  it('--rotate-secret on a new subscription does not rotate the fresh secret', async () => {
+    const path = join(config.dir, 'webhook.secret');
+    const rotateSecret = vi.fn();
+    const result = await run(['hooks', 'set', '--url', URL_, '--event', 'order.paid', '--secret-file', path, '--rotate-secret'], bufferIO({ env }), {
+      client: () => fakeClient({ hooks: { set: async () => created(), rotateSecret } }),
+    });
+    expect(result.code).toBe(0);
+    expect(rotateSecret).not.toHaveBeenCalled();
+    expect(readFileSync(path, 'utf8').trim()).toBe(SECRET);
   });
 
   it('without --url when not interactive is a usage error naming the flag', async () => {
@@ -283,7 +320,7 @@ describe('seller hooks deliveries', () => {
 
   it('is tab-separated when piped, and says so when empty', async () => {
     const piped = await run(['hooks', 'deliveries'], bufferIO({ env }), { client: () => fakeClient({ hooks: { deliveries: async () => ({ items: [entry], nextCursor: null }) } }) });
-    expect(piped.out).toBe('order.paid\tdlv_1\t3\t500\tanswer 500\t2026-01-01T00:05:00.000Z\t-\ttest\n');
+    expect(tableBody(piped.out)).toBe('order.paid\tdlv_1\t3\t500\tanswer 500\t2026-01-01T00:05:00.000Z\t-\ttest\n');
     const empty = await run(['hooks', 'deliveries'], bufferIO({ env }), { client: () => fakeClient({ hooks: { deliveries: async () => ({ items: [], nextCursor: null }) } }) });
     expect(empty).toMatchObject({ code: 0, out: '', err: 'No deliveries yet.\n' });
   });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { bufferIO, fakeClient, LIVE_KEY, OTHER_KEY, pagedOf, run, scriptedPrompter, tempConfigDir } from './helpers.ts';
+import { bufferIO, fakeClient, LIVE_KEY, OTHER_KEY, pagedOf, run, scriptedPrompter, tempConfigDir, tableBody } from './helpers.ts';
 
 let config: ReturnType<typeof tempConfigDir>;
 let env: Record<string, string>;
@@ -39,10 +39,13 @@ describe('seller keys list', () => {
     expect(result.out.startsWith('\u001b[1mID')).toBe(true);
   });
 
-  it('is tab-separated without a header when piped', async () => {
+  it('is tab-separated when piped, its first line the header row (no colour)', async () => {
     const client = () => fakeClient({ keys: { list: () => pagedOf([[key('key_a')]]) } });
     const result = await run(['keys', 'list'], bufferIO({ env }), { client });
-    expect(result.out).toBe(`key_a\tname key_a\t${LIVE_KEY.slice(0, 18)}…\tlive\tkeys, orders\t-\tactive\n`);
+    const [header] = result.out.split('\n');
+    expect(header).toMatch(/^ID\t[A-Z ]+(\t[A-Z ]+){5}$/);
+    expect(header!.split('\t')).toHaveLength(7);
+    expect(tableBody(result.out)).toBe(`key_a\tname key_a\t${LIVE_KEY.slice(0, 18)}…\tlive\tkeys, orders\t-\tactive\n`);
   });
 
   it('with --json prints only a JSON array on stdout', async () => {

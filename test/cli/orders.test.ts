@@ -7,7 +7,7 @@ import type { WatchOptions } from '../../sdk/watch.ts';
 import { parseSince } from '../../cli/commands/orders-common.ts';
 import { parseClock } from '../../cli/commands/sandbox.ts';
 import { netflixOrder } from '../helpers/fixtures.ts';
-import { apiError, bufferIO, fakeClient, LIVE_KEY, pagedOf, run, scriptedPrompter, tempConfigDir } from './helpers.ts';
+import { apiError, bufferIO, fakeClient, LIVE_KEY, pagedOf, run, scriptedPrompter, tempConfigDir, tableBody } from './helpers.ts';
 
 let config: ReturnType<typeof tempConfigDir>;
 let env: Record<string, string>;
@@ -26,7 +26,9 @@ function order(id: string, status: OrderStatus = 'awaiting_delivery', updatedAt 
   });
 }
 
-const client = (stubs: Record<string, unknown>) => () => fakeClient({ orders: stubs });
+/** The orders section: `get` and `vaults` answer an invite order with no vaults unless a test stubs them. */
+const client = (stubs: Record<string, unknown>) => () =>
+  fakeClient({ orders: { get: async (id: string) => order(id), vaults: async () => ({ items: [] }), ...stubs } });
 
 describe('seller orders list', () => {
   it('prints a table of every page with --all and passes the filters', async () => {
@@ -34,7 +36,7 @@ describe('seller orders list', () => {
     const result = await run(['orders', 'list', '--needs-action', '--status', 'awaiting_delivery', '--all'], bufferIO({ env }), { client: client({ list }) });
     expect(result.code).toBe(0);
     expect(list).toHaveBeenCalledWith({ status: 'awaiting_delivery', needsAction: true, updatedSince: undefined, limit: undefined, cursor: undefined });
-    expect(result.out.split('\n')[0]).toBe('ord_a\t#1001\tnetflix/premium\t500 RUB\tawaiting_delivery\tneeds action\t2026-11-21T09:00:00.000Z\t2026-11-21T08:00:00.000Z');
+    expect(tableBody(result.out).split('\n')[0]).toBe('ord_a\t#1001\tnetflix/premium\t500 RUB\tawaiting_delivery\tneeds action\t2026-11-21T09:00:00.000Z\t2026-11-21T08:00:00.000Z');
     expect(result.out).toMatch(/^ord_b\t.*\tdelivered\t-\t/m);
   });
 
@@ -75,6 +77,36 @@ describe('parseSince', () => {
   });
 });
 
+describe('seller orders deliver: the vault rule of code and credentials orders', () => {
+  const codeOrder = (id: string) => ({ ...order(id), productType: 'code', deliveryMethod: 'code' });
+  it.each(['code', 'credentials'])('a %s order with an empty own vault is refused before the call (exit 2)', async (method) => {
+    const deliver = vi.fn();
+    const get = vi.fn(async (id: string) => ({ ...codeOrder(id), deliveryMethod: method }));
+    const vaults = vi.fn(async () => ({ items: [{ side: 'other', opened: false }] }));
+    const result = await run(['orders', 'deliver', 'ord_a'], bufferIO({ env }), { client: client({ get, vaults, deliver }) });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(`ord_a is a ${method} order and your vault is empty: the buyer would get nothing`);
+    expect(result.err).toContain('seller orders vault put ord_a');
+    expect(deliver).not.toHaveBeenCalled();
+  });
+
+  it('with the own vault filled, or with --without-vault, it delivers; other methods are not checked', async () => {
+    const answer = { order: 'ord_a', status: 'delivered', noteRejected: null };
+    const deliver = vi.fn(async () => answer);
+    const filled = vi.fn(async () => ({ items: [{ side: 'own', opened: false }] }));
+    const ok = await run(['orders', 'deliver', 'ord_a'], bufferIO({ env }), { client: client({ get: async (id: string) => codeOrder(id), vaults: filled, deliver }) });
+    expect(ok.code, ok.err).toBe(0);
+    const empty = vi.fn(async () => ({ items: [] }));
+    const forced = await run(['orders', 'deliver', 'ord_a', '--without-vault'], bufferIO({ env }), { client: client({ get: async (id: string) => codeOrder(id), vaults: empty, deliver }) });
+    expect(forced.code, forced.err).toBe(0);
+    expect(empty).not.toHaveBeenCalled();
+    const invite = await run(['orders', 'deliver', 'ord_a'], bufferIO({ env }), { client: client({ vaults: empty, deliver }) });
+    expect(invite.code).toBe(0);
+    expect(empty).not.toHaveBeenCalled();
+    expect(deliver).toHaveBeenCalledTimes(3);
+  });
+});
+
 describe('seller orders show', () => {
   it('shows the fields, vault sides, messages and the next step', async () => {
     const get = vi.fn(async () => ({
@@ -89,6 +121,17 @@ describe('seller orders show', () => {
     expect(result.out).toMatch(/Vaults:\s+the buyer's: not opened/);
     expect(result.out).toMatch(/buyer\s+hello/);
     expect(result.err).toMatch(/Next: seller orders deliver ord_a --next-charge YYYY-MM-DD/);
+  });
+
+  it('a zero guarantee reads "none", never "0 d, until <now>"; a real one keeps its end', async () => {
+    const vaults = vi.fn(async () => ({ items: [] }));
+    const none = vi.fn(async () => ({ ...order('ord_a', 'delivered'), guaranteeDays: 0, guaranteeUntil: '2026-11-21T08:00:00.000Z', messages: [] }));
+    const zero = await run(['orders', 'show', 'ord_a'], bufferIO({ env }), { client: client({ get: none, vaults }) });
+    expect(zero.out).toMatch(/^Guarantee:\s+none$/m);
+    expect(zero.out).not.toMatch(/0 d/);
+    const some = vi.fn(async () => ({ ...order('ord_a', 'delivered'), guaranteeDays: 30, guaranteeUntil: '2026-12-21T08:00:00.000Z', messages: [] }));
+    const thirty = await run(['orders', 'show', 'ord_a'], bufferIO({ env }), { client: client({ get: some, vaults }) });
+    expect(thirty.out).toMatch(/^Guarantee:\s+30 d, until 2026-12-21T08:00:00.000Z$/m);
   });
 
   it('with --json prints the order with its vaults', async () => {
@@ -229,7 +272,7 @@ describe('seller orders vault', () => {
   it('list shows sides and opened flags', async () => {
     const vaults = async () => ({ items: [{ side: 'own', opened: true }, { side: 'other', opened: false }] });
     const result = await run(['orders', 'vault', 'list', 'ord_a'], bufferIO({ env }), { client: client({ vaults }) });
-    expect(result.out).toBe('yours (for the buyer)\tyes\nthe buyer\'s (for you)\tno\n');
+    expect(tableBody(result.out)).toBe('yours (for the buyer)\tyes\nthe buyer\'s (for you)\tno\n');
   });
 });
 

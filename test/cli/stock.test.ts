@@ -22,14 +22,31 @@ afterEach(() => {
 const lines = (n: number, prefix = 'code-') => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
 const sha32 = (items: string[]) => createHash('sha256').update(items.join('\n')).digest('hex').slice(0, 32);
 
-/** A stock.refill stub that counts every item as added unless it was seen before. */
+/**
+ * A stub of the server's refill (through `client.request`) and `stock.get`: counts every item as
+ * added unless it was seen before, and replays the stored answer of a key it has seen (as the
+ * server does, with `replayed: true`).
+ */
 function refillStub() {
   const seen = new Set<string>();
-  return vi.fn(async (number: number, body: { items: string[] }, _options?: { idempotencyKey?: string }) => {
+  const answers = new Map<string, unknown>();
+  const request = vi.fn(async (req: { method: string; path: string; body?: unknown; idempotencyKey?: string; signal?: AbortSignal }) => {
+    const key = req.idempotencyKey!;
+    const stored = answers.get(key);
+    if (stored !== undefined) return { status: 201, headers: new Headers(), body: stored, requestId: 'req_x', replayed: true };
+    const number = Number(/\/listings\/(\d+)\/stock$/.exec(req.path)![1]);
+    const { items } = req.body as { items: string[] };
     let added = 0;
-    for (const item of body.items) if (!seen.has(item)) (seen.add(item), added++);
-    return { number, added, duplicates: body.items.length - added, free: seen.size };
+    for (const item of items) if (!seen.has(item)) (seen.add(item), added++);
+    const body = { number, added, duplicates: items.length - added, free: seen.size };
+    answers.set(key, body);
+    return { status: 201, headers: new Headers(), body, requestId: 'req_x', replayed: false };
   });
+  const get = vi.fn(async (number: number) => ({ number, free: seen.size, issued: 0 }));
+  /** The refill calls as [number, body, options], like the SDK method's arguments. */
+  const calls = () =>
+    request.mock.calls.map(([req]) => [Number(/\/listings\/(\d+)\//.exec(req.path)![1]), req.body, { idempotencyKey: req.idempotencyKey }] as const);
+  return { request, get, calls, client: () => fakeClient({ request, stock: { get } }) };
 }
 
 function write(name: string, text: string): string {
@@ -53,63 +70,65 @@ describe('parsing the items', () => {
 });
 
 describe('seller stock refill', () => {
-  it('sends 2500 lines as 3 batches with deterministic keys, and the same keys on a re-run', async () => {
+  it('sends 2500 lines as 3 batches with deterministic keys; a re-run reports its batches as already sent, not added', async () => {
     const path = write('codes.txt', `${lines(2500).join('\n')}\n`);
-    const refill = refillStub();
-    const client = () => fakeClient({ stock: { refill } });
-    const first = await run(['stock', 'refill', '1001', '--file', path], bufferIO({ env }), { client });
+    const stub = refillStub();
+    const first = await run(['stock', 'refill', '1001', '--file', path], bufferIO({ env }), { client: stub.client });
     expect(first.code).toBe(0);
-    expect(refill).toHaveBeenCalledTimes(3);
+    expect(stub.request).toHaveBeenCalledTimes(3);
     const batches = [lines(2500).slice(0, 1000), lines(2500).slice(1000, 2000), lines(2500).slice(2000)];
     batches.forEach((items, i) => {
-      expect(refill.mock.calls[i]).toEqual([1001, { items }, { idempotencyKey: `stock-1001-${i}-${sha32(items)}` }]);
+      expect(stub.calls()[i]).toEqual([1001, { items }, { idempotencyKey: `stock-1001-${i}-${sha32(items)}` }]);
+      expect(stub.request.mock.calls[i]![0]).toMatchObject({ method: 'POST', path: '/api/v1/listings/1001/stock' });
     });
-    expect(first.out).toBe('Added 2500 items to card 1001; free stock: 2500.\n');
+    expect(first.out).toBe('Added 2500 items to card 1001; stock now: 2500 free, 0 issued.\n');
     // Piped stderr: plain progress lines.
     expect(first.err).toBe('sent 1000/2500 items\nsent 2000/2500 items\nsent 2500/2500 items\n');
 
-    const again = await run(['--json', 'stock', 'refill', '1001', '--file', path], bufferIO({ env }), { client });
-    expect(refill.mock.calls.slice(3).map((c) => c[2])).toEqual(refill.mock.calls.slice(0, 3).map((c) => c[2]));
-    expect(JSON.parse(again.out)).toEqual({ number: 1001, added: 0, duplicates: 2500, free: 2500 });
+    const again = await run(['--json', 'stock', 'refill', '1001', '--file', path], bufferIO({ env }), { client: stub.client });
+    expect(stub.calls().slice(3).map((c) => c[2])).toEqual(stub.calls().slice(0, 3).map((c) => c[2]));
+    expect(JSON.parse(again.out)).toEqual({ number: 1001, added: 0, duplicates: 0, alreadySent: 2500, free: 2500, issued: 0 });
+    const plain = await run(['stock', 'refill', '1001', '--file', path], bufferIO({ env }), { client: stub.client });
+    expect(plain.out).toBe('Added 0 items to card 1001 (2500 items were already sent by an earlier run of this command); stock now: 2500 free, 0 issued.\n');
   });
 
   it('skips blank lines and strips \\r; reports duplicates; reads stdin with --file -', async () => {
-    const refill = refillStub();
+    const stub = refillStub();
     const stdin = 'alpha\r\n\r\nbeta\r\n   \nalpha\r\n';
-    const result = await run(['--json', 'stock', 'refill', '1001', '--file', '-'], bufferIO({ env, stdin }), { client: () => fakeClient({ stock: { refill } }) });
+    const result = await run(['--json', 'stock', 'refill', '1001', '--file', '-'], bufferIO({ env, stdin }), { client: stub.client });
     expect(result.code).toBe(0);
-    expect(refill).toHaveBeenCalledTimes(1);
-    expect(refill.mock.calls[0]![1]).toEqual({ items: ['alpha', 'beta', 'alpha'] });
-    expect(JSON.parse(result.out)).toEqual({ number: 1001, added: 2, duplicates: 1, free: 2 });
+    expect(stub.request).toHaveBeenCalledTimes(1);
+    expect(stub.calls()[0]![1]).toEqual({ items: ['alpha', 'beta', 'alpha'] });
+    expect(JSON.parse(result.out)).toEqual({ number: 1001, added: 2, duplicates: 1, alreadySent: 0, free: 2, issued: 0 });
     expect(result.err).toBe('');
   });
 
   it('sums added and duplicates across batches', async () => {
     const path = write('mixed.txt', [...lines(1000), ...lines(500)].join('\n'));
-    const refill = refillStub();
-    const result = await run(['stock', 'refill', '1001', '-f', path], bufferIO({ env }), { client: () => fakeClient({ stock: { refill } }) });
-    expect(result.out).toBe('Added 1000 items to card 1001 (500 duplicates skipped); free stock: 1000.\n');
+    const stub = refillStub();
+    const result = await run(['stock', 'refill', '1001', '-f', path], bufferIO({ env }), { client: stub.client });
+    expect(result.out).toBe('Added 1000 items to card 1001 (500 duplicates skipped); stock now: 1000 free, 0 issued.\n');
   });
 
   it('draws a progress bar on a terminal', async () => {
     const path = write('codes.txt', lines(1500).join('\n'));
-    const result = await run(['stock', 'refill', '1001', '--file', path], bufferIO({ env, tty: true }), { client: () => fakeClient({ stock: { refill: refillStub() } }) });
+    const result = await run(['stock', 'refill', '1001', '--file', path], bufferIO({ env, tty: true }), { client: refillStub().client });
     expect(result.err).toContain('\r[####################----------] 1000/1500 items');
     expect(result.err).toMatch(/\r\[#{30}\] 1500\/1500 items\n$/);
   });
 
   it('refuses items over 4096 characters before sending anything, with their line numbers (exit 2)', async () => {
     const path = write('long.txt', ['ok', '', 'x'.repeat(4097), 'y'.repeat(4096), 'z'.repeat(5000)].join('\n'));
-    const refill = refillStub();
-    const result = await run(['stock', 'refill', '1001', '--file', path], bufferIO({ env }), { client: () => fakeClient({ stock: { refill } }) });
+    const stub = refillStub();
+    const result = await run(['stock', 'refill', '1001', '--file', path], bufferIO({ env }), { client: stub.client });
     expect(result.code).toBe(2);
     expect(result.err).toContain('lines 3, 5 are longer than 4096 characters (nothing was sent)');
-    expect(refill).not.toHaveBeenCalled();
+    expect(stub.request).not.toHaveBeenCalled();
   });
 
   it('needs --file, and a file with items', async () => {
-    const refill = refillStub();
-    const client = () => fakeClient({ stock: { refill } });
+    const stub = refillStub();
+    const client = stub.client;
     const noFile = await run(['stock', 'refill', '1001'], bufferIO({ env }), { client });
     expect(noFile.code).toBe(2);
     expect(noFile.err).toContain('--file is required');
@@ -119,21 +138,43 @@ describe('seller stock refill', () => {
     const missing = await run(['stock', 'refill', '1001', '--file', join(files, 'nope.txt')], bufferIO({ env }), { client });
     expect(missing.code).toBe(1);
     expect(missing.err).toContain('no such file');
-    expect(refill).not.toHaveBeenCalled();
+    expect(stub.request).not.toHaveBeenCalled();
   });
 
   it('after a failed batch says how far it got and that a re-run is safe', async () => {
     const path = write('codes.txt', lines(2500).join('\n'));
     const ok = refillStub();
-    const refill = vi.fn(async (number: number, body: { items: string[] }, options?: { idempotencyKey?: string }) => {
-      if (refill.mock.calls.length === 2) throw apiError(503, { error: 'internal' });
-      return ok(number, body, options);
+    const request = vi.fn(async (req: Parameters<typeof ok.request>[0]) => {
+      if (request.mock.calls.length === 2) throw apiError(503, { error: 'internal' });
+      return ok.request(req);
     });
-    const result = await run(['stock', 'refill', '1001', '--file', path], bufferIO({ env }), { client: () => fakeClient({ stock: { refill } }) });
+    const result = await run(['stock', 'refill', '1001', '--file', path], bufferIO({ env }), { client: () => fakeClient({ request, stock: { get: ok.get } }) });
     expect(result.code).toBe(1);
     expect(result.err).toContain('1000 of 2500 items went through before the failure (1000 added).');
     expect(result.err).toContain('Run the same command again');
     expect(result.out).toBe('');
+  });
+
+  it('Ctrl-C during a batch aborts it and says how many items the server confirmed and that a re-run finishes (exit 130)', async () => {
+    const path = write('codes.txt', lines(2500).join('\n'));
+    const ok = refillStub();
+    let inFlight: AbortSignal | undefined;
+    const request = vi.fn(async (req: Parameters<typeof ok.request>[0]) => {
+      if (request.mock.calls.length < 2) return ok.request(req);
+      // The second batch hangs until the person presses Ctrl-C (a real SIGINT listener runs).
+      inFlight = req.signal;
+      setImmediate(() => process.emit('SIGINT'));
+      return new Promise<never>((_resolve, reject) => req.signal!.addEventListener('abort', () => reject(req.signal!.reason)));
+    });
+    const sigints = process.listenerCount('SIGINT');
+    const result = await run(['stock', 'refill', '1001', '--file', path], bufferIO({ env }), { client: () => fakeClient({ request, stock: { get: ok.get } }) });
+    expect(inFlight?.aborted).toBe(true);
+    expect(result.code).toBe(130);
+    expect(result.err).toContain('Interrupted: the server confirmed 1000 of 2500 items (1000 added now, 0 duplicates, 0 already sent before); the batch of 1000 in flight may or may not have reached it.');
+    expect(result.err).toContain('Run the same command again to finish the job');
+    expect(request).toHaveBeenCalledTimes(2);
+    expect(result.out).toBe('');
+    expect(process.listenerCount('SIGINT')).toBe(sigints);
   });
 });
 

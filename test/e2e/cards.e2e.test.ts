@@ -87,7 +87,7 @@ describe('cards and stock through the CLI', () => {
     const file = join(work, 'codes.txt');
     writeFileSync(file, [...secrets.slice(0, 3), '', secrets[1]!, ...secrets.slice(3)].join('\r\n') + '\r\n');
     const refilled = JSON.parse((await seller('--json', 'stock', 'refill', String(number), '--file', file)).stdout);
-    expect(refilled).toEqual({ number, added: 5, duplicates: 1, free: 5 });
+    expect(refilled).toEqual({ number, added: 5, duplicates: 1, alreadySent: 0, free: 5, issued: 0 });
 
     // A second run is safe: the batch is replayed, nothing is added twice.
     await seller('stock', 'refill', String(number), '--file', file);

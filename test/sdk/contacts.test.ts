@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findContacts, hasContacts } from '../../sdk/contacts.ts';
+import { foldText, nicknameKey } from '../../sdk/text-fold.ts';
 import type { ContactKind } from '../../sdk/contacts.ts';
 
 /** [text, expected kind of the (first) find, expected matched piece] */
@@ -165,5 +166,139 @@ describe('findContacts: behaviour', () => {
     const started = Date.now();
     findContacts(text);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+/**
+ * Unicode tricks (issue 13): each hides a contact behind code points a reader does not see, or sees
+ * as something else. [description, text, kind, the original piece reported]
+ */
+const ZW = '\u200B';
+const UNICODE_TRICKS: ReadonlyArray<readonly [string, string, ContactKind, string]> = [
+  // invisible characters
+  ['zero-width space inside an e-mail', `ivan${ZW}@${ZW}mail.ru`, 'email', `ivan${ZW}@${ZW}mail.ru`],
+  ['zero-width joiner and non-joiner inside a phone', '+7\u200D999\u200C123 45 67', 'phone', '+7\u200D999\u200C123 45 67'],
+  ['word joiner and BOM inside t.me', 't\u2060.\uFEFFme/ivan_shop', 'messenger', 't\u2060.\uFEFFme/ivan_shop'],
+  ['bidi marks inside wa.me', 'wa\u200E.me/\u200F79991234567', 'messenger', 'wa\u200E.me/\u200F79991234567'],
+  ['bidi isolates around the @ of a handle', 'пиши \u2066@ivan_petrov\u2069', 'messenger', '@ivan_petrov'],
+  ['Mongolian vowel separator and Hangul filler in an e-mail', 'ivan\u180E@gmail\u3164.com', 'email', 'ivan\u180E@gmail\u3164.com'],
+  ['combining strike-through over t.me', 't\u0336.\u0336m\u0336e\u0336/ivan', 'messenger', 't\u0336.\u0336m\u0336e\u0336/ivan'],
+  ['variation selectors inside a phone', '8\uFE0F999\uFE0F1234567', 'phone', '8\uFE0F999\uFE0F1234567'],
+  ['tag characters inside an e-mail', 'ivan@\u{E0061}mail.ru', 'email', 'ivan@\u{E0061}mail.ru'],
+  // full-width and compatibility forms
+  ['full-width e-mail', 'ｉｖａｎ＠ｍａｉｌ．ｒｕ', 'email', 'ｉｖａｎ＠ｍａｉｌ．ｒｕ'],
+  ['full-width phone', '＋７ ９９９ １２３－４５－６７', 'phone', '＋７ ９９９ １２３－４５－６７'],
+  ['full-width t.me link', 'ｔ．ｍｅ／ivan_shop', 'messenger', 'ｔ．ｍｅ／ivan_shop'],
+  ['mathematical bold digits', 'звоните 𝟖𝟗𝟗𝟗𝟏𝟐𝟑𝟒𝟓𝟔𝟕', 'phone', '𝟖𝟗𝟗𝟗𝟏𝟐𝟑𝟒𝟓𝟔𝟕'],
+  ['circled digits', 'тел: ⑧⑨⑨⑨①②③④⑤⑥⑦', 'phone', '⑧⑨⑨⑨①②③④⑤⑥⑦'],
+  ['mathematical letters in a handle', '@𝐢𝐯𝐚𝐧_𝐬𝐡𝐨𝐩', 'messenger', '@𝐢𝐯𝐚𝐧_𝐬𝐡𝐨𝐩'],
+  ['small full stop in an e-mail', 'ivan@mail﹒ru', 'email', 'ivan@mail﹒ru'],
+  // digits of other scripts
+  ['Arabic-Indic digits', 'мой номер +٧ ٩٩٩ ١٢٣ ٤٥ ٦٧', 'phone', '+٧ ٩٩٩ ١٢٣ ٤٥ ٦٧'],
+  ['Persian digits', '۸۹۹۹۱۲۳۴۵۶۷', 'phone', '۸۹۹۹۱۲۳۴۵۶۷'],
+  ['Devanagari digits', 'whatsapp ८९९९१२३४५६७', 'phone', '८९९९१२३४५६७'],
+  ['Bengali digits in wa.me', 'wa.me/৭৯৯৯১২৩৪৫৬৭', 'messenger', 'wa.me/৭৯৯৯১২৩৪৫৬৭'],
+  ['mixed scripts within one number', '+7 ٩٩٩ १२३ ４５ 67', 'phone', '+7 ٩٩٩ १२३ ４５ 67'],
+  // look-alike letters
+  ['Cyrillic т and е in t.me', 'пиши в т.mе/ivan_shop', 'messenger', 'т.mе/ivan_shop'],
+  ['all-Cyrillic т.ме', 'т.ме/ivan_shop', 'messenger', 'т.ме/ivan_shop'],
+  ['capital Cyrillic Т.МЕ', 'Т.МЕ/IVAN_SHOP', 'messenger', 'Т.МЕ/IVAN_SHOP'],
+  ['Cyrillic а in wa.me', 'wа.me/79991234567', 'messenger', 'wа.me/79991234567'],
+  ['Greek ο and Cyrillic к in ok.ru', 'οк.ru/profile/123456', 'link', 'οк.ru/profile/123456'],
+  ['Cyrillic о in vk.com', 'vk.cоm/id12345', 'link', 'vk.cоm/id12345'],
+  ['Cyrillic look-alikes in t.me with a full-width slash', 'т.mе／ivan', 'messenger', 'т.mе／ivan'],
+  ['Cyrillic а and о in a mailbox domain', 'ivan@gmаil.cоm', 'email', 'ivan@gmаil.cоm'],
+  ['Cyrillic letters in the local part and the domain', 'іvаn.реtrоv@mаil.ru', 'email', 'іvаn.реtrоv@mаil.ru'],
+  ['Cyrillic а and е in telegram.me', 'telegrаm.mе/ivan', 'messenger', 'telegrаm.mе/ivan'],
+  ['Greek ο in a handle', '@ivan_sh\u03BFp', 'messenger', '@ivan_sh\u03BFp'],
+  ['Cyrillic handle spelling a Latin one', 'пиши @сорок_shop', 'messenger', '@сорок_shop'],
+  ['Armenian օ in a handle', '@ivan_sh\u0585p', 'messenger', '@ivan_sh\u0585p'],
+  ['Cyrillic З and б for digits in a phone', '8 9ЗЗ 12З-4б-67', 'phone', '8 9ЗЗ 12З-4б-67'],
+  ['look-alikes in a disguised e-mail', 'ivan (at) gmаil (dot) com', 'email', 'ivan (at) gmаil (dot) com'],
+  // non-ASCII domains
+  ['Cyrillic domain', 'почта: иван@почта.рф', 'email', 'иван@почта.рф'],
+  ['Cyrillic domain with a Latin local part', 'ivan@магазин.рус', 'email', 'ivan@магазин.рус'],
+  ['accented Latin domain', 'hans@müller.de', 'email', 'hans@müller.de'],
+  ['punycode domain', 'ivan@xn--80a1acny.xn--p1ai', 'email', 'ivan@xn--80a1acny.xn--p1ai'],
+  ['Cyrillic domain, disguised @ and dot', 'иван собака почта точка рф', 'email', 'иван собака почта точка рф'],
+  ['Chinese domain', 'wang@例子.中国', 'email', 'wang@例子.中国'],
+  // several tricks at once
+  ['full-width, zero-width and Cyrillic in one e-mail', `ｉｖ${ZW}аn＠gmаil．com`, 'email', `ｉｖ${ZW}аn＠gmаil．com`],
+  ['zero-width and Arabic digits after a messenger word', `ватсап ٨${ZW}٩٩٩١٢٣٤٥٦٧`, 'phone', `٨${ZW}٩٩٩١٢٣٤٥٦٧`],
+];
+
+/** Ordinary text in Russian and English with numbers, and with the characters the tricks use. */
+const UNICODE_HONEST: readonly string[] = [
+  'Netflix 4K',
+  'Netflix 4K Ultra HD на 4 экрана',
+  'YouTube Premium 12 месяцев за 1990 ₽',
+  'YouTube Premium 12 месяцев за 1 990 ₽, продление 12.01.2027',
+  'Spotify Premium — 3 месяца за 599 ₽, заказ №48213 оформлен 21.11.2026',
+  'Заказ ord_8f2k19 от 2026-11-21 оплачен: 2 490 ₽',
+  'Order #1048576 paid on 21 Nov 2026, total $19.99',
+  'Цена：１９９０ ₽（полная）', // full-width digits and punctuation in a price
+  'Скидка ５０％ до ３１．１２．２０２６',
+  'Цена ١٩٩٠ ₽ за 12 месяцев', // Arabic-Indic digits in a price
+  'Код активации придёт в чат заказа в течение 5 минут',
+  'Доступ на 30 дней, 4 устройства, 1080p',
+  'т.е. подписка продлевается сама, см. п. 3.2 условий',
+  'г. Москва, ул. Тверская, д. 7, с 10:00 до 19:00',
+  'Сорок минут на активацию, мама разберётся',
+  'Поддержка: в чат заказа, ответ в течение 2 ч.',
+  'Версия 3.14.2 (сборка 20261121), Windows/macOS/Linux',
+  'Размер: 1920×1080, 60 fps, HDR10+',
+  'Пакет «Всё включено»: ТВ, кино, музыка — 399 ₽/мес',
+  'Netflix Premium UHD на 12 мес. — 8 990 ₽',
+  'Каталог: сайт.рф без логина',
+  'C\u00ADom\u00ADbo sub\u00ADscrip\u00ADtion for 12 months, 2\u202F990 ₽', // soft hyphens and a narrow no-break space
+  'ChatGPT Plus на 1 месяц — 2 290 ₽; ключ ABCDE-FGHIJ-12345',
+  'Premium at 50% off until 31.12.2026',
+  'Арабский: مرحبا ١٢٣, हिन्दी: नमस्ते १२३',
+  'Telegram Premium на 12 месяцев: 2 990 ₽ (подарком на ваш аккаунт)',
+];
+
+describe('findContacts: unicode tricks are caught', () => {
+  it('has the cases of issue 13 and more', () => {
+    expect(UNICODE_TRICKS.length).toBeGreaterThanOrEqual(40);
+  });
+  it.each(UNICODE_TRICKS)('%s', (_what, text, kind, match) => {
+    const found = findContacts(text);
+    expect(found.length, text).toBeGreaterThan(0);
+    expect(found[0]).toMatchObject({ kind, match });
+    expect(text.slice(found[0]!.index, found[0]!.index + match.length)).toBe(match);
+  });
+  it('the plain (unfolded) reading keeps Cyrillic words: a Cyrillic marker and a look-alike domain together', () => {
+    expect(findContacts('пишите на ivan собака gmаil.com')).toMatchObject([{ kind: 'email', match: 'ivan собака gmаil.com' }]);
+    expect(findContacts('тел: +7 ９９９ 123-45-67')).toMatchObject([{ kind: 'phone' }]);
+  });
+});
+
+describe('findContacts: ordinary text with numbers and other scripts passes', () => {
+  it.each(UNICODE_HONEST)('%s', (text) => {
+    expect(findContacts(text)).toEqual([]);
+  });
+});
+
+describe('foldText and nicknameKey', () => {
+  it('folds for reading and keeps a map back to the original', () => {
+    const text = 'ｔ\u200B.ме/٨';
+    const f = foldText(text);
+    expect(f.plain).toBe('t.ме/8');
+    expect(f.latin).toBe('t.me/8');
+    expect(f.plain.length).toBe(f.latin.length);
+    expect(f.from).toEqual([0, 2, 3, 4, 5, 6]);
+    expect(f.to).toEqual([1, 3, 4, 5, 6, 7]);
+  });
+  it('leaves Cyrillic prose alone in the Latin reading', () => {
+    expect(foldText('Сорок минут, мама').latin).toBe('Сорок минут, мама');
+  });
+  it('nicknames that look alike share a key; different letters do not', () => {
+    const key = nicknameKey('ivan_shop');
+    for (const twin of ['Ivan_Shop', 'іvаn_shор', 'ＩＶＡＮ_ｓｈｏｐ', 'iv\u200Ban_sh\u00ADop', 'iva\u0336n_shop']) expect(nicknameKey(twin), twin).toBe(key);
+    expect(nicknameKey('сорок')).toBe(nicknameKey('copok'));
+    expect(nicknameKey('Иван')).not.toBe(nicknameKey('ivan'));
+    expect(nicknameKey('Иван')).toBe(nicknameKey('иван'));
+    expect(nicknameKey('seller1')).not.toBe(nicknameKey('sellerl'));
+    expect(nicknameKey('shop٣')).toBe(nicknameKey('shop3'));
   });
 });

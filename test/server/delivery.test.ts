@@ -19,6 +19,7 @@ import type { ResolveLookup } from '../../server/webhooks/address.ts';
 import { webhooksIdle } from '../../server/webhooks/install.ts';
 import { attempt, runDue } from '../../server/webhooks/outbox.ts';
 import { ADMIN, call, makeApp, newSeller, sandbox, type SellerCreated } from './helpers.ts';
+import { CODE_CARD } from '../helpers/fixtures.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const at = (ms: number) => new Date(ms).toISOString();
@@ -166,6 +167,27 @@ async function emit(a: FastifyInstance, sellerId: string, kind: 'order.paid' | '
 }
 
 // ---------------------------------------------------------------------------------------------
+
+describe('event order (issue 15)', () => {
+  it('the order.paid of the order that empties the stock is recorded and delivered before stock.out', async () => {
+    const seller = await subscribe(app, receiver.url(), ['order.paid', 'stock.out']);
+    const card = await call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD);
+    expect(card.status, card.text).toBe(201);
+    const number = card.body.number as number;
+    expect((await call(app, seller.apiKey, 'POST', `/api/v1/listings/${number}/stock`, { items: ['ONLY-CODE'] })).status).toBe(201);
+    expect((await call(app, seller.apiKey, 'POST', `/api/v1/listings/${number}/state`, { active: true, autoIssue: true })).status).toBe(200);
+    const order = await sandbox(app, 'POST', '/orders', { number, testBuyer: true });
+    expect(order.status, order.text).toBe(201);
+    expect((await sandbox(app, 'POST', `/orders/${order.body.id}/pay`, {})).status).toBe(200);
+    await webhooksIdle(app.service);
+
+    const doc = await app.service.store.seller(seller.sellerId);
+    expect(doc.deliveries.map((d) => d.event)).toEqual(['order.paid', 'stock.out']);
+    expect(receiver.got.map((r) => JSON.parse(r.body).event)).toEqual(['order.paid', 'stock.out']);
+    // The paid order was delivered from the stock all the same.
+    expect((await call(app, seller.apiKey, 'GET', `/api/v1/orders/${order.body.id}`)).body.status).toBe('delivered');
+  });
+});
 
 describe('a delivery', () => {
   it('an event becomes a POST with the exact headers and body, signed with the secret', async () => {

@@ -183,6 +183,9 @@ describe('derived key and nickname indexes', () => {
     expect(taken.body.refusal.kind).toBe('nickname_taken');
     expect((await call(app, a.apiKey, 'PUT', '/api/v1/papers/nickname', { nickname: '__PROTO__' })).body.refusal.kind).toBe('nickname_taken');
     expect((await call(app, b.apiKey, 'PUT', '/api/v1/papers/nickname', { nickname: 'first_name' })).status).toBe(200);
+    // look-alikes of a taken nickname stay taken after the rebuild (Cyrillic е, о; full-width)
+    expect((await call(app, b.apiKey, 'PUT', '/api/v1/papers/nickname', { nickname: 'Sеcоnd_Name' })).body.refusal?.kind).toBe('nickname_taken');
+    expect((await call(app, b.apiKey, 'PUT', '/api/v1/papers/nickname', { nickname: 'ｓｅｃｏｎｄ_name' })).body.refusal?.kind).toBe('nickname_taken');
   });
 
   it('the sandbox admission fills and clears the nickname without a shared write; it is derived after a restart', async () => {

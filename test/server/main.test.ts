@@ -3,13 +3,15 @@
  * child process. `server/main.ts` is bundled once (like `npm run build` does) into a private
  * directory, so this test neither depends on a stale `dist/` nor races other tests rebuilding it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServerMain } from '../helpers/bundle.ts';
+import { ensureBuilt } from '../helpers/cli.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
@@ -214,6 +216,57 @@ describe('seller-server', () => {
     // the key itself is only in demo.key, never in the store documents
     expect(await readFile(path.join(dir, 'shared.json'), 'utf8')).not.toContain(key1!);
   });
+
+  it('--data keeps a generated admin token beside the demo key (mode 0600): a restart prints the same one; a given token is never written', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'seller-main-test-'));
+    tmpDirs.push(dir);
+    const token = (r: Run) => /^admin token \(sandbox\): (\S+)$/m.exec(r.stdout())?.[1];
+    const first = run(['--port', '0', '--data', dir]);
+    await listening(first);
+    const token1 = token(first);
+    expect(token1).toMatch(/^adm_[0-9A-Za-z]{32}$/);
+    expect((await stop(first)).code).toBe(0);
+    expect((await readFile(path.join(dir, 'admin.token'), 'utf8')).trim()).toBe(token1);
+    expect((await stat(path.join(dir, 'admin.token'))).mode & 0o777).toBe(0o600);
+
+    const second = run(['--port', '0', '--data', dir]);
+    const url = await listening(second);
+    expect(token(second)).toBe(token1);
+    expect((await fetch(`${url}/sandbox/v1/clock`, { headers: { authorization: `Bearer ${token1}` } })).status).toBe(200);
+    await stop(second);
+
+    // A given token wins and is not written; the kept one stays as it was.
+    const given = run(['--port', '0', '--data', dir, '--admin-token', 'T']);
+    await listening(given);
+    expect(token(given)).toBe('T');
+    await stop(given);
+    expect((await readFile(path.join(dir, 'admin.token'), 'utf8')).trim()).toBe(token1);
+    const other = await mkdtemp(path.join(tmpdir(), 'seller-main-test-'));
+    tmpDirs.push(other);
+    const givenFresh = run(['--port', '0', '--data', other, '--admin-token', 'T']);
+    await listening(givenFresh);
+    await stop(givenFresh);
+    expect(existsSync(path.join(other, 'admin.token'))).toBe(false);
+  });
+
+  it('the printed login line works from any folder (not only inside the clone)', async () => {
+    await ensureBuilt();
+    const r = run(['--port', '0', '--memory', '--admin-token', 'T']);
+    const url = await listening(r);
+    const line = /^point the CLI at it: (.+)$/m.exec(r.stdout())?.[1];
+    expect(line).toMatch(/^echo service_live_\S+ \| node \/\S+\/bin\/seller\.js login --base-url http:\/\/127\.0\.0\.1:\d+ --with-key-stdin$/);
+    const elsewhere = await mkdtemp(path.join(tmpdir(), 'seller-elsewhere-'));
+    tmpDirs.push(elsewhere);
+    const env = { ...childEnv(), SELLER_CONFIG_DIR: path.join(elsewhere, 'config'), NO_COLOR: '1' };
+    const login = spawnSync('sh', ['-c', line!], { cwd: elsewhere, env, encoding: 'utf8' });
+    expect(login.status, login.stderr).toBe(0);
+    const bin = /\| node (\S+) login/.exec(line!)![1]!;
+    const whoami = spawnSync(process.execPath, [bin, '--json', 'whoami'], { cwd: elsewhere, env, encoding: 'utf8' });
+    expect(whoami.status, whoami.stderr).toBe(0);
+    expect(JSON.parse(whoami.stdout)).toMatchObject({ mode: 'live' });
+    expect(url).toContain('127.0.0.1');
+    await stop(r);
+  }, 120_000);
 
   it('a port in use exits 1 with a message naming the problem', async () => {
     const a = run(['--port', '0', '--memory', '--no-demo']);

@@ -106,6 +106,29 @@ describe('PUT /papers/nickname', () => {
     expect((await get(other.apiKey)).body.nickname).toBeNull();
   });
 
+  it.each([
+    ['Cyrillic К, е, у, о, р', 'КеуStоrе'],
+    ['Ukrainian і and Cyrillic ѕ', 'KeyЅtore'],
+    ['Greek Κ and ο', 'ΚeyStοre'],
+    ['full-width letters', 'ＫｅｙＳｔｏｒｅ'],
+    ['mathematical letters', '𝐊𝐞𝐲𝐒𝐭𝐨𝐫𝐞'],
+  ])('a look-alike of a taken nickname (%s) → nickname_taken', async (_what, twin) => {
+    const other = await newSeller(app, { admission: 'none' });
+    expect((await nickname('KeyStore')).status).toBe(200);
+    expectRefusal(await nickname(twin, other.apiKey), 'nickname_taken');
+  });
+
+  it('a nickname in another script that only resembles a taken one in part is free (Иван is not Ivan)', async () => {
+    const other = await newSeller(app, { admission: 'none' });
+    expect((await nickname('Ivan')).status).toBe(200);
+    expect((await nickname('Иван', other.apiKey)).status).toBe(200);
+    expect((await nickname('Ivan2', other.apiKey)).status).toBe(200);
+  });
+
+  it('a phone written in other-script digits is refused as contacts', async () => {
+    expectRefusal(await nickname('٨٩٩٩١٢٣٤٥٦٧'), 'contacts');
+  });
+
   it('the same seller may set its own nickname again, in another case', async () => {
     expect((await nickname('KeyStore')).status).toBe(200);
     const res = await nickname('KEYSTORE');

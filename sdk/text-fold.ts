@@ -1,0 +1,139 @@
+/**
+ * Text folding for the contact filter ({@link findContacts} in ./contacts.ts) and for nickname
+ * uniqueness: what a reader sees, not the code points someone chose to hide it behind.
+ *
+ * - NFKC: full-width and other compatibility forms become plain ones (`ｔ．ｍｅ` → `t.me`,
+ *   `＋７` → `+7`, `𝟖` → `8`, `①` → `1`);
+ * - invisible characters are dropped: every format character (`\p{Cf}`: zero-width space and joiners,
+ *   soft hyphen, bidi marks and isolates, word joiner, BOM, tag characters), Hangul fillers, and
+ *   combining marks left over after composition (`t̶.me`, variation selectors, the grapheme joiner);
+ * - every decimal digit of any script is its ASCII digit (`٨٩٩٩…`, `८९९९…`);
+ * - look-alike letters of other scripts become the Latin letter they imitate (Cyrillic `аеорсух`,
+ *   Greek `ορν`, …; `т`, `м`, `н`, `к`, `в` through their capitals `Т М Н К В`), from Unicode's
+ *   confusables table (UTS #39) as packaged by `unhomoglyph` (nodeca); only characters that stand for
+ *   one ASCII letter, digit or `. @ / : - _` are folded. ASCII itself is never changed (`l`/`1`/`I`
+ *   stay apart: telling them apart is the reader's job, and folding them would turn prices into words).
+ *
+ * The contact filter gets two strings of the same length with one offset map back to the original:
+ * `plain` (the first three steps: Russian words keep their letters, so `телефон:` and `собака` still
+ * read) and `latin` (also look-alikes folded, but only inside tokens that hold an ASCII letter or
+ * digit, `@`, `.` or `/` — where a disguised address lives — so ordinary Cyrillic prose is left as
+ * it is).
+ */
+import confusables from 'unhomoglyph/data.json' with { type: 'json' };
+
+const TABLE = confusables as Record<string, string>;
+
+/** Characters that are dropped: format characters, combining marks, Hangul fillers. */
+const INVISIBLE = /[\p{Cf}\p{M}\u115F\u1160\u3164\uFFA0]/u;
+const DECIMAL = /\p{Nd}/u;
+const MARK = /\p{M}/u;
+/** ASCII a look-alike may fold to. */
+const FOLD_TARGET = /^[a-z0-9.@/:_-]$/i;
+
+const digitCache = new Map<number, string>();
+
+/**
+ * The ASCII digit of a decimal digit of any script. Unicode encodes each script's digits 0–9 as one
+ * ascending run, so the digit is the distance from the run's start (mod 10 for the mathematical
+ * runs that follow each other).
+ */
+function asciiDigit(cp: number): string {
+  let digit = digitCache.get(cp);
+  if (digit === undefined) {
+    let start = cp;
+    while (start > 0 && DECIMAL.test(String.fromCodePoint(start - 1))) start--;
+    digit = String((cp - start) % 10);
+    digitCache.set(cp, digit);
+  }
+  return digit;
+}
+
+const latinCache = new Map<string, string | null>();
+
+/** The lower-case ASCII character a non-ASCII BMP character imitates, or null. */
+function latinOf(ch: string): string | null {
+  let found = latinCache.get(ch);
+  if (found !== undefined) return found;
+  found = null;
+  const direct = TABLE[ch];
+  if (direct !== undefined && FOLD_TARGET.test(direct)) found = direct.toLowerCase();
+  else {
+    // Lower-case Cyrillic т м н к в imitate small capitals; their capitals imitate T M H K B.
+    const upper = ch.toUpperCase();
+    if (upper !== ch && upper.length === 1) {
+      const viaUpper = /^[A-Z]$/.test(upper) ? upper : TABLE[upper];
+      if (viaUpper !== undefined && /^[A-Za-z]$/.test(viaUpper)) found = viaUpper.toLowerCase();
+    }
+  }
+  latinCache.set(ch, found);
+  return found;
+}
+
+export interface FoldedText {
+  /** NFKC, invisible characters dropped, digits as ASCII. */
+  plain: string;
+  /** `plain` with look-alike letters folded to lower-case Latin inside address-like tokens; same length. */
+  latin: string;
+  /** For each code unit of `plain` (and `latin`), where its source starts in the original text. */
+  from: number[];
+  /** For each code unit of `plain` (and `latin`), where its source ends in the original text. */
+  to: number[];
+}
+
+/** Tokens of `plain` that may hide an address: they hold an ASCII letter or digit, `@`, `.` or `/`. */
+const ADDRESS_LIKE = /[a-z0-9@./]/i;
+
+/** Folds `text` for matching (see the module comment); offsets map back to the original. */
+export function foldText(text: string): FoldedText {
+  let plain = '';
+  const from: number[] = [];
+  const to: number[] = [];
+  let i = 0;
+  while (i < text.length) {
+    // A base character with the combining marks that follow it, normalised together.
+    const start = i;
+    i += text.codePointAt(i)! > 0xffff ? 2 : 1;
+    while (i < text.length) {
+      const next = String.fromCodePoint(text.codePointAt(i)!);
+      if (!MARK.test(next)) break;
+      i += next.length;
+    }
+    for (const ch of text.slice(start, i).normalize('NFKC')) {
+      if (INVISIBLE.test(ch)) continue;
+      const cp = ch.codePointAt(0)!;
+      const out = cp > 0x7f && DECIMAL.test(ch) ? asciiDigit(cp) : ch;
+      plain += out;
+      for (let k = 0; k < out.length; k++) {
+        from.push(start);
+        to.push(i);
+      }
+    }
+  }
+
+  let latin = '';
+  for (const token of plain.split(/(\s+)/u)) {
+    if (!ADDRESS_LIKE.test(token)) {
+      latin += token;
+      continue;
+    }
+    for (const ch of token) {
+      latin += ch.length === 1 && ch.charCodeAt(0) > 0x7f ? (latinOf(ch) ?? ch) : ch;
+    }
+  }
+  return { plain, latin, from, to };
+}
+
+/**
+ * The key under which a nickname is unique: folded as the contact filter reads text (NFKC, invisible
+ * characters dropped, digits as ASCII, look-alike letters of any script as Latin), in lower case.
+ * `Ivan`, `ivan`, `іvаn` (Ukrainian і, Cyrillic а), `ｉｖａｎ` and `iv\u200Ban` are one nickname;
+ * `Иван` (no Latin look-alike of `И`) is another.
+ */
+export function nicknameKey(nickname: string): string {
+  let key = '';
+  for (const ch of foldText(nickname).plain) {
+    key += ch.length === 1 && ch.charCodeAt(0) > 0x7f ? (latinOf(ch) ?? ch) : ch;
+  }
+  return key.toLowerCase();
+}
