@@ -10,6 +10,7 @@ import { Clock } from './clock.ts';
 import { registerDocs } from './docs.ts';
 import type { ServerContext } from './context.ts';
 import { UnitOfWork } from './context.ts';
+import { checkAnswersDefault } from './http/answer-json.ts';
 import { InFlight } from './http/idempotency.ts';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './http/rate-limit.ts';
 import { JSON_BODY_LIMIT, registerOperations } from './http/routes.ts';
@@ -43,6 +44,12 @@ export interface AppOptions {
   /** The DNS lookup of the webhook sender (tests). @default the system resolver */
   hookLookup?: ResolveLookup;
   clock?: Clock;
+  /**
+   * Check every answer against the contract with zod besides serializing it (a mismatch is a 500
+   * naming the field): for development and tests, not for production (it costs a parse per answer).
+   * @default true when SELLER_SERVER_CHECK_ANSWERS=1
+   */
+  checkAnswers?: boolean;
   rateLimit?: Partial<RateLimitOptions>;
   /**
    * Fastify's logger (pino, one JSON object a line): `true` logs every request at `info` to stdout;
@@ -78,6 +85,7 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
       hookSecrets: opts.hookSecrets ?? process.env.SERVICE_HOOK_VAULT !== 'off',
       hookTimeoutMs: opts.hookTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
       hookLookup: opts.hookLookup ?? null,
+      checkAnswers: opts.checkAnswers ?? checkAnswersDefault(),
     },
     lastPrune: new Map(),
     services: {},

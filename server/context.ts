@@ -21,6 +21,8 @@ export interface ServerOptions {
   hookTimeoutMs: number;
   /** The DNS lookup of the webhook sender (tests inject one); null: the system resolver. */
   hookLookup: ResolveLookup | null;
+  /** Whether every answer is also checked against the contract by zod (development, tests: server/http/answer-json.ts). */
+  checkAnswers: boolean;
 }
 
 export interface ServerContext {
