@@ -33,6 +33,12 @@ export interface AppOptions {
   memory?: boolean;
   /** A store opened by the caller (tests that restart a server over the same store). */
   store?: Store;
+  /**
+   * Flush every data file and its directory before a changing call is answered (SQLite's default
+   * durability). `false` (`seller-server --no-fsync`) is for throwaway servers: a killed process
+   * loses nothing, a power cut may. @default true
+   */
+  fsync?: boolean;
   /** Sandbox admin token. @default SERVICE_ADMIN_TOKEN, else generated */
   adminToken?: string;
   /** Allow `http://` webhook addresses on loopback. @default false */
@@ -68,7 +74,7 @@ declare module 'fastify' {
 }
 
 export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> {
-  const store = opts.store ?? (await Store.open({ dataDir: opts.memory ? undefined : opts.dataDir }));
+  const store = opts.store ?? (await Store.open({ dataDir: opts.memory ? undefined : opts.dataDir, fsync: opts.fsync }));
   await Promise.all((await store.sellerIds()).map((id) => store.sellerDb(id)));
   const clock = opts.clock ?? new Clock(store.shared.clock.offsetMs);
   const sealer = new Sealer(await loadMasterKey(store.dataDir));

@@ -1,8 +1,9 @@
 /**
  * The `seller-server` command line (gaps.md):
  * seller-server [--port 8787] [--host 127.0.0.1] [--data DIR | --memory] [--admin-token T]
- *               [--allow-local-hooks] [--no-demo] [--log]
- * (`--log` is this server's addition: docs/decisions.md, "Server command line".)
+ *               [--allow-local-hooks] [--no-demo] [--log] [--no-fsync]
+ * (`--log` and `--no-fsync` are this server's additions: docs/decisions.md, "Server command line",
+ * "The store keeps its promise".)
  */
 import { parseArgs } from 'node:util';
 import { StoreError } from './store/store.ts';
@@ -10,6 +11,7 @@ import { startServer } from './index.ts';
 
 const USAGE = `usage: seller-server [--port 8787] [--host 127.0.0.1] [--data DIR | --memory]
                      [--admin-token T] [--allow-local-hooks] [--no-demo] [--log]
+                     [--no-fsync]
 
   --port N             port to listen on; 0 takes a free port (default 8787)
   --host H             address to bind (default 127.0.0.1)
@@ -20,6 +22,8 @@ const USAGE = `usage: seller-server [--port 8787] [--host 127.0.0.1] [--data DIR
   --no-demo            do not create the demo seller
   --log                log every request on stderr (JSON lines: method, URL, status, time, request
                        id; never a header or a body); without it only unexpected errors are logged
+  --no-fsync           do not flush data files to the disk before answering (throwaway servers:
+                       a killed process loses nothing, a power cut may lose answered writes)
 `;
 
 function fail(message: string, code = 2): never {
@@ -39,6 +43,7 @@ function parse() {
         'allow-local-hooks': { type: 'boolean', default: false },
         'no-demo': { type: 'boolean', default: false },
         log: { type: 'boolean', default: false },
+        'no-fsync': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -66,6 +71,7 @@ async function main(): Promise<void> {
     adminToken: args['admin-token'],
     allowLocalHooks: args['allow-local-hooks'],
     demo: !args['no-demo'],
+    fsync: !args['no-fsync'],
     // On stderr, so that stdout keeps only the lines above; an internal error's answer names its request id.
     logger: { level: args.log ? 'info' : 'error', stream: process.stderr },
   });
@@ -77,6 +83,7 @@ async function main(): Promise<void> {
     out(`demo key: ${server.demo.apiKey}`);
     out(`point the CLI at it: echo ${server.demo.apiKey} | npx seller login --base-url ${server.url} --with-key-stdin`);
   }
+  if (args['no-fsync'] && !args.memory) out('warning: --no-fsync: answered writes may be lost on a power cut');
   if (args['allow-local-hooks']) out('warning: webhook addresses on loopback over http are allowed (local development only)');
   out(`listening on ${server.url}`);
   const stop = () => {

@@ -71,6 +71,7 @@ export async function execute(svc: ServerContext, handler: AnyHandler, req: Exec
   const headers: Record<string, string> = {};
   try {
     if (req.op.surface === 'sandbox') return answered(await runSandbox(svc, handler, req), headers);
+    const epoch = svc.store.epoch;
     const now = svc.clock.now();
     const caller = await authenticate(svc.store, req.authorization, now);
     requireScope(caller.key, req.op.scope);
@@ -78,7 +79,7 @@ export async function execute(svc: ServerContext, handler: AnyHandler, req: Exec
     const idemKey = req.op.changes ? requireIdempotencyKey(req.idempotencyKey) : undefined;
     const input = parseAll(req);
     const page = keptPage(svc, req, caller);
-    const run = () => runHandler(svc, handler, req.op, input, { caller, now }, page);
+    const run = () => runHandler(svc, handler, req.op, input, { caller, now, epoch }, page);
     const answer = idemKey ? await withIdempotency(svc, caller, idemKey, req, run, headers) : (page?.fresh() ?? (await run()).answer);
     return answered(answer, headers);
   } catch (err) {
@@ -137,10 +138,10 @@ const isEmptyObject = (v: unknown) => typeof v === 'object' && v !== null && !Ar
 /** A body whose fields are all optional may be omitted. */
 const allOptional = (op: AnyOperation) => op.body?.safeParse({}).success === true;
 
-function callContext(svc: ServerContext, op: AnyOperation, now: Date): CallContext {
+function callContext(svc: ServerContext, op: AnyOperation, now: Date, epoch?: number): CallContext {
   return {
     svc,
-    tx: new UnitOfWork(svc),
+    tx: new UnitOfWork(svc, epoch),
     now,
     op,
     notFound(what?: string): ApiError {
@@ -159,10 +160,10 @@ async function runHandler(
   handler: AnyHandler,
   op: AnyOperation,
   input: HandlerInput<AnyOperation>,
-  who: { caller: Caller; now: Date },
+  who: { caller: Caller; now: Date; epoch: number },
   page?: { begin(): (json: string) => Buffer },
 ): Promise<HandlerRun> {
-  const ctx: ApiContext = { ...callContext(svc, op, who.now), caller: who.caller };
+  const ctx: ApiContext = { ...callContext(svc, op, who.now, who.epoch), caller: who.caller };
   if (op.changes) ctx.tx.markSeller(who.caller.seller.id);
   try {
     // The version of a kept page is read before the handler runs: a change meanwhile makes it stale.
@@ -190,6 +191,14 @@ function serialize(svc: ServerContext, op: AnyOperation, result: unknown): JsonA
   return new JsonAnswer(op.status, json);
 }
 
+/**
+ * Commit, then remember, then answer. A twin (same seller and key) first waits for the call still
+ * running under that key, then looks the record up: so it replays only what was committed. The
+ * record is written into the seller's idempotency section before the commit and goes to disk in
+ * the same journaled write as the changes it answers for (server/store/seller-files.ts): both or
+ * neither. Twins see it only once the commit succeeded (they wait for it); a failed commit reopens
+ * the seller from disk (`UnitOfWork.commit`), record and changes gone, so a retry runs anew.
+ */
 async function withIdempotency(
   svc: ServerContext,
   caller: Caller,
@@ -200,25 +209,23 @@ async function withIdempotency(
 ): Promise<StoredAnswer> {
   const fp = fingerprint(req.op.method, req.path, req.body, req.raw);
   const slot = `${caller.seller.id}\u0000${key}`;
-  for (;;) {
-    const nowMs = svc.clock.nowMs();
-    const record = lookup(caller.doc, key, nowMs);
+  for (let running = svc.inflight.wait(slot); running; running = svc.inflight.wait(slot)) await running;
+  const done = svc.inflight.start(slot);
+  try {
+    // The seller's documents as they are now: reopened after a failed write, this call's copy is stale.
+    if ((await svc.store.seller(caller.seller.id)) !== caller.doc) throw new Error('the seller was reopened after a failed write; retry');
+    const record = lookup(caller.doc, key, svc.clock.nowMs());
     if (record) {
       if (record.fingerprint !== fp) {
         throw new ApiError('idempotency_mismatch', 'this Idempotency-Key was used with a different request; use a new key for a new request');
       }
       headers['idempotent-replayed'] = 'true';
-      return storedAnswer(caller.doc, key, record, svc.sealer);
+      const stored = storedAnswer(caller.doc, key, record, svc.sealer);
+      return new JsonAnswer(stored.status, stored.json);
     }
-    const running = svc.inflight.wait(slot);
-    if (!running) break;
-    await running;
-  }
-  const done = svc.inflight.start(slot);
-  try {
     const { answer, ctx } = await run();
     const nowMs = svc.clock.nowMs();
-    remember(caller.doc, key, fp, answer, nowMs, svc.sealer);
+    remember(caller.doc, key, fp, { status: answer.status, json: answer instanceof JsonAnswer ? answer.json.toString() : JSON.stringify(answer.body ?? null) }, nowMs, svc.sealer);
     prune(caller.doc, nowMs, svc.lastPrune);
     await ctx.tx.commit();
     return answer;
