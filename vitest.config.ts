@@ -8,5 +8,8 @@ export default defineConfig({
     pool: 'forks',
     // Two cores on CI: keep files parallel but bounded.
     maxWorkers: 2,
+    // Every server a test starts checks its answers against the contract with zod too
+    // (server/http/answer-json.ts): a handler's answer that drifts from the contract fails the test.
+    env: { SELLER_SERVER_CHECK_ANSWERS: '1' },
   },
 });

@@ -61,7 +61,7 @@ function shardsOf(dir, sellerId) {
  * Sequential calls made by `call(i)` (answers a request for inject), warm-up first; answers the
  * median cost in ms and the rate.
  */
-async function timed(app, call) {
+async function timed(app, call, maxWrites = MAX_WRITES) {
   const one = async (i) => {
     const req = call(i);
     const res = await app.inject(req);
@@ -71,7 +71,7 @@ async function timed(app, call) {
   for (let i = 0; i < WARMUP && (i < 2 || nowMs() - warm < WARMUP_MS); i++) await one(i);
   const costs = [];
   const started = nowMs();
-  while (costs.length < MAX_WRITES && (costs.length < MIN_WRITES || nowMs() - started < BUDGET_MS)) {
+  while (costs.length < maxWrites && (costs.length < MIN_WRITES || nowMs() - started < BUDGET_MS)) {
     const t0 = nowMs();
     await one(costs.length);
     costs.push(nowMs() - t0);
@@ -124,8 +124,67 @@ async function point(layout, total) {
   }
 }
 
+const HISTORY = pick([100, 1_000], [100, 20_000]);
+const HISTORY_CREATIONS = pick(10, 60);
+
+/**
+ * A seller's history: card creations after `HISTORY[0]` and after `HISTORY[1]` writes of the same
+ * seller (card updates, each with its own Idempotency-Key, so each leaves a record kept 24 hours).
+ * Both run with fsync off: the store's own cost (what it serialises and writes), which is what could
+ * grow with the history; with fsync on, the disk's latency (shared with whatever else runs here)
+ * dominates and varies more than the target. At the first point the fsync cost per write is measured
+ * apart: the same updates, fsync on and off.
+ */
+export async function history() {
+  const { buildApp } = await import(DIST_SERVER);
+  const tmp = tempDir('history');
+  const open = (fsync) => buildApp({ dataDir: tmp.dir, adminToken: ADMIN_TOKEN, rateLimit: NO_RATE_LIMIT, fsync });
+  let app = await open(false);
+  try {
+    const [owner] = await newSellers(app, 1);
+    const { number, body, update } = await newCard(app, owner.apiKey);
+    const targets = [{ key: owner.apiKey, numbers: [number] }];
+    const filler = updateCall(targets, update);
+    let writes = 2;
+    const points = [];
+    let fsync = null;
+    for (const upTo of HISTORY) {
+      for (; writes < upTo; writes++) {
+        const res = await app.inject(filler(writes));
+        if (res.statusCode !== 200) throw new Error(`filler write → ${res.statusCode} ${res.body}`);
+      }
+      // Few creations, so that the newest card shard holds about as many cards at both points.
+      const created = await timed(app, createCall(targets, body), HISTORY_CREATIONS);
+      writes += created.writes + WARMUP;
+      log(`  writes: card creation after ${fmt.int(upTo)} writes of one seller: ${fmt.ms(created.cost)} (${created.writes})`);
+      points.push({ upTo, created });
+      if (fsync === null) {
+        const off = await timed(app, updateCall(targets, update));
+        await app.close();
+        app = await open(true);
+        const on = await timed(app, updateCall(targets, update));
+        writes += off.writes + on.writes + 2 * WARMUP;
+        fsync = { on, off };
+        await app.close();
+        app = await open(false);
+      }
+    }
+    return { points, fsync };
+  } finally {
+    await app.close();
+    tmp.remove();
+  }
+}
+
 export async function run() {
   const rows = [];
+  const h = await history();
+  const [a, b] = h.points;
+  const value = (m) => `${fmt.rate(m.rate, 'w/s')} (${fmt.ms(m.cost)})`;
+  rows.push(
+    ratioRow(`card creation after ${fmt.int(b.upTo)} writes of one seller`, value(b.created), `after ${fmt.int(a.upTo)}: ${fmt.ms(a.created.cost)}`, b.created.cost / a.created.cost, { atMost: 1.2 }),
+    row('fsync per write (card update, fsync on − off)', fmt.ms(h.fsync.on.cost - h.fsync.off.cost), `off: ${fmt.ms(h.fsync.off.cost)}, on: ${fmt.ms(h.fsync.on.cost)}`, h.fsync.on.cost / h.fsync.off.cost, '—', 'info'),
+  );
   for (const layout of ['one', 'spread']) {
     const points = [];
     for (const total of SIZES) points.push({ total, ...(await point(layout, total)) });

@@ -10,6 +10,7 @@ import { Clock } from './clock.ts';
 import { registerDocs } from './docs.ts';
 import type { ServerContext } from './context.ts';
 import { UnitOfWork } from './context.ts';
+import { checkAnswersDefault } from './http/answer-json.ts';
 import { InFlight } from './http/idempotency.ts';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './http/rate-limit.ts';
 import { JSON_BODY_LIMIT, registerOperations } from './http/routes.ts';
@@ -32,6 +33,12 @@ export interface AppOptions {
   memory?: boolean;
   /** A store opened by the caller (tests that restart a server over the same store). */
   store?: Store;
+  /**
+   * Flush every data file and its directory before a changing call is answered (SQLite's default
+   * durability). `false` (`seller-server --no-fsync`) is for throwaway servers: a killed process
+   * loses nothing, a power cut may. @default true
+   */
+  fsync?: boolean;
   /** Sandbox admin token. @default SERVICE_ADMIN_TOKEN, else generated */
   adminToken?: string;
   /** Allow `http://` webhook addresses on loopback. @default false */
@@ -43,6 +50,12 @@ export interface AppOptions {
   /** The DNS lookup of the webhook sender (tests). @default the system resolver */
   hookLookup?: ResolveLookup;
   clock?: Clock;
+  /**
+   * Check every answer against the contract with zod besides serializing it (a mismatch is a 500
+   * naming the field): for development and tests, not for production (it costs a parse per answer).
+   * @default true when SELLER_SERVER_CHECK_ANSWERS=1
+   */
+  checkAnswers?: boolean;
   rateLimit?: Partial<RateLimitOptions>;
   /**
    * Fastify's logger (pino, one JSON object a line): `true` logs every request at `info` to stdout;
@@ -61,7 +74,7 @@ declare module 'fastify' {
 }
 
 export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> {
-  const store = opts.store ?? (await Store.open({ dataDir: opts.memory ? undefined : opts.dataDir }));
+  const store = opts.store ?? (await Store.open({ dataDir: opts.memory ? undefined : opts.dataDir, fsync: opts.fsync }));
   await Promise.all((await store.sellerIds()).map((id) => store.sellerDb(id)));
   const clock = opts.clock ?? new Clock(store.shared.clock.offsetMs);
   const sealer = new Sealer(await loadMasterKey(store.dataDir));
@@ -78,6 +91,7 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
       hookSecrets: opts.hookSecrets ?? process.env.SERVICE_HOOK_VAULT !== 'off',
       hookTimeoutMs: opts.hookTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
       hookLookup: opts.hookLookup ?? null,
+      checkAnswers: opts.checkAnswers ?? checkAnswersDefault(),
     },
     lastPrune: new Map(),
     services: {},

@@ -21,6 +21,8 @@ export interface ServerOptions {
   hookTimeoutMs: number;
   /** The DNS lookup of the webhook sender (tests inject one); null: the system resolver. */
   hookLookup: ResolveLookup | null;
+  /** Whether every answer is also checked against the contract by zod (development, tests: server/http/answer-json.ts). */
+  checkAnswers: boolean;
 }
 
 export interface ServerContext {
@@ -42,11 +44,14 @@ export interface ServerContext {
 export class UnitOfWork {
   readonly #svc: ServerContext;
   readonly #sellers = new Set<string>();
+  /** The store's reload count when the call began (`execute` reads it before authenticating). */
+  readonly #epoch: number;
   #shared = false;
   #seq = false;
 
-  constructor(svc: ServerContext) {
+  constructor(svc: ServerContext, epoch = svc.store.epoch) {
     this.#svc = svc;
+    this.#epoch = epoch;
   }
 
   /** A seller's document, marked to be written. */
@@ -97,9 +102,30 @@ export class UnitOfWork {
    */
   async commit(): Promise<void> {
     const { store } = this.#svc;
-    if (this.#shared && this.#seq) await Promise.all([store.writeShared(), store.writeSeq()]);
-    else if (this.#shared) await store.writeShared();
-    else if (this.#seq) await store.writeSeq();
-    await Promise.all([...this.#sellers].map((id) => store.writeSeller(id)));
+    try {
+      // A document this call read was reopened after another call's failed write: what this call
+      // changed went into the dropped copy, so it cannot be written (the call fails, changing nothing).
+      if (this.#shared && store.reloadedSince('', this.#epoch)) throw new Error('the shared document was reloaded after a failed write');
+      for (const id of this.#sellers) if (store.reloadedSince(id, this.#epoch)) throw new Error(`seller ${id} was reloaded after a failed write`);
+      if (this.#shared && this.#seq) await Promise.all([store.writeShared(), store.writeSeq()]);
+      else if (this.#shared) await store.writeShared();
+      else if (this.#seq) await store.writeSeq();
+      await Promise.all([...this.#sellers].map((id) => store.writeSeller(id)));
+    } catch (err) {
+      await this.#rollBack();
+      throw err;
+    }
+  }
+
+  /**
+   * After a failed commit: the documents this call touched are reopened from disk, so nothing of
+   * the call (nor of calls whose writes shared its failed write: they fail too) stays in memory.
+   * The card sequence is not rolled back (a number handed out is never handed out again).
+   */
+  async #rollBack(): Promise<void> {
+    const { store } = this.#svc;
+    const reloads = [...this.#sellers].map((id) => store.reloadSeller(id));
+    if (this.#shared) reloads.push(store.reloadShared());
+    await Promise.allSettled(reloads);
   }
 }

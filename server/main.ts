@@ -1,8 +1,9 @@
 /**
  * The `seller-server` command line (gaps.md):
  * seller-server [--port 8787] [--host 127.0.0.1] [--data DIR | --memory] [--admin-token T]
- *               [--allow-local-hooks] [--no-demo] [--log]
- * (`--log` is this server's addition: docs/decisions.md, "Server command line".)
+ *               [--allow-local-hooks] [--no-demo] [--log] [--no-fsync]
+ * (`--log` and `--no-fsync` are this server's additions: docs/decisions.md, "Server command line",
+ * "The store keeps its promise".)
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { startServer } from './index.ts';
 
 const USAGE = `usage: seller-server [--port 8787] [--host 127.0.0.1] [--data DIR | --memory]
                      [--admin-token T] [--allow-local-hooks] [--no-demo] [--log]
+                     [--no-fsync]
 
   --port N             port to listen on; 0 takes a free port (default 8787)
   --host H             address to bind (default 127.0.0.1)
@@ -25,6 +27,8 @@ const USAGE = `usage: seller-server [--port 8787] [--host 127.0.0.1] [--data DIR
   --no-demo            do not create the demo seller
   --log                log every request on stderr (JSON lines: method, URL, status, time, request
                        id; never a header or a body); without it only unexpected errors are logged
+  --no-fsync           do not flush data files to the disk before answering (throwaway servers:
+                       a killed process loses nothing, a power cut may lose answered writes)
 `;
 
 function fail(message: string, code = 2): never {
@@ -58,6 +62,7 @@ function parse() {
         'allow-local-hooks': { type: 'boolean', default: false },
         'no-demo': { type: 'boolean', default: false },
         log: { type: 'boolean', default: false },
+        'no-fsync': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -88,6 +93,7 @@ async function main(): Promise<void> {
     adminToken,
     allowLocalHooks: args['allow-local-hooks'],
     demo: !args['no-demo'],
+    fsync: !args['no-fsync'],
     // On stderr, so that stdout keeps only the lines above; an internal error's answer names its request id.
     logger: { level: args.log ? 'info' : 'error', stream: process.stderr },
   });
@@ -100,6 +106,7 @@ async function main(): Promise<void> {
     // A line that works from any folder (`npx seller` works only inside the clone).
     out(`point the CLI at it: echo ${server.demo.apiKey} | ${sellerCommand()} login --base-url ${server.url} --with-key-stdin`);
   }
+  if (args['no-fsync'] && !args.memory) out('warning: --no-fsync: answered writes may be lost on a power cut');
   if (args['allow-local-hooks']) out('warning: webhook addresses on loopback over http are allowed (local development only)');
   out(`listening on ${server.url}`);
   const stop = () => {

@@ -13,7 +13,7 @@ import type { EventKind, Message, Order, OrderStatus, OrderWithMessages } from '
 import type { ServerContext } from '../context.ts';
 import { newId } from '../ids.ts';
 import type { SellerDoc } from '../store/docs.ts';
-import { bumpOrderVersion, noteOrderCreated, noteOrderUpdate } from '../store/order-index.ts';
+import { noteOrderCreated, noteOrderUpdate } from '../store/order-index.ts';
 import type { MessageRecord, OrderRecord } from '../store/records/orders.ts';
 import type { CardRecord } from '../store/records/listings.ts';
 import { recordEvent } from './events.ts';
@@ -225,7 +225,6 @@ export function orderDeadlines(svc: ServerContext): Map<string, number> {
 export function touched(svc: ServerContext, doc: SellerDoc, order: OrderRecord, now: Date): void {
   stampUpdate(doc, order, now);
   noteOrderUpdate(doc, order);
-  bumpOrderVersion(doc);
   const due = deadlineOf(order);
   if (due === null) return;
   const map = orderDeadlines(svc);
@@ -359,6 +358,5 @@ export function orderCreated(svc: ServerContext, doc: SellerDoc, order: OrderRec
   touched(svc, doc, order, now);
   order.createdAt = order.updatedAt;
   noteOrderCreated(doc, order);
-  bumpOrderVersion(doc);
   recordOrderEvent(svc, doc, order, 'order.new', now);
 }

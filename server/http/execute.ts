@@ -1,17 +1,15 @@
 /**
- * The one pipeline every call goes through, whatever the transport (HTTP route or MCP tool):
- * authenticate → scope → rate limit → idempotency key → validate → (replay | run) → answer schema → write.
- * The answer schema is applied by a compiled writer (server/http/answer-writer.ts) that checks and writes
- * the JSON in one pass; an unchanged list page read over HTTP is sent from kept bytes (answer-memo.ts),
- * for `GET /orders` without running the handler while the seller's order version is unchanged.
+ * The one pipeline every call goes through, whatever the transport (HTTP route or MCP tool), read
+ * top to bottom: authenticate → scope → rate limit → idempotency key → validate → run → serialize.
+ * The answer is serialized from the contract's schema (server/http/answer-json.ts) into JSON text,
+ * which HTTP sends, MCP parses and an idempotency record seals. One exception to "run": a
+ * `GET /orders` page unchanged since it was last written is sent as it was (server/http/kept-pages.ts).
  */
 import type { AnyOperation } from '../../sdk/contract/index.ts';
 import { authenticate, requireScope, sameSecret, type Caller } from '../auth.ts';
 import { UnitOfWork, type ServerContext } from '../context.ts';
-import type { SellerDoc } from '../store/docs.ts';
-import { orderVersion } from '../store/order-index.ts';
-import { AnswerMemo } from './answer-memo.ts';
-import { answerJson, writerOf } from './answer-writer.ts';
+import { checkAnswer, serializerOf } from './answer-json.ts';
+import { KeptPages } from './kept-pages.ts';
 import { ApiError, Refused, toErrorAnswer } from './errors.ts';
 import type { ApiContext, CallContext, HandlerInput } from './handlers.ts';
 import { fingerprint, lookup, prune, remember, requireIdempotencyKey, storedAnswer, type StoredAnswer } from './idempotency.ts';
@@ -21,7 +19,7 @@ export interface ExecRequest {
   op: AnyOperation;
   /** The concrete path (placeholders filled), for the idempotency fingerprint. */
   path: string;
-  /** The request's URL with its query (HTTP): the key under which a list answer's bytes are kept. */
+  /** The request's URL with its query (HTTP): the key a kept `GET /orders` page is found under. */
   url?: string;
   authorization: string | undefined;
   idempotencyKey: string | undefined;
@@ -44,13 +42,12 @@ export interface ExecResult {
 }
 
 /**
- * A success answer as the answer schema wrote it. HTTP sends `json`; `body` (MCP, the sealed
- * idempotency record) is parsed from it when first read, so it holds exactly what was written.
+ * An answer as JSON text: what HTTP sends and the idempotency record seals. `body` (MCP, a replay)
+ * is parsed from the text when first read, so it holds exactly what was written.
  */
-class JsonAnswer implements ExecResult {
+export class JsonAnswer implements StoredAnswer {
   readonly status: number;
   readonly json: string | Buffer;
-  headers: Record<string, string> = {};
   #body: unknown;
   #parsed = false;
 
@@ -68,70 +65,56 @@ class JsonAnswer implements ExecResult {
   }
 }
 
-/** Kept list answers, per server (server/http/answer-memo.ts). */
-const memos = new WeakMap<ServerContext, AnswerMemo>();
-
-function memoOf(svc: ServerContext): AnswerMemo {
-  let memo = memos.get(svc);
-  if (!memo) {
-    memo = new AnswerMemo();
-    memos.set(svc, memo);
-  }
-  return memo;
-}
-
-/** The kept list answers of a server (tests: their number and size). */
-export const keptAnswers = (svc: ServerContext): { entries: number; bytes: number } => memoOf(svc).size;
-
-/**
- * List operations whose answer is a function of the caller's data with a version, the query and
- * nothing else: a kept answer written at the current version is sent without running the handler.
- * `orders.list` reads only the seller's orders (no clock: it answers the stored state, which the
- * clock sweep changes through `touched`; no key mode: every key of the seller sees every order).
- * Its handler is synchronous, so the version read just before it runs is the one it answers.
- */
-const VERSIONED: Readonly<Record<string, (doc: SellerDoc) => number>> = {
-  'orders.list': orderVersion,
-};
-
-const withHeaders = (answer: StoredAnswer, headers: Record<string, string>): ExecResult => {
-  if (!(answer instanceof JsonAnswer)) return { ...answer, headers };
-  answer.headers = headers;
-  return answer;
-};
-
 type AnyHandler = (ctx: any, input: HandlerInput<AnyOperation>) => unknown;
 
 export async function execute(svc: ServerContext, handler: AnyHandler, req: ExecRequest): Promise<ExecResult> {
   const headers: Record<string, string> = {};
   try {
-    if (req.op.surface === 'sandbox') return withHeaders(await runSandbox(svc, handler, req), headers);
+    if (req.op.surface === 'sandbox') return answered(await runSandbox(svc, handler, req), headers);
+    const epoch = svc.store.epoch;
     const now = svc.clock.now();
     const caller = await authenticate(svc.store, req.authorization, now);
     requireScope(caller.key, req.op.scope);
     Object.assign(headers, svc.limiter.take(caller.key.id, now.getTime()));
     const idemKey = req.op.changes ? requireIdempotencyKey(req.idempotencyKey) : undefined;
-    // A list page read over HTTP may be answered with the bytes written for it last time, when unchanged.
-    // The key holds every input of the answer besides the data: the seller, the key's mode, the URL.
-    const keep =
-      req.op.method === 'GET' && req.op.paging !== null && req.url !== undefined ? `${caller.seller.id}\n${caller.key.mode}\n${req.url}` : undefined;
-    const versionOf = keep === undefined ? undefined : VERSIONED[req.op.id];
-    if (versionOf !== undefined && keep !== undefined) {
-      // Kept only after this very URL parsed and was answered; the query parse is a function of
-      // the URL, so only a body (never part of the key) still has to be refused.
-      noBody(req);
-      const fresh = memoOf(svc).fresh(keep, versionOf(caller.doc));
-      if (fresh !== undefined) return withHeaders(new JsonAnswer(req.op.status, fresh), headers);
-    }
     const input = parseAll(req);
-    const run = () => runHandler(svc, handler, req.op, input, { caller, now }, keep, versionOf);
-    const answer = idemKey ? await withIdempotency(svc, caller, idemKey, req, run, headers) : await run().then(({ answer }) => answer);
-    return withHeaders(answer, headers);
+    const page = keptPage(svc, req, caller);
+    const run = () => runHandler(svc, handler, req.op, input, { caller, now, epoch }, page);
+    const answer = idemKey ? await withIdempotency(svc, caller, idemKey, req, run, headers) : (page?.fresh() ?? (await run()).answer);
+    return answered(answer, headers);
   } catch (err) {
     const e = toErrorAnswer(err);
     return { status: e.status, body: e.body, headers: { ...headers, ...e.headers }, ...(e.unexpected ? { error: err } : {}) };
   }
 }
+
+/** Kept `GET /orders` pages, per server (server/http/kept-pages.ts). */
+const keptPages = new WeakMap<ServerContext, KeptPages>();
+
+export function keptPagesOf(svc: ServerContext): KeptPages {
+  let pages = keptPages.get(svc);
+  if (!pages) keptPages.set(svc, (pages = new KeptPages()));
+  return pages;
+}
+
+/**
+ * The kept page of a `GET /orders` call over HTTP: its answer depends on the seller's orders, the
+ * key's mode and the URL, nothing else (no clock: the clock changes orders through `touched`).
+ */
+function keptPage(svc: ServerContext, req: ExecRequest, caller: Caller): { fresh(): JsonAnswer | undefined; begin(): (json: string) => Buffer } | undefined {
+  if (req.op.id !== 'orders.list' || req.url === undefined) return undefined;
+  const page = keptPagesOf(svc).page(`${caller.seller.id}\n${caller.key.mode}\n${req.url}`, caller.doc);
+  return {
+    fresh: () => {
+      const bytes = page.fresh();
+      return bytes === undefined ? undefined : new JsonAnswer(req.op.status, bytes);
+    },
+    begin: page.begin,
+  };
+}
+
+const answered = (answer: StoredAnswer, headers: Record<string, string>): ExecResult =>
+  answer instanceof JsonAnswer ? { status: answer.status, json: answer.json, get body() { return answer.body; }, headers } : { ...answer, headers };
 
 function noBody(req: ExecRequest): void {
   if (req.op.bodyType === 'none' && req.body !== undefined && req.body !== null && !isEmptyObject(req.body)) {
@@ -155,10 +138,10 @@ const isEmptyObject = (v: unknown) => typeof v === 'object' && v !== null && !Ar
 /** A body whose fields are all optional may be omitted. */
 const allOptional = (op: AnyOperation) => op.body?.safeParse({}).success === true;
 
-function callContext(svc: ServerContext, op: AnyOperation, now: Date): CallContext {
+function callContext(svc: ServerContext, op: AnyOperation, now: Date, epoch?: number): CallContext {
   return {
     svc,
-    tx: new UnitOfWork(svc),
+    tx: new UnitOfWork(svc, epoch),
     now,
     op,
     notFound(what?: string): ApiError {
@@ -177,18 +160,16 @@ async function runHandler(
   handler: AnyHandler,
   op: AnyOperation,
   input: HandlerInput<AnyOperation>,
-  who: { caller: Caller; now: Date },
-  keep?: string,
-  versionOf?: (doc: SellerDoc) => number,
+  who: { caller: Caller; now: Date; epoch: number },
+  page?: { begin(): (json: string) => Buffer },
 ): Promise<HandlerRun> {
-  const ctx: ApiContext = { ...callContext(svc, op, who.now), caller: who.caller };
+  const ctx: ApiContext = { ...callContext(svc, op, who.now, who.epoch), caller: who.caller };
   if (op.changes) ctx.tx.markSeller(who.caller.seller.id);
   try {
-    // Read synchronously with the (synchronous) handler's reads: the version its answer is of.
-    const version = versionOf?.(who.caller.doc);
-    const result = await handler(ctx, input);
-    const kept = keep === undefined ? undefined : memoOf(svc).bytes(keep, writerOf(op.answer), result, version);
-    return { answer: kept ? new JsonAnswer(op.status, kept) : serialize(op, result), ctx };
+    // The version of a kept page is read before the handler runs: a change meanwhile makes it stale.
+    const keep = page?.begin();
+    const answer = serialize(svc, op, await handler(ctx, input));
+    return { answer: keep ? new JsonAnswer(answer.status, keep(answer.json as string)) : answer, ctx };
   } catch (err) {
     if (err instanceof ApiError && err.code !== 'bad_request') {
       const e = toErrorAnswer(err);
@@ -200,15 +181,24 @@ async function runHandler(
 }
 
 /**
- * The answer through the contract's schema, compiled (server/http/answer-writer.ts): unknown
- * fields (a buyer id, a secret) never leave, and a mismatch is an error (a 500).
+ * The answer through the contract's schema (server/http/answer-json.ts): only declared properties
+ * are written, so unknown fields (a buyer id, a secret) never leave; with the development check on,
+ * zod checks the result and the text too (a mismatch is a 500).
  */
-function serialize(op: AnyOperation, result: unknown): StoredAnswer {
-  const json = answerJson(op.answer, result, op.id);
-  // A schema that makes the answer `undefined` has no JSON text: an empty answer, as before.
-  return json === undefined ? { status: op.status, body: undefined } : new JsonAnswer(op.status, json);
+function serialize(svc: ServerContext, op: AnyOperation, result: unknown): JsonAnswer {
+  const json = serializerOf(op.answer)(result);
+  if (svc.options.checkAnswers) checkAnswer(op, result, json);
+  return new JsonAnswer(op.status, json);
 }
 
+/**
+ * Commit, then remember, then answer. A twin (same seller and key) first waits for the call still
+ * running under that key, then looks the record up: so it replays only what was committed. The
+ * record is written into the seller's idempotency section before the commit and goes to disk in
+ * the same journaled write as the changes it answers for (server/store/seller-files.ts): both or
+ * neither. Twins see it only once the commit succeeded (they wait for it); a failed commit reopens
+ * the seller from disk (`UnitOfWork.commit`), record and changes gone, so a retry runs anew.
+ */
 async function withIdempotency(
   svc: ServerContext,
   caller: Caller,
@@ -219,25 +209,23 @@ async function withIdempotency(
 ): Promise<StoredAnswer> {
   const fp = fingerprint(req.op.method, req.path, req.body, req.raw);
   const slot = `${caller.seller.id}\u0000${key}`;
-  for (;;) {
-    const nowMs = svc.clock.nowMs();
-    const record = lookup(caller.doc, key, nowMs);
+  for (let running = svc.inflight.wait(slot); running; running = svc.inflight.wait(slot)) await running;
+  const done = svc.inflight.start(slot);
+  try {
+    // The seller's documents as they are now: reopened after a failed write, this call's copy is stale.
+    if ((await svc.store.seller(caller.seller.id)) !== caller.doc) throw new Error('the seller was reopened after a failed write; retry');
+    const record = lookup(caller.doc, key, svc.clock.nowMs());
     if (record) {
       if (record.fingerprint !== fp) {
         throw new ApiError('idempotency_mismatch', 'this Idempotency-Key was used with a different request; use a new key for a new request');
       }
       headers['idempotent-replayed'] = 'true';
-      return storedAnswer(caller.doc, key, record, svc.sealer);
+      const stored = storedAnswer(caller.doc, key, record, svc.sealer);
+      return new JsonAnswer(stored.status, stored.json);
     }
-    const running = svc.inflight.wait(slot);
-    if (!running) break;
-    await running;
-  }
-  const done = svc.inflight.start(slot);
-  try {
     const { answer, ctx } = await run();
     const nowMs = svc.clock.nowMs();
-    remember(caller.doc, key, fp, answer, nowMs, svc.sealer);
+    remember(caller.doc, key, fp, { status: answer.status, json: answer instanceof JsonAnswer ? answer.json.toString() : JSON.stringify(answer.body ?? null) }, nowMs, svc.sealer);
     prune(caller.doc, nowMs, svc.lastPrune);
     await ctx.tx.commit();
     return answer;
@@ -252,8 +240,7 @@ async function runSandbox(svc: ServerContext, handler: AnyHandler, req: ExecRequ
   if (!sameSecret(match[1]!, svc.adminToken)) throw new ApiError('bad_key', 'not the admin token of this server');
   const input = parseAll(req);
   const ctx = callContext(svc, req.op, svc.clock.now());
-  const result = await handler(ctx, input);
-  const answer = serialize(req.op, result);
+  const answer = serialize(svc, req.op, await handler(ctx, input));
   await ctx.tx.commit();
   return answer;
 }

@@ -2,7 +2,9 @@
  * Idempotency (gaps.md): every changing API call carries `Idempotency-Key`; records are per seller,
  * kept 24 hours on the server clock, fingerprinted by method, path and canonical body. A replay
  * answers the stored status and body with `Idempotent-Replayed: true`; another request under the
- * same key is `idempotency_mismatch`; a twin of a request still running waits for it.
+ * same key is `idempotency_mismatch`; a twin of a request still running waits for it. Records live
+ * in the seller's `idempotency` section, kept in shards of their own (server/store/shards.ts), and
+ * expire on the server clock.
  */
 import { createHash } from 'node:crypto';
 import type { Sealer } from '../store/crypto.ts';
@@ -44,6 +46,12 @@ export interface StoredAnswer {
   body: unknown;
 }
 
+/** An answer as the record keeps it: its status and its JSON text (the very text that was sent). */
+export interface RecordedAnswer {
+  status: number;
+  json: string;
+}
+
 /** Finds a live record; an expired one is dropped. */
 export function lookup(doc: SellerDoc, key: string, nowMs: number): IdempotencyRecord | null {
   // Own keys only: a key such as `constructor` or `__proto__` is an ordinary, unused key.
@@ -65,12 +73,12 @@ type SealedRecord = IdempotencyRecord & { sealed?: string };
 
 const recordAad = (doc: SellerDoc, key: string) => `idem:${doc.sellerId}:${key}`;
 
-export function remember(doc: SellerDoc, key: string, fp: string, answer: StoredAnswer, nowMs: number, sealer: Sealer): void {
+export function remember(doc: SellerDoc, key: string, fp: string, answer: RecordedAnswer, nowMs: number, sealer: Sealer): void {
   const record: SealedRecord = {
     fingerprint: fp,
     status: answer.status,
     body: null,
-    sealed: sealer.seal(JSON.stringify(answer.body ?? null), recordAad(doc, key)),
+    sealed: sealer.seal(answer.json, recordAad(doc, key)),
     createdAt: nowMs,
   };
   // defineProperty: a plain assignment to `__proto__` would set the object's prototype, not a record.
@@ -78,10 +86,10 @@ export function remember(doc: SellerDoc, key: string, fp: string, answer: Stored
 }
 
 /** The stored answer of a record found by `lookup`. */
-export function storedAnswer(doc: SellerDoc, key: string, record: IdempotencyRecord, sealer: Sealer): StoredAnswer {
+export function storedAnswer(doc: SellerDoc, key: string, record: IdempotencyRecord, sealer: Sealer): RecordedAnswer {
   const { sealed } = record as SealedRecord;
-  const body: unknown = sealed === undefined ? record.body : JSON.parse(sealer.open(sealed, recordAad(doc, key)));
-  return { status: record.status, body };
+  const json = sealed === undefined ? JSON.stringify(record.body ?? null) : sealer.open(sealed, recordAad(doc, key));
+  return { status: record.status, json };
 }
 
 /** Drops expired records (at most once a minute per seller, so the document stays small). */

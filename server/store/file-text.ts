@@ -1,6 +1,6 @@
 /** Reading the store's data files: a file that cannot be read or parsed stops the server, untouched. */
 import type { Adapter } from 'lowdb';
-import { TextFile } from 'lowdb/node';
+import { DEFAULT_DISK, DurableTextFile, type Disk } from './durable-file.ts';
 
 export class StoreError extends Error {
   override name = 'StoreError';
@@ -34,5 +34,5 @@ export async function readText(adapter: Adapter<string>, file: string): Promise<
   }
 }
 
-/** lowdb's text file adapter: atomic replace (temp file + rename), concurrent writes coalesced. */
-export const textFile = (file: string): Adapter<string> => new TextFile(file);
+/** A text file: atomic replace (temp file + rename), flushed (server/store/durable-file.ts), concurrent writes coalesced. */
+export const textFile = (file: string, disk: Disk = DEFAULT_DISK): Adapter<string> => new DurableTextFile(file, disk);

@@ -94,12 +94,12 @@ export function dropOrderIndex(doc: Pick<SellerDoc, 'orders'>): void {
 
 /**
  * The version of a seller's orders: a number that changes whenever anything `GET /orders` answers
- * from may have changed. Bumped by {@link bumpOrderVersion} on every order change (`touched` and
- * `orderCreated` in server/domain/orders.ts: every stamp, every creation, every clock move), when the
- * index is dropped or found stale, and new for a new `orders` object (a reset or a reload). Values
- * come from one process-wide sequence, so a version never comes back: equal versions of the same
- * seller mean the same orders. A kept `GET /orders` answer (server/http/answer-memo.ts) is reused
- * only while its version is the current one.
+ * from may have changed. Moved by this module's own upkeep: every stamp ({@link noteOrderUpdate},
+ * called by `touched` for every change of an order, the clock's included), every creation
+ * ({@link noteOrderCreated}), a dropped index, a walk that finds the index stale; new for a new
+ * `orders` object (a reset or a reload). Values come from one process-wide sequence, so a version
+ * never comes back. A kept `GET /orders` page (server/http/kept-pages.ts) is reused only while its
+ * version is the current one.
  */
 const versions = new WeakMap<Orders, number>();
 let versionSeq = 0;
@@ -111,17 +111,13 @@ export function orderVersion(doc: Pick<SellerDoc, 'orders'>): number {
   return v;
 }
 
-/** Call after every change of the seller's orders (`touched`, `orderCreated`). */
-export function bumpOrderVersion(doc: Pick<SellerDoc, 'orders'>): void {
-  versions.set(storedOrders(doc), ++versionSeq);
-}
-
 /** Whether the seller's index is built (tests). */
 export const hasOrderIndex = (doc: Pick<SellerDoc, 'orders'>): boolean => indexes.has(storedOrders(doc));
 
 /** Hook of `touched`: the order's `updatedAt` was just stamped. */
 export function noteOrderUpdate(doc: Pick<SellerDoc, 'orders'>, tracked: OrderRecord): void {
   const orders = storedOrders(doc);
+  versions.set(orders, ++versionSeq);
   const ix = indexes.get(orders);
   if (!ix) return;
   const order = rawOf(tracked);
@@ -143,6 +139,7 @@ export function noteOrderUpdate(doc: Pick<SellerDoc, 'orders'>, tracked: OrderRe
 /** Hook of `orderCreated`: the order was added to `orders` with its final `createdAt`. */
 export function noteOrderCreated(doc: Pick<SellerDoc, 'orders'>, tracked: OrderRecord): void {
   const orders = storedOrders(doc);
+  versions.set(orders, ++versionSeq);
   const ix = indexes.get(orders);
   if (!ix) return;
   const order = rawOf(tracked);
@@ -226,7 +223,7 @@ function walk(orders: Orders, run: () => OrderWalk): OrderWalk {
   } catch (err) {
     if (!(err instanceof Drift)) throw err;
     indexes.delete(orders);
-    // Something changed behind `touched`'s back: answers kept for the old version are not trusted.
+    // Something changed behind `touched`'s back: pages kept for the old version are not trusted.
     versions.set(orders, ++versionSeq);
     return run();
   }

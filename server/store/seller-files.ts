@@ -22,15 +22,15 @@
  * An older seller file holding `cards`, `stock` and `orders` inline loads: its records go into
  * shards on the next write, and the core document is written without them after the shards.
  */
-import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
+import { makeDir, removeFile, type Disk } from './durable-file.ts';
 import { DOC_VERSION, upgradeSeller, type SellerDoc } from './docs.ts';
 import { parseDocument, readText, StoreError, textFile } from './file-text.ts';
 import { dropOrderIndex } from './order-index.ts';
 import { SHARDED_SECTIONS, ShardedMap, type ShardedSection, type ShardLimits, type ShardSnapshot } from './shards.ts';
 
-const SHARD_FILE = /^(cards|stock|orders)-(\d{1,9})\.json$/;
+const SHARD_FILE = /^(cards|stock|orders|idempotency)-(\d{1,9})\.json$/;
 /** The journal of a seller's last write, in the seller's directory. */
 const JOURNAL = 'journal';
 /** The name the core document has in a journal (it lives beside the directory, as `<id>.json`). */
@@ -60,12 +60,16 @@ export class SellerFiles {
   /** `sellers/<id>` (the shards' directory; the core file is beside it), or null in memory. */
   readonly #base: string | null;
   readonly #adapters = new Map<string, Adapter<string>>();
+  readonly #disk: Disk;
   #dirReady = false;
+  /** The error of a write that failed: these documents are stale then, and every later write fails too. */
+  #failed: unknown = null;
   #running: Promise<void> | null = null;
   #queued: Promise<void> | null = null;
 
-  private constructor(sellerId: string, base: string | null, doc: SellerDoc, sections: Sections) {
+  private constructor(sellerId: string, base: string | null, doc: SellerDoc, sections: Sections, disk: Disk) {
     this.#sellerId = sellerId;
+    this.#disk = disk;
     this.#base = base;
     this.doc = doc;
     this.sections = sections;
@@ -75,16 +79,16 @@ export class SellerFiles {
    * Opens a seller's documents under `sellersDir` (null: in memory, nothing read or written);
    * a seller with no file starts empty. Throws StoreError on a file that cannot be read or parsed.
    */
-  static async open(sellerId: string, sellersDir: string | null, limits: Readonly<Record<ShardedSection, ShardLimits>>): Promise<SellerFiles> {
+  static async open(sellerId: string, sellersDir: string | null, limits: Readonly<Record<ShardedSection, ShardLimits>>, disk: Disk): Promise<SellerFiles> {
     const base = sellersDir ? path.join(sellersDir, sellerId) : null;
     const sections = Object.fromEntries(SHARDED_SECTIONS.map((s) => [s, new ShardedMap<object>(limits[s])])) as Sections;
     let stored: SellerDoc | null = null;
     if (base) {
-      await replayJournal(base);
+      await replayJournal(base, disk);
       const file = `${base}.json`;
-      const text = await readText(textFile(file), file);
+      const text = await readText(textFile(file, disk), file);
       if (text !== null) stored = parseDocument<SellerDoc>(text, file);
-      await loadShards(base, sections);
+      await loadShards(base, sections, disk);
     }
     const core = upgradeSeller(stored ?? ({ sellerId } as SellerDoc)) as unknown as Record<string, unknown>;
     for (const section of SHARDED_SECTIONS) {
@@ -106,7 +110,7 @@ export class SellerFiles {
         },
       });
     }
-    return new SellerFiles(sellerId, base, doc, sections);
+    return new SellerFiles(sellerId, base, doc, sections, disk);
   }
 
   /**
@@ -129,6 +133,7 @@ export class SellerFiles {
   }
 
   #start(): Promise<void> {
+    if (this.#failed !== null) return Promise.reject(this.#failed);
     const run = this.#flush();
     this.#running = run;
     const clear = () => {
@@ -154,22 +159,26 @@ export class SellerFiles {
         return;
       }
       if (!this.#dirReady) {
-        await mkdir(base, { recursive: true, mode: 0o700 });
+        await makeDir(base, this.#disk);
         this.#dirReady = true;
       }
       const files = [...shardFiles, { name: CORE, text: core }];
       await this.#adapter(path.join(base, JOURNAL)).write(journalText(files));
       await writeFiles(base, files, (file) => this.#adapter(file));
-      await rm(path.join(base, JOURNAL));
+      await removeFile(path.join(base, JOURNAL), this.#disk);
     } catch (err) {
-      for (const t of taken) this.sections[t.section].remark(t.shards);
+      // These documents now hold changes that are not on disk: the caller reopens the seller from
+      // disk (server/store/store.ts `reloadSeller`), and writes queued here fail. A journal that was
+      // written whole is the commit point: reopening replays it (the write took effect, record and
+      // all); a journal cut short was never renamed into place, so the old files stand.
+      this.#failed = err;
       throw err;
     }
   }
 
   #adapter(file: string): Adapter<string> {
     let adapter = this.#adapters.get(file);
-    if (!adapter) this.#adapters.set(file, (adapter = textFile(file)));
+    if (!adapter) this.#adapters.set(file, (adapter = textFile(file, this.#disk)));
     return adapter;
   }
 
@@ -191,10 +200,10 @@ const isRecordMap = (value: unknown): value is Record<string, object> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Reads every shard file of a seller (none when the directory does not exist), in ascending shard order. */
-async function loadShards(base: string, sections: Sections): Promise<void> {
+async function loadShards(base: string, sections: Sections, disk: Disk): Promise<void> {
   let names: string[];
   try {
-    names = await readdir(base);
+    names = await disk.fs.readdir(base);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw new StoreError(`cannot read the directory ${base}: ${(err as Error).message}`);
@@ -204,7 +213,7 @@ async function loadShards(base: string, sections: Sections): Promise<void> {
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => ({ file: path.join(base, m[0]), section: m[1] as ShardedSection, index: Number(m[2]) }))
     .sort((a, b) => a.index - b.index);
-  const texts = await Promise.all(found.map((f) => readText(textFile(f.file), f.file)));
+  const texts = await Promise.all(found.map((f) => readText(textFile(f.file, disk), f.file)));
   for (const [i, f] of found.entries()) {
     const text = texts[i];
     if (text === null || text === undefined) continue; // gone between the listing and the read
@@ -254,18 +263,25 @@ function parseJournal(text: string, file: string): JournalFile[] {
   return files;
 }
 
-/** Writes a journal's files to their places: the shards side by side, the core last. */
+const isRecordShard = (name: string) => name.startsWith('idempotency-');
+
+/**
+ * Writes a journal's files to their places: the shards side by side, then the core, then the
+ * idempotency records' shards, so that without the journal (moved away by hand) a record is never
+ * on disk before the changes it answers for.
+ */
 async function writeFiles(base: string, files: readonly JournalFile[], adapter: (file: string) => Adapter<string>): Promise<void> {
-  const shards = files.filter((f) => f.name !== CORE);
+  const shards = files.filter((f) => f.name !== CORE && !isRecordShard(f.name));
   await Promise.all(shards.map((f) => adapter(path.join(base, f.name)).write(f.text)));
   for (const f of files) if (f.name === CORE) await adapter(`${base}.json`).write(f.text);
+  await Promise.all(files.filter((f) => isRecordShard(f.name)).map((f) => adapter(path.join(base, f.name)).write(f.text)));
 }
 
 /** Finishes a write that a crash (or a failure) interrupted: its journal's files go to their places, then the journal goes. */
-async function replayJournal(base: string): Promise<void> {
+async function replayJournal(base: string, disk: Disk): Promise<void> {
   const file = path.join(base, JOURNAL);
-  const text = await readText(textFile(file), file);
+  const text = await readText(textFile(file, disk), file);
   if (text === null) return;
-  await writeFiles(base, parseJournal(text, file), textFile);
-  await rm(file);
+  await writeFiles(base, parseJournal(text, file), (f) => textFile(f, disk));
+  await removeFile(file, disk);
 }

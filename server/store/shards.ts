@@ -34,16 +34,23 @@ export interface ShardLimits {
   bytes: number;
 }
 
-/** The sections kept in shards, in the order their shards are written (see server/store/seller-files.ts). */
-export const SHARDED_SECTIONS = ['stock', 'cards', 'orders'] as const;
+/**
+ * The sections kept in shards, in the order their shards are written (see server/store/seller-files.ts).
+ * `idempotency` (the sealed answers of the last 24 hours, one per Idempotency-Key) is one too, so
+ * that a write rewrites one small shard of them rather than all of them: its cost does not grow
+ * with the number of writes a seller made that day.
+ */
+export const SHARDED_SECTIONS = ['stock', 'cards', 'orders', 'idempotency'] as const;
 export type ShardedSection = (typeof SHARDED_SECTIONS)[number];
 
 const KB = 1024;
-/** About 250 KB of cards, 500 KB of orders; stock by size (a card's stock can be thousands of units). */
+/** About 250 KB of cards, 500 KB of orders; stock by size (a card's stock can be thousands of units); idempotency records by number. */
 export const DEFAULT_SHARD_LIMITS: Readonly<Record<ShardedSection, ShardLimits>> = {
   cards: { records: 500, bytes: 512 * KB },
   stock: { records: 100, bytes: 256 * KB },
   orders: { records: 500, bytes: 512 * KB },
+  // A sealed record is ~350 bytes: ~70 KB a shard. Expired records are dropped (server/http/idempotency.ts `prune`).
+  idempotency: { records: 200, bytes: 128 * KB },
 };
 
 /** Every tracking Proxy → its target. */

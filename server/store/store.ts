@@ -10,13 +10,12 @@
  * of a bounded size whatever the size of the seller or of the store. The key, card, order and
  * nickname indexes are derived from the seller documents at start and live in memory only.
  */
-import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Low, Memory } from 'lowdb';
-import { DataFile } from 'lowdb/node';
 import { nicknameKey } from '../../sdk/text-fold.ts';
+import { DEFAULT_DISK, makeDir, type Disk, type FileSystem } from './durable-file.ts';
 import { newSharedDoc, upgradeShared, type KeyIndexEntry, type SellerDoc, type SharedDoc } from './docs.ts';
-import { parseDocument, StoreError } from './file-text.ts';
+import { parseDocument, StoreError, textFile } from './file-text.ts';
 import { SellerFiles } from './seller-files.ts';
 import { DEFAULT_SHARD_LIMITS, SHARDED_SECTIONS, type ShardedSection, type ShardLimits } from './shards.ts';
 
@@ -27,12 +26,23 @@ export interface StoreOptions {
   dataDir?: string;
   /** Sizes of the shards of a seller's cards, stock and orders (tests use small ones). @default DEFAULT_SHARD_LIMITS */
   shardLimits?: Partial<Record<ShardedSection, Partial<ShardLimits>>>;
+  /** Flush every file and directory written before a write resolves (server/store/durable-file.ts). @default true */
+  fsync?: boolean;
+  /** The file system (tests inject a failing or slow one). @default node:fs/promises */
+  fs?: FileSystem;
 }
 
 type Adapter<T> = ConstructorParameters<typeof Low<T>>[0];
 
-function fileAdapter<T>(file: string, stringify: (data: T) => string = (data) => JSON.stringify(data)): Adapter<T> {
-  return new DataFile<T>(file, { parse: (text) => parseDocument<T>(text, file), stringify });
+function fileAdapter<T>(file: string, disk: Disk, stringify: (data: T) => string = (data) => JSON.stringify(data)): Adapter<T> {
+  const text = textFile(file, disk);
+  return {
+    read: async () => {
+      const t = await text.read();
+      return t === null ? null : parseDocument<T>(t, file);
+    },
+    write: (data) => text.write(stringify(data)),
+  };
 }
 
 /** The shared document as written: without the indexes derived from the seller documents. */
@@ -115,13 +125,19 @@ const SELLER_ID = /^[A-Za-z0-9_]+$/;
 
 export class Store {
   readonly dataDir: string | null;
+  readonly disk: Disk;
   readonly #limits: Readonly<Record<ShardedSection, ShardLimits>>;
   #shared!: Low<SharedDoc>;
+  #sharedAdapter!: Adapter<SharedDoc>;
   #seq!: Low<SeqDoc>;
   #sellers = new Map<string, Promise<SellerFiles>>();
+  /** Counts reloads after failed writes; per seller (and `''` for the shared document), the count at its last one. */
+  #epoch = 0;
+  readonly #reloadedAt = new Map<string, number>();
 
   private constructor(opts: StoreOptions) {
     this.dataDir = opts.dataDir ?? null;
+    this.disk = { fsync: opts.fsync ?? DEFAULT_DISK.fsync, fs: opts.fs ?? DEFAULT_DISK.fs };
     this.#limits = Object.fromEntries(
       SHARDED_SECTIONS.map((s) => [s, { ...DEFAULT_SHARD_LIMITS[s], ...opts.shardLimits?.[s] }]),
     ) as Record<ShardedSection, ShardLimits>;
@@ -133,13 +149,14 @@ export class Store {
    */
   static async open(opts: StoreOptions = {}): Promise<Store> {
     const store = new Store(opts);
-    if (store.dataDir) await mkdir(path.join(store.dataDir, 'sellers'), { recursive: true, mode: 0o700 });
+    if (store.dataDir) await makeDir(path.join(store.dataDir, 'sellers'), store.disk);
     const file = store.dataDir ? path.join(store.dataDir, 'shared.json') : null;
-    const { db } = await open<SharedDoc>(file ? fileAdapter(file, stringifyShared) : new Memory(), file, newSharedDoc);
+    store.#sharedAdapter = file ? fileAdapter(file, store.disk, stringifyShared) : new Memory();
+    const { db } = await open<SharedDoc>(store.#sharedAdapter, file, newSharedDoc);
     db.data = upgradeShared(db.data);
     store.#shared = db;
     const seqFile = store.dataDir ? path.join(store.dataDir, 'seq.json') : null;
-    const seq = await open<SeqDoc>(seqFile ? fileAdapter(seqFile) : new Memory(), seqFile, () => ({ card: 0 }));
+    const seq = await open<SeqDoc>(seqFile ? fileAdapter(seqFile, store.disk) : new Memory(), seqFile, () => ({ card: 0 }));
     db.data.seq = { card: Math.max(seqCard(db.data.seq, file), seq.created ? 0 : seqCard(seq.db.data, seqFile)) };
     store.#seq = seq.db;
     const ids = await store.sellerIds();
@@ -191,11 +208,62 @@ export class Store {
     await (await this.sellerDb(sellerId)).write();
   }
 
+  /** The reload count now: a unit of work compares it with `reloadedSince` at commit. */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  /** Whether the seller (or, for `''`, the shared document) was reloaded after `epoch`. */
+  reloadedSince(sellerId: string, epoch: number): boolean {
+    return (this.#reloadedAt.get(sellerId) ?? 0) > epoch;
+  }
+
+  /**
+   * Drops a seller's documents from memory after a failed write and reopens them from disk (which
+   * replays a journal written whole), so that nothing of the failed write stays visible; its entries
+   * in the derived indexes are rebuilt from what was reopened. Throws when the files cannot be read
+   * (the seller is then opened again on next use).
+   */
+  async reloadSeller(sellerId: string): Promise<void> {
+    if (!this.dataDir) return; // a store in memory has no failed writes to undo
+    this.#reloadedAt.set(sellerId, ++this.#epoch);
+    this.#sellers.delete(sellerId);
+    const doc = await this.seller(sellerId);
+    const shared = this.shared;
+    for (const index of [shared.cardIndex, shared.orderIndex, shared.nicknames]) {
+      for (const [k, owner] of Object.entries(index)) if (owner === sellerId) delete index[k];
+    }
+    for (const [hash, entry] of Object.entries(shared.keyIndex)) if (entry.sellerId === sellerId) delete shared.keyIndex[hash];
+    const one: SharedDoc = { ...shared, keyIndex: {}, cardIndex: {}, orderIndex: {}, nicknames: {}, seq: { card: shared.seq.card } };
+    deriveIndexes(one, new Map([[sellerId, doc]]));
+    Object.assign(shared.keyIndex, one.keyIndex);
+    Object.assign(shared.cardIndex, one.cardIndex);
+    Object.assign(shared.orderIndex, one.orderIndex);
+    for (const [k, v] of Object.entries(one.nicknames)) {
+      if (!Object.hasOwn(shared.nicknames, k)) Object.defineProperty(shared.nicknames, k, { value: v, enumerable: true, writable: true, configurable: true });
+    }
+    shared.seq.card = Math.max(shared.seq.card, one.seq.card);
+  }
+
+  /** Reopens the shared document from disk after a failed write (the card sequence only grows), and rebuilds the derived indexes. */
+  async reloadShared(): Promise<void> {
+    if (!this.dataDir) return;
+    this.#reloadedAt.set('', ++this.#epoch);
+    const card = this.shared.seq.card;
+    const { db } = await open<SharedDoc>(this.#sharedAdapter, null, newSharedDoc);
+    db.data = upgradeShared(db.data);
+    db.data.seq = { card };
+    const ids = [...this.#sellers.keys()];
+    const docs = await Promise.all(ids.map((id) => this.seller(id)));
+    deriveIndexes(db.data, new Map(ids.map((id, i) => [id, docs[i]!])));
+    this.#shared = db;
+  }
+
   /** Ids of every seller document on disk or in memory (for start-up work such as resuming deliveries). */
   async sellerIds(): Promise<string[]> {
     const ids = new Set(Object.keys(this.shared.sellers));
     if (this.dataDir) {
-      for (const entry of await readdir(path.join(this.dataDir, 'sellers'), { withFileTypes: true })) {
+      for (const entry of await this.disk.fs.readdir(path.join(this.dataDir, 'sellers'), { withFileTypes: true })) {
         if (!entry.isDirectory() && entry.name.endsWith('.json')) ids.add(entry.name.slice(0, -5));
         // shards whose core document was never written (a crash between the two on a first write)
         else if (entry.isDirectory() && SELLER_ID.test(entry.name)) ids.add(entry.name);
@@ -206,6 +274,6 @@ export class Store {
 
   #openSeller(sellerId: string): Promise<SellerFiles> {
     if (!SELLER_ID.test(sellerId)) return Promise.reject(new StoreError(`bad seller id ${sellerId}`));
-    return SellerFiles.open(sellerId, this.dataDir ? path.join(this.dataDir, 'sellers') : null, this.#limits);
+    return SellerFiles.open(sellerId, this.dataDir ? path.join(this.dataDir, 'sellers') : null, this.#limits, this.disk);
   }
 }

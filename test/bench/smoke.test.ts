@@ -32,7 +32,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The lines each bench must print (a part of each measure's name). */
 const EXPECTED: Record<string, string[]> = {
   server: ['GET /orders?limit=50, 10k orders, 50 conns: req/s', 'GET /orders?limit=50, 10k orders, 50 conns: p99'],
-  writes: ['card update, 1 seller', 'card update, 200 cards / 2 sellers', 'card creation, 2,000 cards / 20 sellers'],
+  writes: ['card update, 1 seller', 'card update, 200 cards / 2 sellers', 'card creation, 2,000 cards / 20 sellers', 'card creation after 1,000 writes of one seller', 'fsync per write'],
   cli: ['seller --help: wall time', 'seller cards list --json'],
   sdk: ['SDK orders.list() (50 orders): per call'],
   autopilot: ['autopilot: '],

@@ -1,6 +1,6 @@
 /**
- * A corpus of real answers, and ways to bend them, for the tests that hold a check of answers equal
- * to zod's (the server's compiled answer writers, the CLI's plain answer checks).
+ * A corpus of real answers, and ways to bend them, for the tests that hold the server's answer
+ * serialization (fast-json-stringify) equal to zod's (test/server/answer-json.test.ts).
  *
  * `tapHandlers` wraps every handler of the server's tables so that each result is handed to a
  * callback before the pipeline sees it; `readWorld` then makes a seeded world answer nearly every

@@ -349,7 +349,7 @@ describe('older seller files', () => {
     // the next write moves the sections out
     expect((await call(app, s.apiKey, 'PATCH', `/api/v1/listings/${numbers[1]}`, { ...CODE_CARD, priceRub: 777, service: undefined, tariff: undefined })).status).toBe(200);
     const migrated = await stateOf(app, s.sellerId);
-    expect(await shardFiles(s.sellerId)).toEqual(['cards-0.json', 'cards-1.json', 'orders-0.json', 'stock-0.json', 'stock-1.json', 'stock-2.json']);
+    expect(await shardFiles(s.sellerId)).toEqual(['cards-0.json', 'cards-1.json', 'idempotency-0.json', 'orders-0.json', 'stock-0.json', 'stock-1.json', 'stock-2.json']);
     const core = await readJson(coreFile(s.sellerId));
     expect(core).not.toHaveProperty('cards');
     expect(core).not.toHaveProperty('stock');

@@ -1,5 +1,5 @@
 /**
- * Kept `GET /orders` answers sent without running the handler (server/http/execute.ts, answer-memo.ts):
+ * Kept `GET /orders` pages sent without running the handler (server/http/execute.ts, kept-pages.ts):
  * reused only while the seller's order version (server/store/order-index.ts) is unchanged, so every
  * kind of order change — buyer, marketplace, seller, clock — changes the next answer; the key holds
  * the seller and the key's mode; the kept answers are bounded.
@@ -10,10 +10,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { issueKey } from '../../server/auth.ts';
-import { AnswerMemo } from '../../server/http/answer-memo.ts';
-import { writerOf } from '../../server/http/answer-writer.ts';
-import { keptAnswers } from '../../server/http/execute.ts';
-import { apiOperations } from '../../sdk/contract/index.ts';
+import { keptPagesOf } from '../../server/http/execute.ts';
+import { KeptPages } from '../../server/http/kept-pages.ts';
+import { newSellerDoc } from '../../server/store/docs.ts';
+import { dropOrderIndex } from '../../server/store/order-index.ts';
 import { call, makeApp, newSeller, sandbox, type SellerCreated } from './helpers.ts';
 import { CODE_CARD as BASE_CODE_CARD } from '../helpers/fixtures.ts';
 
@@ -173,10 +173,10 @@ describe('kept GET /orders answers', () => {
     const id = await buy(number);
     await act(id, 'message', { text: 'hi' });
     const first = await checked();
-    const entries = keptAnswers(app.service).entries;
+    const entries = keptPagesOf(app.service).size.entries;
     await ok(call(app, seller.apiKey, 'GET', `/api/v1/orders/${id}`));
     for (let i = 0; i < 3; i++) expect(await list(seller.apiKey)).toBe(first);
-    expect(keptAnswers(app.service).entries).toBe(entries);
+    expect(keptPagesOf(app.service).size.entries).toBe(entries);
   });
 
   it('keys of different modes keep apart; a foreign seller never gets another seller’s bytes', async () => {
@@ -186,9 +186,9 @@ describe('kept GET /orders answers', () => {
     const doc = await app.service.store.seller(seller.sellerId);
     const other = issueKey(app.service.store, doc, { name: 'test mode', scopes: ['orders'], mode: 'test', now: new Date() });
     const live = await checked();
-    const before = keptAnswers(app.service).entries;
+    const before = keptPagesOf(app.service).size.entries;
     const test = await list(other.key);
-    expect(keptAnswers(app.service).entries).toBe(before + 1); // its own entry, not the live key's
+    expect(keptPagesOf(app.service).size.entries).toBe(before + 1); // its own entry, not the live key's
     expect(test).toBe(await list(other.key, freshUrl()));
 
     const foreign = await newSeller(app, { admission: 'complete' });
@@ -220,25 +220,26 @@ describe('kept GET /orders answers', () => {
   });
 
   it('is bounded: entries and bytes', async () => {
-    const writer = writerOf(apiOperations['orders.list'].answer);
-    const memo = new AnswerMemo(3, 1 << 20);
-    const page = (n: number) => ({ items: [], nextCursor: n === 0 ? null : `c${n}` });
-    for (let i = 0; i < 10; i++) expect(memo.bytes(`k${i}`, writer, page(i), i)).toBeDefined();
-    expect(memo.size.entries).toBe(3);
-    expect(memo.fresh('k0', 0)).toBeUndefined(); // dropped, least recently used
-    expect(memo.fresh('k9', 9)?.toString()).toBe('{"items":[],"nextCursor":"c9"}');
-    expect(memo.fresh('k9', 10)).toBeUndefined(); // another version: not reused
+    const pages = new KeptPages(3, 1 << 20);
+    const doc = newSellerDoc('s_1');
+    const json = (n: number) => JSON.stringify({ items: [], nextCursor: n === 0 ? null : `c${n}` });
+    for (let i = 0; i < 10; i++) pages.page(`k${i}`, doc).begin()(json(i));
+    expect(pages.size.entries).toBe(3);
+    expect(pages.page('k0', doc).fresh()).toBeUndefined(); // dropped, least recently used
+    expect(pages.page('k9', doc).fresh()?.toString()).toBe('{"items":[],"nextCursor":"c9"}');
+    dropOrderIndex(doc); // another version: not reused
+    expect(pages.page('k9', doc).fresh()).toBeUndefined();
 
-    const small = new AnswerMemo(1000, 200);
-    for (let i = 0; i < 20; i++) small.bytes(`k${i}`, writer, page(i), i);
+    const small = new KeptPages(1000, 200);
+    for (let i = 0; i < 20; i++) small.page(`k${i}`, doc).begin()(json(i));
     expect(small.size.bytes).toBeLessThanOrEqual(200);
 
-    // The server's memo too: many URLs keep at most 1,024 answers.
+    // The server's pages too: many URLs keep at most 1,024 answers.
     await app.close();
     app = await makeApp({ rateLimit: { perMinute: 1e9, burst: 1e9 } });
     seller = await newSeller(app, { admission: 'complete' });
     await buy(await makeCard(seller.apiKey));
     for (let i = 1; i <= 1100; i++) await list(seller.apiKey, `/api/v1/orders?limit=${(i % 100) + 1}${'&'.repeat(Math.floor(i / 100))}`);
-    expect(keptAnswers(app.service).entries).toBe(1024);
+    expect(keptPagesOf(app.service).size.entries).toBe(1024);
   });
 });

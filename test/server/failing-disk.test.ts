@@ -1,0 +1,197 @@
+/**
+ * The store's promise under a failing or slow disk, through an injected file system
+ * (server/store/durable-file.ts `FileSystem`):
+ *
+ * - a write that fails (ENOSPC, EIO) answers 500 and has no effect: nothing of it is visible to
+ *   reads, nothing is there after a restart, and a retry with the same Idempotency-Key runs anew;
+ * - a twin retry arriving while the first call's commit is stalled waits: it is not answered before
+ *   the commit, and then replays the one stored answer;
+ * - every file written and its directory are flushed before the answer; `fsync: false` flushes nothing.
+ */
+import { promises as fs } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.ts';
+import type { FileSystem } from '../../server/store/durable-file.ts';
+import { Store } from '../../server/store/store.ts';
+import { CODE_CARD } from '../helpers/fixtures.ts';
+import { useFileStore } from '../helpers/file-store.ts';
+import { ADMIN, call, newSeller, type SellerCreated } from './helpers.ts';
+
+const files = useFileStore('failing-disk-');
+
+/** A file system that can fail writes (`fail`), stall renames (`stall`) and counts flushes. */
+class TestDisk {
+  fail: string | null = null;
+  stall: Promise<void> | null = null;
+  stalled = 0;
+  syncs = 0;
+  readonly fs: FileSystem;
+
+  constructor() {
+    const disk = this;
+    this.fs = {
+      ...fs,
+      async open(...args: Parameters<typeof fs.open>) {
+        const handle = await fs.open(...args);
+        return new Proxy(handle, {
+          get(target, prop) {
+            if (prop === 'writeFile' && disk.fail) {
+              const code = disk.fail;
+              return async () => {
+                throw Object.assign(new Error(`${code}: no space left on device, write`), { code });
+              };
+            }
+            if (prop === 'sync') disk.syncs++;
+            const v = Reflect.get(target, prop, target);
+            return typeof v === 'function' ? v.bind(target) : v;
+          },
+        });
+      },
+      async rename(from, to) {
+        if (disk.stall) {
+          disk.stalled++;
+          await disk.stall;
+        }
+        return fs.rename(from, to);
+      },
+    } as FileSystem;
+  }
+}
+
+let disk: TestDisk;
+let app: FastifyInstance;
+let seller: SellerCreated;
+
+async function open(fsync = true): Promise<FastifyInstance> {
+  const store = await Store.open({ dataDir: files.dir, fs: disk.fs, fsync });
+  const a = await buildApp({ store, adminToken: ADMIN });
+  files.track(a);
+  return a;
+}
+
+const cardNumbers = async (a: FastifyInstance, key: string): Promise<number[]> =>
+  (await call<{ items: { number: number }[] }>(a, key, 'GET', '/api/v1/listings')).body.items.map((c) => c.number).sort();
+
+beforeEach(async () => {
+  disk = new TestDisk();
+  app = await open();
+  seller = await newSeller(app, { admission: 'complete' });
+});
+
+describe('a failed write has no effect', () => {
+  for (const code of ['ENOSPC', 'EIO']) {
+    it(`${code} on a card creation → 500; not visible, not there after a restart; the same key runs anew`, async () => {
+      const before = await cardNumbers(app, seller.apiKey);
+      const key = { 'idempotency-key': `create-${code}` };
+      disk.fail = code;
+      const failed = await call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD, key);
+      expect(failed.status).toBe(500);
+      disk.fail = null;
+      expect(await cardNumbers(app, seller.apiKey)).toEqual(before);
+
+      const retry = await call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD, key);
+      expect(retry.status).toBe(201);
+      expect(retry.headers['idempotent-replayed']).toBeUndefined();
+      const again = await call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD, key);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(retry.body);
+      expect(await cardNumbers(app, seller.apiKey)).toEqual([...before, retry.body.number].sort());
+
+      await files.closeAll();
+      const restarted = await open();
+      expect(await cardNumbers(restarted, seller.apiKey)).toEqual([...before, retry.body.number].sort());
+    });
+  }
+
+  it('ENOSPC on an update → 500 and the old price stays, in memory and after a restart', async () => {
+    const created = await call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD);
+    const number = created.body.number;
+    disk.fail = 'ENOSPC';
+    const patch = { ...CODE_CARD, priceRub: 4321, service: undefined, tariff: undefined };
+    expect((await call(app, seller.apiKey, 'PATCH', `/api/v1/listings/${number}`, patch)).status).toBe(500);
+    disk.fail = null;
+    expect((await call(app, seller.apiKey, 'GET', `/api/v1/listings/${number}`)).body.priceRub).toBe(CODE_CARD.priceRub);
+    await files.closeAll();
+    const restarted = await open();
+    expect((await call(restarted, seller.apiKey, 'GET', `/api/v1/listings/${number}`)).body.priceRub).toBe(CODE_CARD.priceRub);
+  });
+
+  it('a key issued by a failed write does not authenticate', async () => {
+    disk.fail = 'ENOSPC';
+    const issued = await call(app, seller.apiKey, 'POST', '/api/v1/keys', { name: 'lost', scopes: ['catalog'] });
+    expect(issued.status).toBe(500);
+    expect(issued.text).not.toMatch(/service_(live|test)_/);
+    disk.fail = null;
+    const keys = (await call(app, seller.apiKey, 'GET', '/api/v1/keys')).body.items.map((k: { name: string }) => k.name);
+    expect(keys).not.toContain('lost');
+  });
+});
+
+describe('a twin retry racing a slow commit', () => {
+  it('is not answered before the commit, then replays the one stored answer', async () => {
+    const before = await cardNumbers(app, seller.apiKey);
+    let release!: () => void;
+    disk.stall = new Promise<void>((r) => (release = r));
+    const key = { 'idempotency-key': 'twin-slow' };
+    const first = call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD, key);
+    while (disk.stalled === 0) await new Promise((r) => setTimeout(r, 1));
+    let twinDone = false;
+    const twin = call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD, key).then((r) => {
+      twinDone = true;
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(twinDone).toBe(false); // no replay before the commit
+    disk.stall = null;
+    release();
+    const [a, b] = await Promise.all([first, twin]);
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
+    expect(b.headers['idempotent-replayed']).toBe('true');
+    expect(b.body).toEqual(a.body);
+    expect(await cardNumbers(app, seller.apiKey)).toEqual([...before, a.body.number].sort());
+  });
+
+  it('a twin of a call whose commit fails never replays it', async () => {
+    let release!: () => void;
+    disk.stall = new Promise<void>((r) => (release = r));
+    const key = { 'idempotency-key': 'twin-fail' };
+    const first = call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD, key);
+    while (disk.stalled === 0) await new Promise((r) => setTimeout(r, 1));
+    const twin = call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD, key);
+    await new Promise((r) => setTimeout(r, 20));
+    disk.fail = 'ENOSPC';
+    disk.stall = null;
+    release();
+    const a = await first;
+    const b = await twin;
+    disk.fail = null;
+    // The stalled write was the journal's rename: the first write's later files fail.
+    expect(a.status).toBe(500);
+    expect(b.headers['idempotent-replayed']).toBeUndefined();
+    const retry = await call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD, key);
+    expect(retry.status).toBe(201);
+    if (b.status === 201) expect(retry.body).toEqual(b.body);
+  });
+});
+
+describe('durability', () => {
+  it('every write flushes files and directories; fsync: false flushes nothing', async () => {
+    disk.syncs = 0;
+    expect((await call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD)).status).toBe(201);
+    // journal, shards, core, the records' shard and their directories; the journal's removal.
+    expect(disk.syncs).toBeGreaterThanOrEqual(6);
+
+    await files.closeAll();
+    const quick = await open(false);
+    disk.syncs = 0;
+    expect((await call(quick, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD)).status).toBe(201);
+    expect(disk.syncs).toBe(0);
+  });
+});
+
+afterEach(() => {
+  disk.fail = null;
+  disk.stall = null;
+});
