@@ -118,6 +118,7 @@ export class Store {
   #shared!: Low<SharedDoc>;
   #seq!: Low<SeqDoc>;
   #sellers = new Map<string, Promise<SellerFiles>>();
+  readonly #openWatchers = new Set<(sellerId: string, files: SellerFiles) => void>();
 
   private constructor(opts: StoreOptions) {
     this.dataDir = opts.dataDir ?? null;
@@ -174,7 +175,11 @@ export class Store {
   async sellerDb(sellerId: string): Promise<SellerFiles> {
     let pending = this.#sellers.get(sellerId);
     if (!pending) {
-      pending = this.#openSeller(sellerId);
+      // Watchers see the documents before any caller awaiting them does.
+      pending = this.#openSeller(sellerId).then((files) => {
+        for (const watch of this.#openWatchers) watch(sellerId, files);
+        return files;
+      });
       this.#sellers.set(sellerId, pending);
       pending.catch(() => this.#sellers.delete(sellerId));
     }
@@ -188,6 +193,15 @@ export class Store {
   /** Writes what changed in the seller's documents (its dirty shards, then its core document). */
   async writeSeller(sellerId: string): Promise<void> {
     await (await this.sellerDb(sellerId)).write();
+  }
+
+  /**
+   * Calls `watch` with each seller's documents opened from now on (a derived view attaches to them:
+   * server/domain/market.ts); answers the function that stops it.
+   */
+  watchOpens(watch: (sellerId: string, files: SellerFiles) => void): () => void {
+    this.#openWatchers.add(watch);
+    return () => this.#openWatchers.delete(watch);
   }
 
   /** Ids of every seller document on disk or in memory (for start-up work such as resuming deliveries). */
