@@ -80,7 +80,7 @@ export class Exchange {
     if (this.#charged) return;
     this.#charged = true;
     try {
-      Object.assign(this.headers, this.svc.limiter.take(this.caller.key.id, this.svc.clock.nowMs()));
+      Object.assign(this.headers, this.svc.limiter.take(this.caller.key.id, this.svc.clock.nowMs(), this.caller.seller.id));
     } catch (err) {
       if (err instanceof ApiError) throw TransportRefusal.from(err);
       throw err;
