@@ -13,6 +13,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth.ts';
 import type { ServerContext } from '../context.ts';
+import { authBeforeBody } from '../http/auth-gate.ts';
 import { ApiError } from '../http/errors.ts';
 import { JSON_BODY_LIMIT } from '../http/routes.ts';
 import { callTool } from './call.ts';
@@ -42,6 +43,7 @@ export function registerMcp(app: FastifyInstance, svc: ServerContext, handlers: 
       method: 'POST',
       url: MCP_PATH,
       bodyLimit: JSON_BODY_LIMIT,
+      onRequest: authBeforeBody(svc), // the key is checked before the body is read (http/auth-gate.ts)
       handler: (req, reply) => handlePost(svc, handlers, req, reply),
     });
     scope.route({
