@@ -37,6 +37,8 @@ interface Entry {
 
 /** Below this many values a bulk change of one list is done value by value. */
 const BULK = 32;
+/** Over this many pending keys (and an eighth of the seller's parts) a seller is derived again whole. */
+const REDERIVE_AT = 1024;
 
 /** Sorted lists of numbers (a multiset each) by pair. */
 export class SortedBags {
@@ -242,6 +244,12 @@ export class Market {
     if (this.#dirty.size === 0) return;
     for (const part of this.#dirty) {
       if (part.active !== this.#isActive(part.sellerId)) {
+        this.#drop(part);
+        this.#derive(part);
+        continue;
+      }
+      if (part.active && KINDS.some((kind) => part.pending[kind].size > REDERIVE_AT && part.pending[kind].size * 8 > part.entries[kind].size)) {
+        // A bulk change (records written straight into the documents): one sort beats many inserts.
         this.#drop(part);
         this.#derive(part);
         continue;

@@ -226,6 +226,27 @@ describe('market aggregates follow every change', () => {
     expect((await marketOf(app.service)).book('real').prices.get('spotify\u0000code')).toEqual([100, 200]);
   });
 
+  it('a bulk change straight in the documents (thousands of records): derived again whole, equal to scratch', async () => {
+    const app = await makeApp(RATE);
+    open.push(app);
+    const s = await newSeller(app, { admission: 'complete' });
+    const other = await newSeller(app, { admission: 'complete' });
+    const number = (await call(app, s.apiKey, 'POST', '/api/v1/listings', CODE_CARD)).body.number;
+    await call(app, s.apiKey, 'POST', `/api/v1/listings/${number}/stock`, { items: ['u-1'] });
+    await call(app, s.apiKey, 'POST', `/api/v1/listings/${number}/state`, { active: true });
+    const o = await call(app, other.apiKey, 'POST', '/api/v1/listings', { ...CODE_CARD, priceRub: 999 });
+    await call(app, other.apiKey, 'POST', `/api/v1/listings/${o.body.number}/stock`, { items: ['u-1'] });
+    await call(app, other.apiKey, 'POST', `/api/v1/listings/${o.body.number}/state`, { active: true });
+    await compare(app, 'two cards');
+    const doc = await app.service.store.seller(s.sellerId);
+    const model = JSON.parse(JSON.stringify(doc.cards[String(number)]));
+    for (let i = 0; i < 3000; i++) doc.cards[String(900_000 + i)] = { ...model, number: 900_000 + i, priceRub: 100 + ((i * 7919) % 1000), isActive: i % 3 !== 0 };
+    await compare(app, 'bulk cards');
+    for (let i = 0; i < 3000; i += 2) delete doc.cards[String(900_000 + i)];
+    await compare(app, 'bulk delete');
+    expect((await marketOf(app.service)).book('real').prices.get('spotify\u0000code')).toContain(999);
+  });
+
   it('a restart derives the same aggregates from the stored documents', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'seller-market-test-'));
     dirs.push(dir);
