@@ -7,7 +7,7 @@
  *   (dist/server) on a free port, rate limit lifted, with `sellers` sellers (default 1) each holding
  *   one active card, and `orders` orders on the first seller's card; `cards` more cards (switched
  *   on, cloned) on the first seller; `rateLimit: 'default'` keeps the default rate limit.
- *   Prints `{url, adminToken, sellerId, apiKey, number, sellers: [{sellerId, apiKey, number}]}`
+ *   Prints `{url, adminToken, pid, sellerId, apiKey, number, sellers: [{sellerId, apiKey, number}]}`
  *   (the top-level seller is the first).
  * - `{mode: 'bare', path, bodyFile, contentType}`: a plain fastify route answering GET `path`
  *   with the bytes of `bodyFile`. Prints `{url}`.
@@ -55,7 +55,7 @@ async function reference() {
   }
   await writeAll(app, sellers.map((s) => s.sellerId));
   return {
-    info: { url: server.url, adminToken: ADMIN_TOKEN, ...first, sellers },
+    info: { url: server.url, adminToken: ADMIN_TOKEN, pid: process.pid, ...first, sellers },
     close: () => server.close(),
   };
 }

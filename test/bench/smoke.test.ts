@@ -36,6 +36,7 @@ const EXPECTED: Record<string, string[]> = {
   cli: ['seller --help: wall time', 'seller cards list --json'],
   sdk: ['SDK orders.list() (50 orders): per call'],
   webhooks: ['webhook pay → 2xx at receiver: median', 'webhook pay → 2xx at receiver: p99', 'webhook deliveries sustained'],
+  market: ['GET /catalog/demand, ', 'GET /me p99 of 20 sellers while one key hammers demand'],
 };
 
 describe('npm run bench, in quick mode', () => {
