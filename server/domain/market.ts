@@ -10,15 +10,16 @@
  *
  * - every seller's `cards` and `orders` maps report each key they see change (a record set,
  *   deleted, or changed inside, server/store/shards.ts `watchers`); the key is noted as pending;
- * - a read first settles the pending keys: each one's contribution is recomputed from its record
- *   as it is then (or removed when the record is gone), so the aggregate is a function of the
- *   records and never of the path a change took;
+ * - the pending keys are settled on the next turn of the event loop (after the running handler's
+ *   synchronous changes), and by a read before it answers: each key's contribution is recomputed
+ *   from its record as it is then (or removed when the record is gone), so the aggregate is a
+ *   function of the records and never of the path a change took;
  * - a seller's status (only an active seller's offers and orders are public) is checked again for
  *   every seller with pending keys and for a seller whose status was set
  *   ({@link Market.sellerStatusSet}); a seller that changes between active and not is derived again;
  * - a seller's documents opened again (a new seller, or documents reloaded) are derived again.
  *
- * Settling costs the number of keys changed since the last read, so its cost is spread over the
+ * Settling costs the number of keys changed since the last settle, so its cost is spread over the
  * changes themselves.
  */
 import type { ServerContext } from '../context.ts';
@@ -161,6 +162,8 @@ export class Market {
   readonly #dirty = new Set<SellerPart>();
   /** Run by {@link detach} (the store's watch of opened documents). */
   readonly #stops: (() => void)[] = [];
+  #scheduled = false;
+  #detached = false;
 
   /** `sellers`: the sellers and their status as they are now (the shared document's `sellers`). */
   constructor(sellers: () => Readonly<Record<string, SellerEntry>>) {
@@ -192,6 +195,7 @@ export class Market {
       const watch = (key: string) => {
         part.pending[kind].add(key);
         this.#dirty.add(part);
+        this.#schedule();
       };
       files.sections[kind].watchers.add(watch);
       return () => files.sections[kind].watchers.delete(watch);
@@ -203,16 +207,33 @@ export class Market {
 
   /** Stops following every seller (the server closes). */
   detach(): void {
+    this.#detached = true;
     for (const stop of this.#stops.splice(0)) stop();
     for (const part of this.#parts.values()) part.unwatch();
     this.#parts.clear();
     this.#dirty.clear();
   }
 
-  /** A seller's status was set: its parts are checked at the next read. */
+  /** A seller's status was set: its parts are checked at the next settle. */
   sellerStatusSet(sellerId: string): void {
     const part = this.#parts.get(sellerId);
-    if (part) this.#dirty.add(part);
+    if (part) {
+      this.#dirty.add(part);
+      this.#schedule();
+    }
+  }
+
+  /**
+   * Settles soon after a change (once the running handler's synchronous changes are done), so the
+   * work is spread over the changes and a read never pays for a long quiet backlog.
+   */
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      if (!this.#detached) this.#settle();
+    });
   }
 
   /** The market as a caller of `view` sees it now (pending changes settled first). */
