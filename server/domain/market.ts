@@ -115,10 +115,20 @@ export function upperBound(list: readonly number[], v: number): number {
 
 const viewOfRecord = (isTest: boolean): MarketView => (isTest ? 'test' : 'real');
 
+/** One string per pair, shared by every entry of it (200,000 entries need not hold 200,000 copies). */
+const pairs = new Map<string, string>();
+function pairOf(service: string, productType: string): string {
+  const key = pairKey(service, productType as never);
+  const known = pairs.get(key);
+  if (known !== undefined) return known;
+  if (pairs.size < 100_000) pairs.set(key, key);
+  return key;
+}
+
 /** A card's part: its price, when it is live. */
 export function cardEntry(card: CardRecord | undefined): Entry | null {
   if (!card || !isLive(card)) return null;
-  return { view: viewOfRecord(card.isTest), pair: pairKey(card.service, card.productType), value: card.priceRub };
+  return { view: viewOfRecord(card.isTest), pair: pairOf(card.service, card.productType), value: card.priceRub };
 }
 
 /** An order's part: its creation time, when it became business. */
@@ -126,7 +136,7 @@ export function orderEntry(order: OrderRecord | undefined): Entry | null {
   if (!order || NOT_DEMAND.includes(order.status)) return null;
   const at = Date.parse(order.createdAt);
   if (!Number.isFinite(at)) return null;
-  return { view: viewOfRecord(order.isTest), pair: pairKey(order.service, order.productType), value: at };
+  return { view: viewOfRecord(order.isTest), pair: pairOf(order.service, order.productType), value: at };
 }
 
 type Kind = 'cards' | 'orders';
