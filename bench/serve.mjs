@@ -5,15 +5,16 @@
  *
  * - `{mode: 'api', orders?, sellers?, dataDir?, allowLocalHooks?}`: the reference server
  *   (dist/server) on a free port, rate limit lifted, with `sellers` sellers (default 1) each holding
- *   one active card, and `orders` orders on the first seller's card.
- *   Prints `{url, adminToken, sellerId, apiKey, number, sellers: [{sellerId, apiKey, number}]}`
+ *   one active card, and `orders` orders on the first seller's card; `cards` more cards (switched
+ *   on, cloned) on the first seller; `rateLimit: 'default'` keeps the default rate limit.
+ *   Prints `{url, adminToken, pid, sellerId, apiKey, number, sellers: [{sellerId, apiKey, number}]}`
  *   (the top-level seller is the first).
  * - `{mode: 'bare', path, bodyFile, contentType}`: a plain fastify route answering GET `path`
  *   with the bytes of `bodyFile`. Prints `{url}`.
  */
 import { readFileSync } from 'node:fs';
 import { ADMIN_TOKEN, DIST_SERVER, NO_RATE_LIMIT } from './lib.mjs';
-import { newCard, newSeller, seedOrders, writeAll } from './seed.mjs';
+import { cloneCards, newCard, newSeller, seedOrders, writeAll } from './seed.mjs';
 
 const config = JSON.parse(process.env.BENCH_SERVE ?? '{}');
 
@@ -35,7 +36,7 @@ async function reference() {
     memory: !config.dataDir,
     dataDir: config.dataDir,
     adminToken: ADMIN_TOKEN,
-    rateLimit: NO_RATE_LIMIT,
+    rateLimit: config.rateLimit === 'default' ? undefined : NO_RATE_LIMIT,
     allowLocalHooks: config.allowLocalHooks ?? false,
   });
   // Seeded through inject; the parent sends nothing before the ready line below.
@@ -48,9 +49,13 @@ async function reference() {
   }
   const [first] = sellers;
   if (config.orders > 0) await seedOrders(app, first.sellerId, first.number, config.orders);
+  if (config.cards > 0) {
+    const model = (await app.service.store.seller(first.sellerId)).cards[String(first.number)];
+    await cloneCards(app, first.sellerId, model, config.cards);
+  }
   await writeAll(app, sellers.map((s) => s.sellerId));
   return {
-    info: { url: server.url, adminToken: ADMIN_TOKEN, ...first, sellers },
+    info: { url: server.url, adminToken: ADMIN_TOKEN, pid: process.pid, ...first, sellers },
     close: () => server.close(),
   };
 }

@@ -291,7 +291,7 @@ Generated from the operation table of \`service-seller\` (sdk/contract), the sam
 - **Errors** share one body: \`{"error": code, "detail"?: string | object, "refusal"?: {"kind", "field"?, "allowed"?, "reason"?}}\`. A rule refusal is 409 \`rejected\` with \`refusal.kind\`; each operation lists its kinds.
 - **Records of other sellers** look exactly like absent ones (\`not_found\`).
 - **Lists** page with \`limit\` (1–${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT}) and the opaque \`cursor\` from \`nextCursor\` (null on the last page); the client list pages with \`limit\` and \`skip\`.
-- **Rate limit**: a token bucket per key; answers carry \`RateLimit\` and \`RateLimit-Policy\`, a refusal (429 \`rate\`) \`Retry-After\`.
+- **Rate limit**: a token bucket per key, inside a bucket per seller over all its keys (twice a key's); answers carry \`RateLimit\` and \`RateLimit-Policy\` of the bucket closer to empty, a refusal (429 \`rate\`) \`Retry-After\`.
 - **Formats**: timestamps ISO 8601 UTC with milliseconds, dates \`YYYY-MM-DD\`, money in integer roubles, cards by integer \`number\`, other records by prefixed ids (\`ord_…\`, \`key_…\`).
 - **Webhooks**: the signed deliveries are described under \`webhooks\`.
 
@@ -303,11 +303,11 @@ const HEADERS: Record<string, JsonSchema> = {
     schema: { type: 'string' },
   },
   RateLimit: {
-    description: 'What is left of the key\'s token bucket (IETF RateLimit header draft), e.g. `"per-key";r=99;t=0`.',
+    description: 'What is left of the key\'s (or, when closer to empty, the seller\'s) token bucket (IETF RateLimit header draft), e.g. `"per-key";r=99;t=0`.',
     schema: { type: 'string' },
   },
   RateLimitPolicy: {
-    description: 'The bucket of the key (IETF RateLimit header draft), e.g. `"per-key";q=100;w=10`.',
+    description: 'The bucket `RateLimit` reports on, the key\'s or the seller\'s (IETF RateLimit header draft), e.g. `"per-key";q=600;w=60;burst=100` or `"per-seller";q=1200;w=60;burst=200`.',
     schema: { type: 'string' },
   },
   RetryAfter: {

@@ -22,6 +22,7 @@ import { SEED_CATALOG } from './seed/catalog.ts';
 import { loadMasterKey, Sealer } from './store/crypto.ts';
 import { registerImageRoute } from './store/images.ts';
 import { installOrderClock } from './domain/order-clock.ts';
+import { installMarket } from './domain/market.ts';
 import { Store } from './store/store.ts';
 import type { ResolveLookup } from './webhooks/address.ts';
 import { installWebhooks } from './webhooks/install.ts';
@@ -144,6 +145,9 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
   registerMcp(app, svc, apiHandlerTable);
   registerImageRoute(app, svc);
   installOrderClock(svc);
+  // Market aggregates for usual price and demand (server/domain/market.ts), derived at start.
+  const market = await installMarket(svc);
+  app.addHook('onClose', async () => market.detach());
   await installWebhooks(app, svc);
   return app;
 }

@@ -68,9 +68,20 @@ export type Card = z.infer<typeof Card>;
 
 export const CardCreated = z.object({ number: z.number().int(), isActive: z.literal(false), isTest: z.boolean() });
 
+/** A UTF-16 surrogate not paired with its other half (with the `u` flag a pair is one code point). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 export const StockRefill = z.strictObject({
   items: z
-    .array(z.string().min(1, 'a stock item must not be empty').max(STOCK_ITEM_MAX, `a stock item is at most ${STOCK_ITEM_MAX} characters`))
+    .array(
+      z
+        .string()
+        .min(1, 'a stock item must not be empty')
+        .max(STOCK_ITEM_MAX, `a stock item is at most ${STOCK_ITEM_MAX} characters`)
+        // A lone surrogate cannot be stored as UTF-8 (it would become U+FFFD, and two units differing
+        // only by one would merge): such a unit is refused, not changed.
+        .refine((s) => !LONE_SURROGATE.test(s), 'a stock item must be well-formed Unicode text (it holds a lone surrogate)'),
+    )
     .min(1, 'at least one item')
     .max(STOCK_BATCH_MAX, `at most ${STOCK_BATCH_MAX} items a call`),
 });

@@ -25,8 +25,12 @@ export const inView = (isTest: boolean, view: MarketView): boolean => isTest ===
 
 /** Median of the prices rounded to whole roubles; null under `USUAL_PRICE_MIN_CARDS`. */
 export function usualPrice(prices: readonly number[]): number | null {
-  if (prices.length < USUAL_PRICE_MIN_CARDS) return null;
-  const sorted = [...prices].sort((a, b) => a - b);
+  return usualPriceOfSorted([...prices].sort((a, b) => a - b));
+}
+
+/** {@link usualPrice} of prices already sorted ascending (the market aggregates keep them so): O(1). */
+export function usualPriceOfSorted(sorted: readonly number[]): number | null {
+  if (sorted.length < USUAL_PRICE_MIN_CARDS) return null;
   const mid = sorted.length >> 1;
   if (sorted.length % 2 === 1) return sorted[mid]!;
   return Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
@@ -34,7 +38,11 @@ export function usualPrice(prices: readonly number[]): number | null {
 
 export const pairKey = (service: string, productType: ProductType): string => `${service}\u0000${productType}`;
 
-/** Prices of the live cards in view, by service and product type. */
+/**
+ * Prices of the live cards in view, by service and product type, each list sorted ascending:
+ * the definition from scratch, over every card (the server keeps it incrementally,
+ * server/domain/market.ts; tests compare the two).
+ */
 export function livePrices(cards: Iterable<CardRecord>, view: MarketView): Map<string, number[]> {
   const out = new Map<string, number[]>();
   for (const card of cards) {
@@ -44,10 +52,14 @@ export function livePrices(cards: Iterable<CardRecord>, view: MarketView): Map<s
     if (list) list.push(card.priceRub);
     else out.set(key, [card.priceRub]);
   }
+  for (const list of out.values()) list.sort((a, b) => a - b);
   return out;
 }
 
-/** Orders in view placed within the 30 days up to `now` that became business, by service and product type. */
+/**
+ * Orders in view placed within the 30 days up to `now` that became business, by service and
+ * product type: the definition from scratch (kept incrementally in server/domain/market.ts).
+ */
 export function recentOrders(orders: Iterable<OrderRecord>, view: MarketView, now: Date): Map<string, number> {
   const from = now.getTime() - DEMAND_WINDOW_MS;
   const out = new Map<string, number>();
@@ -69,13 +81,13 @@ export interface DemandRow {
 }
 
 /**
- * Demand rows for the given pairs (the catalogue's offered pairs plus any pair with orders), most
- * ordered first; ties by more live cards, then by service and product type, so the order is stable.
+ * Demand rows for the given pairs (the catalogue's offered pairs plus any pair with orders), from
+ * the order counts and the live cards' prices (each list sorted ascending), most ordered first; ties by more live cards, then by service and product type, so the order is stable.
  */
 export function demandRows(
   pairs: Iterable<{ service: string; productType: ProductType }>,
   orders: Map<string, number>,
-  prices: Map<string, number[]>,
+  prices: ReadonlyMap<string, readonly number[]>,
   top: number,
 ): DemandRow[] {
   const rows = new Map<string, DemandRow>();
@@ -83,7 +95,7 @@ export function demandRows(
     const key = pairKey(service, productType);
     if (rows.has(key)) continue;
     const list = prices.get(key) ?? [];
-    rows.set(key, { service, productType, orders30d: orders.get(key) ?? 0, liveCards: list.length, usualPriceRub: usualPrice(list) });
+    rows.set(key, { service, productType, orders30d: orders.get(key) ?? 0, liveCards: list.length, usualPriceRub: usualPriceOfSorted(list) });
   }
   return [...rows.values()]
     .sort(

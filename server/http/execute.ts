@@ -75,7 +75,7 @@ export async function execute(svc: ServerContext, handler: AnyHandler, req: Exec
     const now = svc.clock.now();
     const caller = await authenticate(svc.store, req.authorization, now);
     requireScope(caller.key, req.op.scope);
-    Object.assign(headers, svc.limiter.take(caller.key.id, now.getTime()));
+    Object.assign(headers, svc.limiter.take(caller.key.id, now.getTime(), caller.seller.id)); // per key and per seller (rate-limit.ts)
     const idemKey = req.op.changes ? requireIdempotencyKey(req.idempotencyKey) : undefined;
     const input = parseAll(req);
     const page = keptPage(svc, req, caller);

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BASE_PATH, IMAGE_MAX_BYTES, type AnyOperation } from '../../sdk/contract/index.ts';
 import type { ServerContext } from '../context.ts';
+import { authBeforeBody, readsBody } from './auth-gate.ts';
 import { execute } from './execute.ts';
 
 export const JSON_BODY_LIMIT = 16 * 1024 * 1024;
@@ -35,6 +36,8 @@ export function registerOperations(app: FastifyInstance, svc: ServerContext, han
       method: op.method,
       url: BASE_PATH[op.surface] + op.path.replace(/\{(\w+)\}/g, ':$1'),
       bodyLimit: op.bodyType === 'binary' ? IMAGE_MAX_BYTES * 4 : JSON_BODY_LIMIT,
+      // API routes with a body: the key is checked before the body is read (auth-gate.ts).
+      ...(op.surface === 'api' && readsBody(op.method) ? { onRequest: authBeforeBody(svc) } : {}),
       handler: async (req, reply) => {
         const { body, raw } = bodyOf(op, req);
         if (body === Symbol.for('not-json')) {

@@ -4,7 +4,7 @@
  * - Every POST carries one message and `Authorization: Bearer <API key>`, the same keys as HTTP. A
  *   key that cannot be used (no_key, bad_key, revoked, not_seller, seller_blocked) is refused for the
  *   whole POST with the HTTP status and error body of the API (401/403); so is an exhausted bucket
- *   (429 `rate`, with Retry-After). Each authenticated message costs one token of the key's bucket.
+ *   (429 `rate`, with Retry-After). Each authenticated message costs one token of the key's bucket and of its seller's.
  * - Requests are answered with `application/json` (never an event stream); notifications and client
  *   answers with 202 and no body. No session is created; `Mcp-Session-Id` and
  *   `MCP-Protocol-Version` headers are accepted and ignored.
@@ -13,6 +13,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth.ts';
 import type { ServerContext } from '../context.ts';
+import { authBeforeBody } from '../http/auth-gate.ts';
 import { ApiError } from '../http/errors.ts';
 import { JSON_BODY_LIMIT } from '../http/routes.ts';
 import { callTool } from './call.ts';
@@ -42,6 +43,7 @@ export function registerMcp(app: FastifyInstance, svc: ServerContext, handlers: 
       method: 'POST',
       url: MCP_PATH,
       bodyLimit: JSON_BODY_LIMIT,
+      onRequest: authBeforeBody(svc), // the key is checked before the body is read (http/auth-gate.ts)
       handler: (req, reply) => handlePost(svc, handlers, req, reply),
     });
     scope.route({

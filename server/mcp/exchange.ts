@@ -1,7 +1,7 @@
 /**
  * One JSON-RPC exchange on behalf of an authenticated key: runs operations through the very
  * pipeline HTTP routes use (`execute`: rules, scopes, idempotency, rate limit), and makes every
- * message cost exactly one token of the key's bucket, the one HTTP calls draw from.
+ * message cost exactly one token of the key's bucket (and of its seller's), the ones HTTP calls draw from.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { BASE_PATH, fillPath, type AnyOperation, type ErrorBody, type ErrorCode } from '../../sdk/contract/index.ts';
@@ -80,7 +80,7 @@ export class Exchange {
     if (this.#charged) return;
     this.#charged = true;
     try {
-      Object.assign(this.headers, this.svc.limiter.take(this.caller.key.id, this.svc.clock.nowMs()));
+      Object.assign(this.headers, this.svc.limiter.take(this.caller.key.id, this.svc.clock.nowMs(), this.caller.seller.id));
     } catch (err) {
       if (err instanceof ApiError) throw TransportRefusal.from(err);
       throw err;

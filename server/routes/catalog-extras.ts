@@ -1,44 +1,29 @@
 /**
- * Catalogue extras: the usual price of a position and the demand of the last 30 days, computed
- * from every seller's live cards and orders at the time of the call (so an update, a deletion or a
- * switch is reflected at once, with no index to keep in step).
+ * Catalogue extras: the usual price of a position and the demand of the last 30 days, over every
+ * active seller's live cards and orders at the time of the call (an update, a deletion or a switch
+ * is reflected at once). They are read from the market aggregates (server/domain/market.ts), kept
+ * in step with every change, so a call costs about the size of its answer, not the size of the store.
  */
 import type { ProductType } from '../../sdk/contract/index.ts';
 import type { Caller } from '../auth.ts';
-import type { ServerContext } from '../context.ts';
 import { sellerStanding } from '../domain/cards.ts';
-import { DEMAND_TOP_DEFAULT, demandRows, livePrices, pairKey, recentOrders, usualPrice, type MarketView } from '../domain/usual-price.ts';
+import { marketOf } from '../domain/market.ts';
+import { DEMAND_TOP_DEFAULT, demandRows, pairKey, usualPriceOfSorted, type MarketView } from '../domain/usual-price.ts';
 import { apiHandlers } from '../http/handlers.ts';
-import type { SellerDoc } from '../store/docs.ts';
-import type { CardRecord } from '../store/records/listings.ts';
 
 /** A test key (or a test seller) sees the test market; everyone else the real one. */
 const viewOf = (caller: Caller): MarketView => (sellerStanding(caller).testMode ? 'test' : 'real');
 
-/** Documents of the active sellers (a blocked seller's offers and orders are not public). */
-async function activeSellerDocs(svc: ServerContext, ids: Iterable<string>): Promise<SellerDoc[]> {
-  const sellers = svc.store.shared.sellers;
-  const unique = [...new Set(ids)].filter((id) => sellers[id]?.status === 'active');
-  return Promise.all(unique.map((id) => svc.store.seller(id)));
-}
-
-/** Every card of every active seller that has one. */
-async function allCards(svc: ServerContext): Promise<CardRecord[]> {
-  const docs = await activeSellerDocs(svc, Object.values(svc.store.shared.cardIndex));
-  return docs.flatMap((d) => Object.values(d.cards));
-}
-
 export const catalogExtraHandlers = apiHandlers({
   'catalog.usualPrice': async ({ svc, caller }, { query }) => {
-    const prices = livePrices(await allCards(svc), viewOf(caller)).get(pairKey(query.service, query.productType)) ?? [];
-    return { service: query.service, productType: query.productType, usualPriceRub: usualPrice(prices), liveCards: prices.length };
+    const book = (await marketOf(svc)).book(viewOf(caller));
+    const prices = book.prices.get(pairKey(query.service, query.productType)) ?? [];
+    return { service: query.service, productType: query.productType, usualPriceRub: usualPriceOfSorted(prices), liveCards: prices.length };
   },
 
   'catalog.demand': async ({ svc, caller, now }, { query }) => {
-    const view = viewOf(caller);
-    const docs = await activeSellerDocs(svc, Object.keys(svc.store.shared.sellers));
-    const prices = livePrices(docs.flatMap((d) => Object.values(d.cards)), view);
-    const orders = recentOrders(docs.flatMap((d) => Object.values(d.orders)), view, now);
+    const book = (await marketOf(svc)).book(viewOf(caller));
+    const orders = book.ordersIn(now);
     const offered = svc.store.shared.catalog.flatMap((p) => p.productTypes.map((productType) => ({ service: p.slug, productType })));
     const ordered = [...orders.keys()].map((k) => {
       const [service, productType] = k.split('\u0000') as [string, ProductType];
@@ -47,6 +32,6 @@ export const catalogExtraHandlers = apiHandlers({
     const pairs = [...offered, ...ordered].filter(
       (p) => (!query.service || p.service === query.service) && (!query.productType || p.productType === query.productType),
     );
-    return { items: demandRows(pairs, orders, prices, query.top ?? DEMAND_TOP_DEFAULT) };
+    return { items: demandRows(pairs, orders, book.prices, query.top ?? DEMAND_TOP_DEFAULT) };
   },
 });

@@ -192,6 +192,11 @@ export class ShardedMap<V extends object> {
   readonly #homes = new Map<string, Shard>();
   readonly #dirty = new Set<Shard>();
   #newest: Shard | null = null;
+  /**
+   * Called synchronously with the key of every change this map sees (a key set or deleted, a change
+   * inside its record): derived views kept in step with the records (server/domain/market.ts).
+   */
+  readonly watchers = new Set<(key: string) => void>();
 
   constructor(readonly limits: ShardLimits) {
     const self = this as unknown as ShardedMap<object>;
@@ -224,6 +229,7 @@ export class ShardedMap<V extends object> {
 
   /** Marks the home shard of `key` dirty (a record under it changed). */
   markKey(key: string): void {
+    if (this.watchers.size > 0) this.#changed(key);
     const shard = this.#homes.get(key);
     if (shard) this.#mark(shard);
   }
@@ -303,6 +309,10 @@ export class ShardedMap<V extends object> {
     for (const s of snapshots) this.#mark(s.shard);
   }
 
+  #changed(key: string): void {
+    for (const watch of this.watchers) watch(key);
+  }
+
   #mark(shard: Shard): void {
     if (shard.dirty) return;
     shard.dirty = true;
@@ -340,6 +350,7 @@ export class ShardedMap<V extends object> {
     if (owner?.map === (this as unknown as ShardedMap<object>)) owner.key = key;
     else if (owner) rebind(record, { map: this as unknown as ShardedMap<object>, key });
     this.#mark(shard);
+    if (this.watchers.size > 0) this.#changed(key);
   }
 
   #remove(key: string): void {
@@ -348,5 +359,6 @@ export class ShardedMap<V extends object> {
     if (!shard) return;
     shard.keys.delete(key);
     this.#mark(shard);
+    if (this.watchers.size > 0) this.#changed(key);
   }
 }

@@ -134,6 +134,7 @@ export class Store {
   /** Counts reloads after failed writes; per seller (and `''` for the shared document), the count at its last one. */
   #epoch = 0;
   readonly #reloadedAt = new Map<string, number>();
+  readonly #openWatchers = new Set<(sellerId: string, files: SellerFiles) => void>();
 
   private constructor(opts: StoreOptions) {
     this.dataDir = opts.dataDir ?? null;
@@ -192,7 +193,11 @@ export class Store {
   async sellerDb(sellerId: string): Promise<SellerFiles> {
     let pending = this.#sellers.get(sellerId);
     if (!pending) {
-      pending = this.#openSeller(sellerId);
+      // Watchers see the documents before any caller awaiting them does.
+      pending = this.#openSeller(sellerId).then((files) => {
+        for (const watch of this.#openWatchers) watch(sellerId, files);
+        return files;
+      });
       this.#sellers.set(sellerId, pending);
       pending.catch(() => this.#sellers.delete(sellerId));
     }
@@ -257,6 +262,15 @@ export class Store {
     const docs = await Promise.all(ids.map((id) => this.seller(id)));
     deriveIndexes(db.data, new Map(ids.map((id, i) => [id, docs[i]!])));
     this.#shared = db;
+  }
+
+  /**
+   * Calls `watch` with each seller's documents opened from now on (a derived view attaches to them:
+   * server/domain/market.ts); answers the function that stops it.
+   */
+  watchOpens(watch: (sellerId: string, files: SellerFiles) => void): () => void {
+    this.#openWatchers.add(watch);
+    return () => this.#openWatchers.delete(watch);
   }
 
   /** Ids of every seller document on disk or in memory (for start-up work such as resuming deliveries). */

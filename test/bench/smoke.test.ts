@@ -37,6 +37,7 @@ const EXPECTED: Record<string, string[]> = {
   sdk: ['SDK orders.list() (50 orders): per call'],
   autopilot: ['autopilot: '],
   webhooks: ['webhook pay → 2xx at receiver: median', 'webhook pay → 2xx at receiver: p99', 'webhook deliveries sustained'],
+  market: ['GET /catalog/demand, ', 'GET /me p99 of 20 sellers while one key hammers demand'],
 };
 
 describe('npm run bench, in quick mode', () => {

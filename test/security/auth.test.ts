@@ -131,7 +131,8 @@ describe('path traversal', () => {
     expect(up.status, up.text).toBeLessThan(300);
     expect(await readdir(path.join(dataDir, 'images'))).toEqual([`${number}.png`]);
     const imageUrl: string = (await call(app, seller.apiKey, 'GET', `/api/v1/listings/${number}`)).body.image.url;
-    const got = await app.inject({ method: 'GET', url: new URL(imageUrl, 'http://x').pathname });
+    // the card is off: its image is served with the owner's key only
+    const got = await app.inject({ method: 'GET', url: new URL(imageUrl, 'http://x').pathname, headers: { authorization: `Bearer ${seller.apiKey}` } });
     expect(got.statusCode).toBe(200);
     expect(got.headers['x-content-type-options']).toBe('nosniff');
     for (const name of [

@@ -583,11 +583,12 @@ describe('image', () => {
       const n = (await call(web, s.apiKey, 'POST', '/api/v1/listings', SUB)).body.number;
       const old = (await call(web, s.apiKey, 'PUT', `/api/v1/listings/${n}/image`, { raw: PNG, contentType: 'image/png' })).body.image.url;
       const url = (await call(web, s.apiKey, 'PUT', `/api/v1/listings/${n}/image`, { raw: WEBP, contentType: 'image/webp' })).body.image.url;
-      const got = await web.inject({ method: 'GET', url });
+      // the card is off: its image is served with the owner's key only (test/server/images.test.ts)
+      const got = await web.inject({ method: 'GET', url, headers: { authorization: `Bearer ${s.apiKey}` } });
       expect(got.statusCode).toBe(200);
       expect(got.headers['content-type']).toBe('image/webp');
       expect(got.rawPayload).toEqual(WEBP);
-      expect((await web.inject({ method: 'GET', url: old })).statusCode).toBe(404);
+      expect((await web.inject({ method: 'GET', url: old, headers: { authorization: `Bearer ${s.apiKey}` } })).statusCode).toBe(404);
       expect((await web.inject({ method: 'GET', url: '/images/999999-00000000.png' })).statusCode).toBe(404);
       expect((await web.inject({ method: 'GET', url: '/images/..%2Fstore.key' })).statusCode).toBe(404);
     } finally {
