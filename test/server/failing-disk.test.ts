@@ -117,6 +117,24 @@ describe('a failed write has no effect', () => {
     expect((await call(restarted, seller.apiKey, 'GET', `/api/v1/listings/${number}`)).body.priceRub).toBe(CODE_CARD.priceRub);
   });
 
+  it('a card switched on by a failed write is not counted by demand (the market follows the rollback)', async () => {
+    const live = async (): Promise<number> => {
+      const demand = await call<{ items: { service: string; productType: string; liveCards: number }[] }>(
+        app, seller.apiKey, 'GET', `/api/v1/catalog/demand?service=${CODE_CARD.service}`,
+      );
+      return demand.body.items.find((row) => row.productType === CODE_CARD.productType)?.liveCards ?? 0;
+    };
+    const on = (number: number) => call(app, seller.apiKey, 'POST', `/api/v1/listings/${number}/state`, { active: true });
+    const [a, b] = [(await call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD)).body.number, (await call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD)).body.number];
+    const before = await live();
+    expect((await on(a)).status).toBe(200);
+    expect(await live()).toBe(before + 1); // the control: a committed switch counts
+    disk.fail = 'ENOSPC';
+    expect((await on(b)).status).toBe(500);
+    disk.fail = null;
+    expect(await live()).toBe(before + 1);
+  });
+
   it('a key issued by a failed write does not authenticate', async () => {
     disk.fail = 'ENOSPC';
     const issued = await call(app, seller.apiKey, 'POST', '/api/v1/keys', { name: 'lost', scopes: ['catalog'] });
