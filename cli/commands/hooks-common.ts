@@ -6,11 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { InvalidArgumentError } from 'commander';
 import { WEBHOOK_HEADERS } from '../../sdk/contract/events.ts';
-import { AUTH_CODES } from '../../sdk/contract/common.ts';
+import { AUTH_CODES } from '../../sdk/contract/constants.ts';
 import { SellerError } from '../../sdk/errors.ts';
 import type { Deps } from '../lib/deps.ts';
-import { UsageError } from '../lib/errors.ts';
+import { describeError, UsageError } from '../lib/errors.ts';
 import type { IO } from '../lib/io.ts';
+import type { SellerClient } from '../../sdk/client.ts';
+import type { ProbeHit } from '../lib/records.ts';
 import { note, say, warn } from '../lib/output.ts';
 
 /** The environment variable a receiver (and `hooks listen` / `hooks verify`) reads the secret from. */
@@ -266,4 +268,27 @@ export function deliveryFacts(headers: Readonly<Record<string, string | string[]
 /** `HH:MM:SS` of an ISO time on a terminal (the date is rarely news there), the full time when piped. */
 export function shortTime(iso: string, tty: boolean): string {
   return tty ? iso.slice(11, 19) : iso;
+}
+
+/**
+ * One read of the probe receiver's hits, for a loop that polls it (`hooks probe`, the relay): the
+ * hits, or `undefined` after a failure another poll may mend (said on stderr) or once `signal`
+ * stopped the loop. A failure no retry mends (a key that cannot be used), or any failure with
+ * `--once`, is thrown.
+ */
+export async function pollProbe(
+  client: SellerClient,
+  io: IO,
+  opts: { once?: boolean | undefined; intervalSeconds: number },
+  signal: AbortSignal,
+): Promise<ProbeHit[] | undefined> {
+  try {
+    return (await client.hooks.probe({ limit: 50 }, { signal })).items;
+  } catch (error) {
+    if (signal.aborted) return undefined;
+    if (opts.once || isAuthFailure(error)) throw error;
+    const what = describeError(error).lines[0]?.replace(/^error: /, '') ?? String(error);
+    warn(io, `polling failed (${what}); retrying in ${opts.intervalSeconds} s`);
+    return undefined;
+  }
 }

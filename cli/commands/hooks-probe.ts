@@ -21,7 +21,7 @@ import type { App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { describeError, UsageError } from '../lib/errors.ts';
 import { note, say, warn } from '../lib/output.ts';
-import { deliveryFacts, isAuthFailure, loadSecrets, positiveNumber, SECRET_ENV, shortTime } from './hooks-common.ts';
+import { deliveryFacts, loadSecrets, pollProbe, positiveNumber, SECRET_ENV, shortTime } from './hooks-common.ts';
 import { parseForwardTo, relayProbe } from './hooks-relay.ts';
 
 export interface HooksProbeOptions {
@@ -128,15 +128,8 @@ export async function tailProbe(opts: HooksProbeOptions, deps: Deps, signal: Abo
   let seen = new Set<string>();
   let printed = 0;
   for (;;) {
-    let hits: Hit[] | undefined;
-    try {
-      hits = (await client.hooks.probe({ limit: 50 }, { signal })).items;
-    } catch (error) {
-      if (signal.aborted) return;
-      if (opts.once || isAuthFailure(error)) throw error;
-      const what = describeError(error).lines[0]?.replace(/^error: /, '') ?? String(error);
-      warn(io, `polling failed (${what}); retrying in ${opts.intervalSeconds} s`);
-    }
+    const hits = await pollProbe(client, deps.io, opts, signal);
+    if (signal.aborted) return;
     if (hits) {
       const current = new Set<string>();
       for (const hit of [...hits].reverse()) {

@@ -26,7 +26,7 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { describeError, UsageError } from '../lib/errors.ts';
 import { nodeFetch } from '../lib/http.ts';
 import { note, say, warn } from '../lib/output.ts';
-import { deliveryFacts, isAuthFailure, shortTime } from './hooks-common.ts';
+import { deliveryFacts, pollProbe, shortTime } from './hooks-common.ts';
 
 type Hit = z.output<typeof ProbeHit>;
 
@@ -173,15 +173,8 @@ export async function relayProbe(opts: RelayOptions, deps: Deps, signal: AbortSi
 
   let first = !state.existed;
   for (;;) {
-    let hits: Hit[] | undefined;
-    try {
-      hits = (await client.hooks.probe({ limit: 50 }, { signal })).items;
-    } catch (error) {
-      if (signal.aborted) return;
-      if (opts.once || isAuthFailure(error)) throw error;
-      const what = describeError(error).lines[0]?.replace(/^error: /, '') ?? String(error);
-      warn(io, `polling failed (${what}); retrying in ${opts.intervalSeconds} s`);
-    }
+    const hits = await pollProbe(client, io, opts, signal);
+    if (signal.aborted) return;
     if (hits) {
       const window = new Set(hits.map(hitId));
       if (first) {
