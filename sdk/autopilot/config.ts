@@ -154,6 +154,22 @@ export const RepliesRule = z.strictObject({
     .min(1),
 });
 
+/**
+ * A webhook receiver that makes the autopilot poll at once when a signed delivery comes (events are
+ * a convenience; polling stays the source). Forward deliveries to it with a tunnel, or with
+ * `seller hooks probe --forward-to http://127.0.0.1:<port>/hooks`.
+ */
+export const WebhooksConfig = z.strictObject({
+  listen: z.strictObject({
+    /** 0 takes a free port (the `listening` event says which). */
+    port: z.number().int().min(0).max(65535),
+    host: z.string().min(1).default('127.0.0.1'),
+    path: z.string().regex(/^\/[A-Za-z0-9/_.-]*$/, 'a path such as /hooks').default('/hooks'),
+  }),
+  /** File holding the signing secret (`seller hooks set --secret-file`); else SERVICE_WEBHOOK_SECRET. */
+  secretFile: z.string().min(1).optional(),
+});
+
 export const AutopilotConfig = z
   .strictObject({
     /** Seconds between two polls of the orders (and the timer of the other rules). @default 5 */
@@ -166,6 +182,7 @@ export const AutopilotConfig = z
     stock: StockRule.optional(),
     reprice: RepriceRule.optional(),
     replies: RepliesRule.optional(),
+    webhooks: WebhooksConfig.optional(),
   })
   .refine((c) => ['deliver', 'deadline', 'backlog', 'stock', 'reprice', 'replies'].some((rule) => c[rule as keyof typeof c] !== undefined), {
     message: 'no rule configured: add at least one of deliver, deadline, backlog, stock, reprice, replies',

@@ -4,7 +4,7 @@
  * through `onEvent`. Events never hold a secret, a buyer's message text or any buyer identity.
  */
 
-export type AutopilotRuleName = 'deliver' | 'deadline' | 'backlog' | 'stock' | 'reprice' | 'replies' | 'autopilot';
+export type AutopilotRuleName = 'deliver' | 'deadline' | 'backlog' | 'stock' | 'reprice' | 'replies' | 'webhooks' | 'autopilot';
 
 export interface AutopilotEvent {
   /** When it happened (this computer's clock, ISO). */

@@ -17,6 +17,8 @@ export { AutopilotConfig, AutopilotConfigError, defineAutopilot, parseAutopilotC
 export type { AutopilotConfigInput, DeliverRule, Match, Action, Notify } from './config.ts';
 export { loadAutopilotConfig } from './load.ts';
 export { Autopilot, runAutopilot } from './runner.ts';
+export { startEventReceiver } from './listener.ts';
+export type { EventReceiver, ListenConfig, ReceiverCallbacks } from './listener.ts';
 export type { AutopilotOptions, AutopilotSummary } from './runner.ts';
 export type { AutopilotEvent, AutopilotRuleName, EventSink } from './events.ts';
 export { emptyState, fileAutopilotStore, memoryAutopilotStore } from './state.ts';

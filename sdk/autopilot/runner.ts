@@ -31,6 +31,7 @@ import { deliverOrder, finished, pickDeliverRule, resumeDelivery } from './rules
 import { runOrderReplies, runQuestionReplies } from './rules/replies.ts';
 import { runReprice } from './rules/reprice.ts';
 import { runStockCare } from './rules/stock.ts';
+import { startEventReceiver, type EventReceiver } from './listener.ts';
 
 export interface AutopilotOptions {
   /** Where the state is kept. @default `fileAutopilotStore(statePath)` when `statePath` is given, else memory (no resume) */
@@ -39,6 +40,11 @@ export interface AutopilotOptions {
   statePath?: string | undefined;
   /** Change nothing: report what would be done; the state is read but never written. */
   dryRun?: boolean | undefined;
+  /**
+   * The webhook signing secret for the `webhooks` receiver.
+   * @default the config's `webhooks.secretFile`, else process.env.SERVICE_WEBHOOK_SECRET
+   */
+  webhookSecret?: string | undefined;
   /** Stops the autopilot gracefully. */
   signal?: AbortSignal | undefined;
   /** Gets every event. */
@@ -63,6 +69,8 @@ export class Autopilot {
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #summary: AutopilotSummary = {};
   #wake: (() => void) | undefined;
+  /** A wake that came while no poll was waiting: the next wait ends at once. */
+  #woken = false;
 
   constructor(client: SellerClient, config: AutopilotConfig | AutopilotConfigInput, options: AutopilotOptions = {}) {
     this.#client = client;
@@ -73,7 +81,8 @@ export class Autopilot {
 
   /** Polls at once instead of waiting for the next poll (e.g. from a webhook handler: events are a convenience, polling stays the source). */
   wake(): void {
-    this.#wake?.();
+    if (this.#wake) this.#wake();
+    else this.#woken = true;
   }
 
   /** Runs until the signal stops it; resolves with the counts of what was done. */
@@ -104,6 +113,7 @@ export class Autopilot {
     for (const [id, entry] of Object.entries(state.journal)) {
       if (!finished(entry) && !signal?.aborted) await resumeDelivery(ctx, id, entry);
     }
+    const receiver = await this.#receive();
     const ticker = this.#tickLoop(ctx);
     let failure: unknown;
     try {
@@ -112,9 +122,36 @@ export class Autopilot {
       failure = error;
     }
     await ticker;
+    await receiver?.close();
     await this.#stop(ctx);
     if (failure !== undefined) throw failure;
     return this.#summary;
+  }
+
+  /** The webhook receiver of the config's `webhooks`, started (a genuine delivery wakes the watch). */
+  async #receive(): Promise<EventReceiver | undefined> {
+    const cfg = this.config.webhooks;
+    if (!cfg) return undefined;
+    const secret = await this.#webhookSecret(cfg.secretFile);
+    const receiver = await startEventReceiver(cfg.listen, secret, {
+      genuine: (event, delivery) => {
+        this.#emit({ rule: 'webhooks', type: 'event', message: `${event} (${delivery}): polling now`, detail: { event, delivery } });
+        this.wake();
+      },
+      refused: (why) => this.#emit({ rule: 'webhooks', type: 'refused', message: `a delivery was refused: ${why} (wrong secret, or not from the marketplace)`, detail: { reason: why } }),
+    });
+    this.#emit({ rule: 'webhooks', type: 'listening', message: `listening for webhook deliveries at ${receiver.url} (polling stays the source)`, detail: { url: receiver.url } });
+    return receiver;
+  }
+
+  async #webhookSecret(file: string | undefined): Promise<string> {
+    const given = this.#options.webhookSecret ?? (file === undefined ? globalThis.process?.env?.['SERVICE_WEBHOOK_SECRET'] : undefined);
+    if (given) return given;
+    if (file === undefined) throw new TypeError('webhooks: no signing secret; give webhooks.secretFile or set SERVICE_WEBHOOK_SECRET');
+    const { readFile } = await import('node:fs/promises');
+    const text = (await readFile(file, 'utf8')).trim();
+    if (text === '') throw new TypeError(`webhooks.secretFile: ${file} is empty`);
+    return text;
   }
 
   #emit(event: Omit<AutopilotEvent, 'at'>): void {
@@ -159,11 +196,16 @@ export class Autopilot {
         await ctx.save();
       },
     };
-    const sleep: Sleep = (ms, s) =>
-      new Promise<void>((resolve, reject) => {
+    const sleep: Sleep = (ms, s) => {
+      if (this.#woken) {
+        this.#woken = false;
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve, reject) => {
         this.#wake = () => resolve();
         abortableSleep(ms, s).then(resolve, reject);
       }).finally(() => (this.#wake = undefined));
+    };
     const changes = this.#client.orders.watch({
       store: watermarks,
       intervalMs: this.config.pollSeconds * 1000,
