@@ -83,4 +83,29 @@ describe('runAutopilot()', () => {
     expect((await client.orders.get(order.id)).status).toBe('delivered');
     expect(events.at(-1)?.type).toBe('stopped');
   });
+
+  it('answers a buyer question a template matches, once, and leaves the others to the seller', async () => {
+    const matching = await sandbox.createQuestion({ number: card, text: 'Does the code renew itself each month?' });
+    const other = await sandbox.createQuestion({ number: card, text: 'Can I pay by invoice?' });
+    const events: AutopilotEvent[] = [];
+    const statePath = join(dir, 'questions.state.json');
+    const config = { pollSeconds: 0.1, replies: { questions: true, templates: [{ name: 'renewal', keywords: ['renew'], text: 'No: it is a one-time code.' }] } };
+    const runOnce = async () => {
+      const stop = new AbortController();
+      const running = runAutopilot(client, config, { statePath, signal: stop.signal, onEvent: (e) => events.push(e) });
+      await until('a tick of the replies', () => events.filter((e) => e.type === 'started').length > 0 && events.some((e) => e.rule === 'replies'));
+      await new Promise((r) => setTimeout(r, 300));
+      stop.abort();
+      await running;
+    };
+    await runOnce();
+    const answered = (await client.questions.list({})).items;
+    expect(answered.find((q) => q.id === matching.id)?.answer).toBe('No: it is a one-time code.');
+    expect(answered.find((q) => q.id === other.id)?.answer).toBeNull();
+    // A second run (a restart) answers nothing again.
+    const answeredEvents = () => events.filter((e) => e.rule === 'replies' && e.type === 'answered');
+    expect(answeredEvents().map((e) => e.detail?.['question'])).toEqual([matching.id]);
+    await runOnce();
+    expect(answeredEvents()).toHaveLength(1);
+  });
 });
