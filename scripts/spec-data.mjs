@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /**
- * Extracts what the tests need from the specification (`../shared/spec/seller-api.md`, which a
- * user's clone does not have) into `test/data/spec-endpoints.json`, so `npm test` runs anywhere:
+ * Extracts what the tests need from the specification (seller-api.md, which a user's clone does not
+ * have) into `test/data/spec-endpoints.json`, so `npm test` runs anywhere:
  *   - `endpoints`: every `| METHOD | /api/v1/... |` row of the endpoint tables, as [method, path];
  *   - `ruleRefusals`: every (endpoint, kind) row of the "Rule refusals" table.
  *
- *   node scripts/spec-data.mjs [path/to/seller-api.md]          rewrite the data file
- *   node scripts/spec-data.mjs --check [path/to/seller-api.md]  exit 1 when the data file is stale
+ *   node scripts/spec-data.mjs path/to/seller-api.md            rewrite the data file
+ *   node scripts/spec-data.mjs --check path/to/seller-api.md    exit 1 when the data file is stale
+ *
+ * CI (.ci/run) runs the check where the specification sits beside the clone.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +17,12 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const check = args.includes('--check');
-const specFile = path.resolve(args.find((a) => a !== '--check') ?? path.join(root, '../shared/spec/seller-api.md'));
+const given = args.find((a) => a !== '--check');
+if (given === undefined) {
+  console.error('usage: node scripts/spec-data.mjs [--check] path/to/seller-api.md');
+  process.exit(2);
+}
+const specFile = path.resolve(given);
 const dataFile = path.join(root, 'test/data/spec-endpoints.json');
 
 /** The data the tests read, from the text of seller-api.md. */
@@ -48,7 +55,7 @@ if (check) {
     old = readFileSync(dataFile, 'utf8');
   } catch {}
   if (old !== fresh) {
-    console.error(`${path.relative(root, dataFile)} is stale: run node scripts/spec-data.mjs`);
+    console.error(`${path.relative(root, dataFile)} is stale: run node scripts/spec-data.mjs ${path.relative(process.cwd(), specFile)}`);
     process.exit(1);
   }
   console.log(`${path.relative(root, dataFile)} matches ${specFile}`);

@@ -28,7 +28,7 @@ import { ADMIN, call, expectError, makeApp, type Method, newSeller, sandbox, typ
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
-/** The spec's tables as data (test/data/spec-endpoints.json, from scripts/spec-data.mjs): a clone has no ../shared. */
+/** The spec's tables as data (test/data/spec-endpoints.json, from scripts/spec-data.mjs): a user's clone has no spec beside it. */
 const specData = JSON.parse(readFileSync(path.resolve(repoRoot, 'test/data/spec-endpoints.json'), 'utf8')) as {
   ruleRefusals: Array<[string, string]>;
 };
