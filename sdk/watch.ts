@@ -19,7 +19,7 @@
  * reported through `onError` and retried like any failed poll: the watch goes on.
  */
 import { AuthenticationError, BadRequestError, PermissionError, RateLimitError, ResponseValidationError, SellerError } from './errors.ts';
-import type { Order as StrictOrder, OrderWithMessages as StrictOrderWithMessages } from './contract/orders.ts';
+import type { Order as StrictOrder, OrderWithMessages as StrictOrderWithMessages } from './contract/types.ts';
 import { abortableSleep, jitteredBackoff, type Sleep } from './backoff.ts';
 import type { Tolerant } from './open.ts';
 

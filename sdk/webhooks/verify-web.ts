@@ -4,7 +4,7 @@
  * it exports for `verify.ts`) must stay bundleable for any runtime.
  */
 import { WEBHOOK_HEADERS, WEBHOOK_TOLERANCE_SECONDS } from '../contract/constants.ts';
-import type { WebhookEvent } from '../contract/events.ts';
+import type { WebhookEvent } from '../contract/types.ts';
 import { WEBHOOK_EVENT_SCHEMA } from './event-schema.derived.ts';
 import { checkJson } from './json-check.ts';
 import { WebhookVerificationError } from './errors.ts';
