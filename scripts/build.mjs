@@ -38,15 +38,19 @@ const sdkEntries = present({
   'webhooks/index': 'sdk/webhooks/index.ts',
   'webhooks/web': 'sdk/webhooks/web.ts',
   contract: 'sdk/contract/public.ts',
+  // Strict mode's check, loaded by its package name (sdk/answers.ts) when a client is strict.
+  strict: 'sdk/strict.ts',
   'doctor/index': 'sdk/doctor/index.ts',
   'autopilot/index': 'sdk/autopilot/index.ts',
 });
 const peers = ['zod', 'zod/*', 'ajv', 'ajv/*'];
+const strictByName = { SELLER_STRICT_MODULE: '"service-seller/strict"' };
 await build({
   ...common,
   platform: 'neutral',
   mainFields: ['module', 'main'],
   format: 'esm',
+  define: strictByName,
   entryPoints: sdkEntries,
   external: ['ky', ...peers, 'node:*'],
   plugins: [buildTimeData],
@@ -65,6 +69,7 @@ for (const [entries, meta] of [[pick((node) => !node), {}], [pick((node) => node
     ...meta,
     platform: 'node',
     format: 'cjs',
+    define: { ...strictByName, ...meta.define },
     entryPoints: entries,
     external: [...peers],
     plugins: [buildTimeData],
