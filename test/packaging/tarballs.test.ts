@@ -2,14 +2,16 @@
  * The three packages as their users get them (issue 23): every workspace packed, the tarballs
  * installed into fresh folders outside the repository, and each consumer setup tried there: what an
  * install pulls, ES modules and CommonJS, TypeScript 5 under node16 (ESM and CommonJS), nodenext and
- * bundler, the browser bundle budgets, attw and publint, `seller` from `npm i -g` and `npx`, and
+ * bundler, the browser bundle budgets, an edge runtime, attw and publint, `seller` from `npm i -g` and `npx`, and
  * `seller-server` answering `/me` with its demo key. One pack and one install per package, shared.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
+import { EdgeRuntime } from 'edge-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
 import { installed, installInto, manifestOf, node, npm, packAll, startInstalledServer, type Packed, type StartedServer } from '../helpers/tarballs.ts';
@@ -190,6 +192,43 @@ const { verifyWebhookAsync } = require('service-seller/webhooks/web');
   });
 });
 
+describe('service-seller in an edge runtime (edge-runtime)', () => {
+  it('calls a real seller-server and verifies its webhook delivery with the Web Crypto verifier', async () => {
+    writeFileSync(
+      join(sdkDir, 'edge.mjs'),
+      `import { SellerClient } from 'service-seller';
+import { verifyWebhookAsync } from 'service-seller/webhooks/web';
+globalThis.setUp = async ({ url, key, receiver }) => {
+  const client = new SellerClient({ apiKey: key, baseUrl: url });
+  const me = await client.me.get();
+  const page = await client.orders.list({ limit: 5 });
+  const { secret } = await client.hooks.set({ url: receiver, events: ['order.paid'] });
+  await client.hooks.test({ event: 'order.paid' });
+  return JSON.stringify({ seller: me.sellerId, items: Array.isArray(page.items), secret, node: typeof process });
+};
+globalThis.verify = async ({ body, headers, secret }) => {
+  const event = await verifyWebhookAsync(body, headers, secret);
+  const forged = await verifyWebhookAsync(body.replace('order.paid', 'order.new'), headers, secret).then(() => 'accepted', (e) => e.reason);
+  return JSON.stringify({ event: event.event, test: event.test, forged });
+};
+`,
+    );
+    const bundle = await build({ entryPoints: [join(sdkDir, 'edge.mjs')], absWorkingDir: sdkDir, bundle: true, format: 'iife', platform: 'browser', write: false, logLevel: 'silent' });
+    const receiver = await deliveryReceiver();
+    try {
+      const runtime = new EdgeRuntime({ initialCode: bundle.outputFiles[0]!.text });
+      const args = JSON.stringify({ url: server.url, key: server.demoKey, receiver: receiver.url });
+      const setUp = JSON.parse((await runtime.evaluate(`setUp(${args})`)) as string);
+      expect(setUp).toMatchObject({ seller: expect.stringMatching(/^sel_/), items: true, secret: expect.stringMatching(/^whsec_/), node: 'undefined' });
+      const delivery = await receiver.first;
+      const verified = JSON.parse((await runtime.evaluate(`verify(${JSON.stringify({ ...delivery, secret: setUp.secret })})`)) as string);
+      expect(verified).toEqual({ event: 'order.paid', test: true, forged: 'mismatch' });
+    } finally {
+      receiver.close();
+    }
+  }, 60_000);
+});
+
 describe('service-seller-cli', () => {
   const sellerBin = () => join(globalDir, 'bin', 'seller');
 
@@ -243,6 +282,25 @@ describe('service-seller-server', () => {
     expect(cjs.trim()).toBe('function function');
   }, 60_000);
 });
+
+/** An HTTP receiver on 127.0.0.1 that keeps the first delivery it gets: its raw body and headers. */
+async function deliveryReceiver(): Promise<{ url: string; first: Promise<{ body: string; headers: Record<string, string> }>; close(): void }> {
+  let keep!: (delivery: { body: string; headers: Record<string, string> }) => void;
+  const first = new Promise<{ body: string; headers: Record<string, string> }>((resolve) => (keep = resolve));
+  const plain = (headers: IncomingHttpHeaders) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)]));
+  const http = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      keep({ body, headers: plain(req.headers) });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/hooks`, first, close: () => http.close() };
+}
 
 /** A typed consumer of the SDK's entries; each `@ts-expect-error` must meet an error. */
 const TYPED_CONSUMER = `
