@@ -1,7 +1,8 @@
 /**
- * CLI start-up, hyperfine-style: wall time of `seller --help` and of `seller cards list --json`
+ * Start-up, hyperfine-style: wall time of `seller --help` and of `seller cards list --json`
  * (against a running reference server, a seller with 20 cards) against `node -e 0`, N runs of
- * each, interleaved (so drift hits all three alike), median. Target: at most 1.6×.
+ * each, interleaved (so drift hits all alike), median. Target: at most 1.6×. And the SDK's import
+ * time: `import 'service-seller'` (its ES build, as an application loads it) against `node -e 0`.
  * The server runs in this process; the commands are separate processes, as a user runs them.
  */
 import path from 'node:path';
@@ -37,11 +38,13 @@ export async function run() {
       node: [process.execPath, ['-e', '0']],
       help: [process.execPath, [sellerJs, '--help']],
       list: [process.execPath, [sellerJs, 'cards', 'list', '--json']],
+      // The SDK as an application imports it: by package name, its ES build (sdk/dist/esm).
+      sdk: [process.execPath, ['--input-type=module', '-e', "import { SellerClient } from 'service-seller'; new SellerClient();"]],
     };
     const listed = await timedRun(...commands.list, { env, cwd: ROOT });
     if (!listed.out.includes(service)) throw new Error(`seller cards list --json printed ${listed.out.slice(0, 200)}`);
 
-    const times = { node: [], help: [], list: [] };
+    const times = { node: [], help: [], list: [], sdk: [] };
     const names = Object.keys(commands);
     for (let i = 0; i < WARMUP + RUNS; i++) {
       // Rotate the order each round, so no command always runs right after another.
@@ -51,11 +54,12 @@ export async function run() {
         if (i >= WARMUP) times[which].push(ms);
       }
     }
-    const [node, help, list] = [median(times.node), median(times.help), median(times.list)];
-    log(`  cli: node -e 0 ${fmt.ms(node)}, seller --help ${fmt.ms(help)}, seller cards list --json ${fmt.ms(list)} (median of ${RUNS})`);
+    const [node, help, list, sdk] = [median(times.node), median(times.help), median(times.list), median(times.sdk)];
+    log(`  cli: node -e 0 ${fmt.ms(node)}, seller --help ${fmt.ms(help)}, seller cards list --json ${fmt.ms(list)}, import service-seller ${fmt.ms(sdk)} (median of ${RUNS})`);
     return [
       ratioRow('seller --help: wall time', fmt.ms(help), `node -e 0 ${fmt.ms(node)}`, help / node, { atMost: 1.6 }),
       ratioRow(`seller cards list --json (${CARDS} cards): wall time`, fmt.ms(list), `node -e 0 ${fmt.ms(node)}`, list / node, { atMost: 1.6 }),
+      ratioRow("import 'service-seller' (the SDK's entry, ES module): wall time", fmt.ms(sdk), `node -e 0 ${fmt.ms(node)}`, sdk / node, { atMost: 1.6 }),
     ];
   } finally {
     await server.close();
