@@ -9,7 +9,6 @@ import type { AnyOperation } from '../../sdk/contract/index.ts';
 import { authenticate, requireScope, sameSecret, type Caller } from '../auth.ts';
 import { UnitOfWork, type ServerContext } from '../context.ts';
 import { checkAnswer, serializerOf } from './answer-json.ts';
-import { KeptPages } from './kept-pages.ts';
 import { ApiError, Refused, toErrorAnswer } from './errors.ts';
 import type { ApiContext, CallContext, HandlerInput } from './handlers.ts';
 import { fingerprint, lookup, prune, remember, requireIdempotencyKey, storedAnswer, type StoredAnswer } from './idempotency.ts';
@@ -88,22 +87,13 @@ export async function execute(svc: ServerContext, handler: AnyHandler, req: Exec
   }
 }
 
-/** Kept `GET /orders` pages, per server (server/http/kept-pages.ts). */
-const keptPages = new WeakMap<ServerContext, KeptPages>();
-
-export function keptPagesOf(svc: ServerContext): KeptPages {
-  let pages = keptPages.get(svc);
-  if (!pages) keptPages.set(svc, (pages = new KeptPages()));
-  return pages;
-}
-
 /**
  * The kept page of a `GET /orders` call over HTTP: its answer depends on the seller's orders, the
  * key's mode and the URL, nothing else (no clock: the clock changes orders through `touched`).
  */
 function keptPage(svc: ServerContext, req: ExecRequest, caller: Caller): { fresh(): JsonAnswer | undefined; begin(): (json: string) => Buffer } | undefined {
   if (req.op.id !== 'orders.list' || req.url === undefined) return undefined;
-  const page = keptPagesOf(svc).page(`${caller.seller.id}\n${caller.key.mode}\n${req.url}`, caller.doc);
+  const page = svc.keptPages.page(`${caller.seller.id}\n${caller.key.mode}\n${req.url}`, caller.doc);
   return {
     fresh: () => {
       const bytes = page.fresh();

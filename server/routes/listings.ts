@@ -25,7 +25,8 @@ import { Refused } from '../http/errors.ts';
 import { apiHandlers, type ApiContext } from '../http/handlers.ts';
 import { pageOf } from '../http/paging.ts';
 import type { SellerDoc } from '../store/docs.ts';
-import { extensionOf, imageRecord, imagesOf, imageUrl } from '../store/images.ts';
+import { imageUrl } from '../http/image-route.ts';
+import { extensionOf, imageRecord } from '../store/images.ts';
 import type { CardRecord } from '../store/records/listings.ts';
 
 export const refused = (r: RuleRefusal): Refused => {
@@ -126,7 +127,7 @@ export const listingHandlers = apiHandlers({
     dropStock(caller.doc, card.number);
     // The index is derived (in memory only); the number stays used: the sequence is never lowered.
     delete ctx.svc.store.shared.cardIndex[String(card.number)];
-    if (card.image) await imagesOf(ctx.svc).remove(card.number, extensionOf(card.image.contentType));
+    if (card.image) await ctx.svc.images.remove(card.number, extensionOf(card.image.contentType));
     return { number: card.number, result: 'deleted' as const };
   },
 
@@ -159,7 +160,7 @@ export const listingHandlers = apiHandlers({
     ownCard(ctx, params.number);
     const checked = checkImage(contentType, bytes, IMAGE_MAX_BYTES);
     if ('kind' in checked) throw refused(checked);
-    const images = imagesOf(ctx.svc);
+    const images = ctx.svc.images;
     const image = imageRecord(params.number, checked.type, bytes);
     await images.put(params.number, extensionOf(image.contentType), bytes);
     // After the write: the card may have gone meanwhile.
@@ -183,7 +184,7 @@ export const listingHandlers = apiHandlers({
     if (previous) {
       card.image = null;
       card.updatedAt = ctx.now.toISOString();
-      await imagesOf(ctx.svc).remove(card.number, extensionOf(previous.contentType));
+      await ctx.svc.images.remove(card.number, extensionOf(previous.contentType));
     }
     return { number: card.number, image: null };
   },

@@ -6,7 +6,6 @@
  */
 import { NEEDS_NEXT_CHARGE, PAGE_LIMIT_DEFAULT, type Order, type OrderStatus } from '../../sdk/contract/index.ts';
 import { findContacts, type ContactKind } from '../../sdk/contacts.ts';
-import { installOrderClock } from '../domain/order-clock.ts';
 import {
   addMessage,
   applyAction,
@@ -54,7 +53,6 @@ export const stateMoved = (order: OrderRecord, what: string) =>
 
 /** The caller's order, settled to `now` when the call changes data; not found otherwise (rule 7). */
 function ownOrder(ctx: ApiContext, id: string): OrderRecord {
-  installOrderClock(ctx.svc);
   const order = Object.hasOwn(ctx.caller.doc.orders, id) ? ctx.caller.doc.orders[id] : undefined;
   if (!order) throw ctx.notFound(`no order ${id}`);
   if (ctx.op.changes) settle(ctx.svc, ctx.caller.doc, order, ctx.now);
@@ -80,7 +78,6 @@ function checkCursor(cursor: string | undefined, prefix: string): void {
 
 export const orderHandlers = apiHandlers({
   'orders.list': (ctx, { query }) => {
-    installOrderClock(ctx.svc);
     const { status, needsAction: needs, updatedSince: since, cursor } = query;
     // Walks the seller's order index (server/store/order-index.ts) from the cursor: a page costs
     // about its size; filters are applied while walking, so a filtered page may walk further.

@@ -3,7 +3,6 @@
  * marketplace's dispute resolution. The buyer is a pseudonymous internal id that no answer shows.
  * Each handler loads the seller's document, then checks and changes the order with no await.
  */
-import { installOrderClock } from '../domain/order-clock.ts';
 import {
   addMessage,
   applyAction,
@@ -27,7 +26,6 @@ import { stateMoved } from '../routes/orders.ts';
 
 /** The order and its seller's document (marked to be written), settled to `now`; 404 when absent. */
 async function findOrder(ctx: CallContext, id: string): Promise<{ doc: SellerDoc; order: OrderRecord }> {
-  installOrderClock(ctx.svc);
   const { orderIndex } = ctx.svc.store.shared;
   const sellerId = Object.hasOwn(orderIndex, id) ? orderIndex[id] : undefined;
   const doc = sellerId ? await ctx.tx.seller(sellerId) : undefined;
@@ -46,7 +44,6 @@ const action = (name: OrderAction, what: string) => async (ctx: CallContext, { p
 
 export const orderSandboxHandlers = sandboxHandlers({
   'sandbox.createOrder': async (ctx, { body }) => {
-    installOrderClock(ctx.svc);
     // Read only: the card and order indexes are derived in memory, never written with the order.
     const shared = ctx.svc.store.shared;
     const number = String(body.number);
