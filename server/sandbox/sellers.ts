@@ -63,7 +63,7 @@ export function clearPapers(svc: ServerContext, doc: SellerDoc): void {
   doc.papers = newSellerDoc(doc.sellerId).papers;
 }
 
-async function existingSeller(ctx: { svc: ServerContext; tx: UnitOfWork; notFound(w?: string): Error }, sellerId: string) {
+async function existingSeller(ctx: { svc: ServerContext; tx: UnitOfWork; notFound(w?: string): unknown }, sellerId: string) {
   // Own keys only: `__proto__` or `constructor` must not find Object.prototype (and pollute it).
   if (!Object.hasOwn(ctx.svc.store.shared.sellers, sellerId)) throw ctx.notFound(`no seller ${sellerId}`);
   return ctx.tx.seller(sellerId);
