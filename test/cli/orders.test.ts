@@ -483,7 +483,8 @@ describe('seller sandbox', () => {
 
 // ---------------------------------------------------------------------------------------------
 // The live table of `seller orders watch` on a terminal (imports are hoisted; kept here with the tests).
-import { ago, describeChange, dueIn, runOrdersWatch, span, tableOrder, watchFrame, type WatchView } from '../../cli/commands/orders-watch.ts';
+import { runOrdersWatch } from '../../cli/commands/orders-watch.ts';
+import { ago, describeChange, dueIn, span, tableOrder, watchFrame, type WatchView } from '../../cli/commands/orders-watch-view.ts';
 import { createDeps } from '../../cli/lib/deps.ts';
 import { ESC } from '../../cli/lib/live-table.ts';
 
