@@ -37,9 +37,10 @@ export function contactsIn(text: string): ContactsFound | null {
  * first contact is shown as written (`… contains a phone number "8 999 …"; …`): only where the text's
  * own writer reads it.
  */
-export function contactsSentence(subject: string, found: ContactsFound, opts: { quote?: boolean } = {}): string {
+export function contactsSentence(subject: string, found: Pick<ContactsFound, 'kinds'> & Partial<ContactsFound>, opts: { quote?: boolean } = {}): string {
   const words = found.kinds.map((kind) => CONTACT_WORDS[kind] ?? kind);
+  // The first contact, shown as written, follows the word of its kind (the first kind found).
+  if (opts.quote && found.first !== undefined) words[0] = `${words[0]} "${found.first}"`;
   const list = words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
-  const shown = opts.quote ? ` "${found.first}"` : '';
-  return `${subject} contains ${list}${shown}; contacts are not allowed`;
+  return `${subject} contains ${list}; contacts are not allowed`;
 }

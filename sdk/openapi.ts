@@ -73,6 +73,7 @@ import {
   type AnyOperation,
   type ErrorCode,
 } from './contract/index.ts';
+import { DEFAULT_BASE_URL } from './defaults.ts';
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -110,13 +111,11 @@ export interface OpenApiOperation {
 }
 
 export interface OpenApiOptions {
-  /** The `servers` entry, e.g. `http://127.0.0.1:8787`. @default http://127.0.0.1:8787 */
+  /** The `servers` entry, e.g. `https://seller.example`. @default DEFAULT_BASE_URL (sdk/defaults.ts) */
   serverUrl?: string;
   /** `info.version`. @default the package version */
   version?: string;
 }
-
-export const OPENAPI_DEFAULT_SERVER = 'http://127.0.0.1:8787';
 
 /** Names of the shared component schemas: answers (converted as output). */
 const OUTPUT_COMPONENTS: Record<string, z.ZodType> = {
@@ -242,7 +241,7 @@ export function buildOpenApi(operations: readonly AnyOperation[], options: OpenA
     description: `What the service POSTs to your subscribed address (see the \`hooks\` section), one delivery per event. Each is signed: \`${WEBHOOK_HEADERS.signature}\` is \`sha256=\` and the lowercase hex HMAC-SHA256, keyed with the signing secret, of \`<${WEBHOOK_HEADERS.timestamp}>.<raw body>\`. Compare in constant time and refuse a timestamp ${WEBHOOK_TOLERANCE_SECONDS} seconds or more away from now.`,
   });
 
-  const serverUrl = (options.serverUrl ?? OPENAPI_DEFAULT_SERVER).replace(/\/+$/, '');
+  const serverUrl = (options.serverUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   return {
     openapi: '3.1.0',
     info: {
