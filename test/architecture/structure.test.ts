@@ -14,7 +14,15 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 async function cyclesIn(globs: string[], cwd: string): Promise<string[][]> {
-  const tree = await parseDependencyTree(globs, { cwd, context: cwd, transform: false, skipDynamicImports: false, tsconfig: undefined });
+  const tree = await parseDependencyTree(globs, {
+    cwd,
+    context: cwd,
+    // The sources only: not the built packages (dist/) nor what is installed.
+    exclude: /\/(?:node_modules|dist)\//,
+    transform: false,
+    skipDynamicImports: false,
+    tsconfig: undefined,
+  });
   return parseCircular(tree, false);
 }
 
