@@ -43,6 +43,8 @@ const NOT_YET_TRANSLATED = [
   'cli/commands/orders-common.ts',
   'cli/commands/orders-vault.ts',
   'cli/commands/orders-watch.ts',
+  'cli/commands/orders-watch-exec.ts', // split from orders-watch.ts (issue 20): the same texts, not new ones
+  'cli/commands/orders-watch-view.ts', // split from orders-watch.ts (issue 20): the same texts, not new ones
   'cli/commands/orders.ts',
   'cli/commands/papers.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/profiles.ts',
@@ -54,6 +56,7 @@ const NOT_YET_TRANSLATED = [
   'cli/lib/command.ts',
   'cli/lib/config.ts',
   'cli/lib/http.ts',
+  'cli/lib/input.ts', // issue 20: the one "cannot read" of cards-create.ts, orders-common.ts and hooks-common.ts, moved here
   'cli/lib/list.ts',
   'cli/lib/live-table.ts',
   'cli/lib/output.ts',
