@@ -20,7 +20,6 @@ const NOT_FOR_PEOPLE = {
  */
 const NOT_YET_TRANSLATED = [
   'cli/commands/api.ts',
-  'cli/commands/autopilot.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/cards-create.ts',
   'cli/commands/cards.ts',
   'cli/commands/catalog.ts',
