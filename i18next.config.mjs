@@ -24,7 +24,6 @@ const NOT_YET_TRANSLATED = [
   'cli/commands/cards.ts',
   'cli/commands/catalog.ts',
   'cli/commands/completion.ts',
-  'cli/commands/doctor.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/feedback.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/hooks-common.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/hooks-listen.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
