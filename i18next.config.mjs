@@ -25,13 +25,6 @@ const NOT_YET_TRANSLATED = [
   'cli/commands/catalog.ts',
   'cli/commands/completion.ts',
   'cli/commands/feedback.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/hooks-common.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/hooks-listen.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/hooks-probe.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/hooks-relay.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/hooks-send.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/hooks-verify.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/hooks.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/keys.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/login.ts',
   'cli/commands/logout.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
