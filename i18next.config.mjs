@@ -35,7 +35,6 @@ const NOT_YET_TRANSLATED = [
   'cli/commands/orders-vault.ts',
   'cli/commands/orders-watch.ts',
   'cli/commands/orders.ts',
-  'cli/commands/papers.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/profiles.ts',
   'cli/commands/sandbox.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/stock.ts',
