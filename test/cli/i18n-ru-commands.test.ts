@@ -4,6 +4,7 @@
  * `--json` the same as under LANG=C.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SellerClient } from '../../sdk/client.ts';
 import { FIXTURE_INNS } from '../../server/seed/registry.ts';
 import { ensureBuilt, runSeller } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -52,6 +53,52 @@ describe('seller papers in Russian', () => {
     expect(sbp.stderr).toContain('выплаты по телефону (СБП) — только для самозанятых; используйте --method account');
 
     const [english, russian] = [await seller(['--json', 'papers', 'show'], 'C'), await seller(['--json', 'papers', 'show'])];
+    expect(russian.stdout).toBe(english.stdout);
+  });
+});
+
+/** A switched-off code card made through the SDK. */
+async function newCard(apiKey: string): Promise<number> {
+  const client = new SellerClient({ apiKey, baseUrl: server.url });
+  const position = await client.catalog.get('spotify');
+  const card = await client.listings.create({
+    service: position.slug,
+    tariff: position.tariffs[0]!.slug,
+    productType: 'code',
+    deliveryMethod: 'code',
+    priceRub: 390,
+    slaMinutes: position.slaChoices[0]!,
+    guaranteeDays: position.guaranteeChoices[0]!,
+  });
+  return card.number;
+}
+
+describe('seller questions, reviews, complaints in Russian', () => {
+  it('lists a question with Russian headers and local time, refuses contacts in an answer, answers it; the buyer text is never translated', async () => {
+    const { apiKey } = await server.newSeller();
+    const seller = sellerAs(apiKey);
+    const number = await newCard(apiKey);
+    const question = await server.sandbox<{ id: string; at: string }>('POST', '/questions', { number, text: 'Does it work in Kazakhstan?' });
+
+    const listed = await seller(['questions', 'list', '--unanswered'], 'ru_RU.UTF-8', { TZ: 'Asia/Yekaterinburg' });
+    const [header, row] = listed.stdout.trim().split('\n').map((line) => line.split('\t'));
+    expect(header).toEqual(['ID', 'КАРТОЧКА', 'ЗАДАН', 'ВОПРОС', 'ОТВЕТ']);
+    expect(row).toEqual([question.id, `#${number}`, expect.stringMatching(/^\d\d\.\d\d\.\d{4}, \d\d:\d\d GMT\+5$/), 'Does it work in Kazakhstan?', 'без ответа']);
+
+    const contacts = await seller(['questions', 'answer', question.id, '--text', 'Пишите: shop@example.com']);
+    expect(contacts.code).toBe(1);
+    expect(contacts.stderr).toContain('уберите адреса почты, номера телефонов и ники в мессенджерах (и ссылки), затем отправьте снова');
+
+    const answered = await seller(['questions', 'answer', question.id, '--text', 'Yes, it does']);
+    expect(answered.stdout).toBe(`Ответ на ${question.id} отправлен (карточка #${number}).\n`);
+    expect((await seller(['questions', 'list', '--unanswered'])).stderr).toBe('Вопросов без ответа нет.\n');
+    expect((await seller(['reviews', 'list'])).stderr).toBe('Отзывов нет.\n');
+
+    const missing = await seller(['complaints', 'file', '--order', 'ord_x']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^ошибка: не хватает параметров: --reason --text\n--reason — одно из: /);
+
+    const [english, russian] = [await seller(['--json', 'questions', 'list'], 'C'), await seller(['--json', 'questions', 'list'])];
     expect(russian.stdout).toBe(english.stdout);
   });
 });
