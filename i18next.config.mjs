@@ -24,9 +24,7 @@ const NOT_YET_TRANSLATED = [
   'cli/commands/cards.ts',
   'cli/commands/catalog.ts',
   'cli/commands/completion.ts',
-  'cli/commands/keys.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/login.ts',
-  'cli/commands/logout.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/mcp-guard.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/mcp.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/money.ts',

@@ -3,6 +3,9 @@
  * LANG=ru_RU.UTF-8 against a real seller-server: one representative run of each file, its
  * `--json` the same as under LANG=C.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SellerClient } from '../../sdk/client.ts';
 import { FIXTURE_INNS } from '../../server/seed/registry.ts';
@@ -100,5 +103,43 @@ describe('seller questions, reviews, complaints in Russian', () => {
 
     const [english, russian] = [await seller(['--json', 'questions', 'list'], 'C'), await seller(['--json', 'questions', 'list'])];
     expect(russian.stdout).toBe(english.stdout);
+  });
+});
+
+describe('seller keys and logout in Russian', () => {
+  it('lists, issues and revokes keys with Russian words; logout says what it removed', async () => {
+    const { apiKey } = await server.newSeller();
+    const seller = sellerAs(apiKey);
+
+    const issued = await seller(['keys', 'issue', '--name', 'ci', '--scope', 'orders']);
+    expect(issued.code).toBe(0);
+    expect(issued.stderr).toMatch(/^Выпущен ключ (key_\S+) «ci» \(боевой\) с областями orders:\n/);
+    expect(issued.stderr).toContain('ключ показывается только сейчас, больше его не увидеть. Сохраните его.');
+    const id = /Выпущен ключ (key_\S+)/.exec(issued.stderr)![1]!;
+
+    const list = await seller(['keys', 'list']);
+    const [header, ...rows] = list.stdout.trim().split('\n').map((line) => line.split('\t'));
+    expect(header).toEqual(['ID', 'НАЗВАНИЕ', 'НАЧАЛО', 'РЕЖИМ', 'ОБЛАСТИ', 'ИСПОЛЬЗОВАН', 'СОСТОЯНИЕ']);
+    expect(rows.find((row) => row[0] === id)).toEqual([id, 'ci', expect.stringMatching(/…$/), 'боевой', 'orders', '-', 'действует']);
+
+    const unknown = await seller(['keys', 'issue', '--name', 'x', '--scope', 'everything']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^ошибка: неизвестная область доступа everything\nобласти: /);
+
+    const revoked = await seller(['keys', 'revoke', id, '--yes']);
+    expect(revoked.stdout).toBe(`Ключ ${id} отозван.\n`);
+
+    const config = mkdtempSync(join(tmpdir(), 'seller-ru-logout-'));
+    try {
+      const inDir = { SELLER_CONFIG_DIR: config, SERVICE_API_KEY: '' };
+      expect((await runSeller(['login', '--key', apiKey, '--base-url', server.url], { env: { ...inDir, LANG: 'C' } })).code).toBe(0);
+      const out = await runSeller(['logout'], { env: { ...inDir, LANG: 'ru_RU.UTF-8' } });
+      expect(out.stdout).toBe('Выход из профиля default выполнен; его ключ удалён.\n');
+      const again = await runSeller(['logout'], { env: { ...inDir, LANG: 'ru_RU.UTF-8', SERVICE_API_KEY: apiKey } });
+      expect(again.stderr).toContain('В профиле default нет сохранённого ключа; делать нечего.');
+      expect(again.stderr).toContain('в окружении всё ещё задана SERVICE_API_KEY, и она будет использоваться');
+    } finally {
+      rmSync(config, { recursive: true, force: true });
+    }
   });
 });
