@@ -36,7 +36,6 @@ const NOT_YET_TRANSLATED = [
   'cli/commands/sandbox.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/stock.ts',
   'cli/commands/whoami.ts',
-  'cli/commands/work-mode.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/lib/client.ts',
   'cli/lib/command.ts',
   'cli/lib/config.ts',

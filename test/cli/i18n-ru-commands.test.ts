@@ -143,3 +143,24 @@ describe('seller keys and logout in Russian', () => {
     }
   });
 });
+
+describe('seller work-mode in Russian', () => {
+  it('sets and shows the work mode in words, and refuses a bad range with a Russian hint', async () => {
+    const { apiKey } = await server.newSeller();
+    const seller = sellerAs(apiKey);
+    const set = await seller(['work-mode', 'set', '--capacity', '3', '--dnd', 'on', '--quiet', '23:00-08:00', '--tz', 'Europe/Moscow']);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toMatch(/^Загрузка:\s+3 заказа одновременно$/m);
+    expect(set.stdout).toMatch(/^Не беспокоить:\s+включено$/m);
+    expect(set.stdout).toMatch(/^Тихие часы:\s+23:00–08:00 \(Europe\/Moscow\)$/m);
+    expect(set.stdout).toMatch(/^Присутствие:\s+.+ \(определяет маркетплейс\)$/m);
+    expect((await seller(['work-mode', 'set', '--capacity', '5'])).stdout).toMatch(/^Загрузка:\s+5 заказов одновременно$/m);
+
+    const bad = await seller(['work-mode', 'set', '--quiet', '23-8']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('ошибка: --quiet: «23-8» — не промежуток ЧЧ:ММ-ЧЧ:ММ\nпример: --quiet 23:00-08:00 --tz Europe/Moscow\n');
+
+    const [english, russian] = [await seller(['--json', 'work-mode', 'show'], 'C'), await seller(['--json', 'work-mode', 'show'])];
+    expect(russian.stdout).toBe(english.stdout);
+  });
+});
