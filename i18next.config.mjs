@@ -33,7 +33,6 @@ const NOT_YET_TRANSLATED = [
   'cli/commands/orders-watch.ts',
   'cli/commands/orders.ts',
   'cli/commands/profiles.ts',
-  'cli/commands/sandbox.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/stock.ts',
   'cli/commands/whoami.ts',
   'cli/lib/client.ts',

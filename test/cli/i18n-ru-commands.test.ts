@@ -164,3 +164,27 @@ describe('seller work-mode in Russian', () => {
     expect(russian.stdout).toBe(english.stdout);
   });
 });
+
+describe('seller sandbox in Russian', () => {
+  it('buys and pays an order as the buyer, in roubles and words; a missing admin token is explained', async () => {
+    const { apiKey } = await server.newSeller();
+    const number = await newCard(apiKey);
+    const client = new SellerClient({ apiKey, baseUrl: server.url });
+    await client.listings.setState(number, { active: true });
+    const sandbox = (args: string[], extra: Record<string, string> = {}) =>
+      runSeller(['sandbox', ...args], { env: { SERVICE_BASE_URL: server.url, SERVICE_ADMIN_TOKEN: server.adminToken, LANG: 'ru_RU.UTF-8', ...extra } });
+
+    const buy = await sandbox(['buy', String(number)]);
+    expect(buy.code).toBe(0);
+    const order = buy.stdout.trim();
+    expect(buy.stderr).toMatch(new RegExp(`^Заказ ${order}: карточка #${number}, 390\u00a0₽, \\S+\\.\n$`));
+    const pay = await sandbox(['pay', order]);
+    expect(pay.stdout).toMatch(new RegExp(`^${order} оплачен: теперь \\S+( \\(продавцу нужно действовать\\))?\\.\n$`));
+
+    const noToken = await sandbox(['clock'], { SERVICE_ADMIN_TOKEN: '' });
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toBe(
+      'ошибка: нет токена администратора: укажите --admin-token или задайте SERVICE_ADMIN_TOKEN\nseller-server печатает свой токен администратора при запуске или принимает его через --admin-token\n',
+    );
+  });
+});
