@@ -11,6 +11,7 @@ const NOT_FOR_PEOPLE = {
   'cli/i18n/**': 'the message machinery itself (commander.ts matches commander\'s English messages to re-say them)',
   'cli/completion.ts': 'shell completion scripts: shell code, and candidates that are command and option names',
   'cli/main.ts': 'the entry point: no text',
+  'cli/commands/mcp-guard.ts': 'what the MCP bridge answers an agent on stdout (JSON-RPC tool lists and refusals): machine output, as --json, never translated',
 };
 
 /**
@@ -25,8 +26,6 @@ const NOT_YET_TRANSLATED = [
   'cli/commands/catalog.ts',
   'cli/commands/completion.ts',
   'cli/commands/login.ts',
-  'cli/commands/mcp-guard.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/mcp.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/money.ts',
   'cli/commands/orders-common.ts',
   'cli/commands/orders-vault.ts',

@@ -188,3 +188,24 @@ describe('seller sandbox in Russian', () => {
     );
   });
 });
+
+describe('seller mcp in Russian', () => {
+  it('explains a missing key and its options in Russian, while the JSON-RPC answers stay byte for byte', async () => {
+    const config = mkdtempSync(join(tmpdir(), 'seller-ru-mcp-'));
+    try {
+      const line = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`;
+      const run = (lang: string) =>
+        runSeller(['mcp', '--read-only'], { env: { SELLER_CONFIG_DIR: config, SERVICE_API_KEY: '', SERVICE_BASE_URL: server.url, LANG: lang }, input: line });
+      const [english, russian] = [await run('C'), await run('ru_RU.UTF-8')];
+      expect(russian.stderr).toBe('seller mcp: в профиле «default» нет API-ключа; запросы будут отклонены (no_key)\n');
+      expect(russian.stdout).toBe(english.stdout);
+      expect(JSON.parse(russian.stdout)).toMatchObject({ jsonrpc: '2.0', id: 1 });
+
+      const help = await runSeller(['mcp', '--help'], { env: { LANG: 'ru_RU.UTF-8' } });
+      expect(help.stdout.replace(/\s+/g, ' ')).toContain('--read-only показывать и разрешать только читающие инструменты (никаких изменений)');
+      expect(help.stdout).toContain('Для агента, который должен только смотреть:  "args": ["mcp", "--read-only"]');
+    } finally {
+      rmSync(config, { recursive: true, force: true });
+    }
+  });
+});
