@@ -37,6 +37,11 @@ const SAMPLES: AutopilotEvent[] = [
   ev('deadline.warned', 'ord_1 (#12) must be delivered within 12 min (by 2026-11-25T09:12:00.000Z)'),
   ev('deadline.warned', 'ord_1 (#12) is past its delivery deadline (2026-11-25T08:00:00.000Z)'),
   ev('deadline.dispute', 'ord_1 (#12) is disputed: answer the dispute'),
+  ev('deadline.missed', 'ord_1 (#12) missed its delivery deadline 2026-11-25T08:00:00.000Z with no warning given (the autopilot was not running, or the clock jumped)'),
+  ev('orders.refunded', 'ord_1 (#12) was refunded: its delivery deadline 2026-11-25T08:00:00.000Z passed before it was delivered'),
+  ev('orders.refunded', 'ord_1 (#12) was refunded to the buyer (a dispute or the marketplace)'),
+  ev('orders.cancelled', 'ord_1 (#12) was cancelled by the buyer'),
+  ev('orders.disputed', 'ord_1 (#12) is disputed by the buyer: answer the dispute (seller orders dispute-reply ord_1)'),
   ev('stock.notify-failed', 'the stock notification failed: the command timed out after 10 s'),
   ev('stock.error', '#12: cannot read the card (not found)'),
   ev('stock.error', '#12: could not switch auto-delivery back on (rate)'),
@@ -134,7 +139,7 @@ describe('autopilot lines', () => {
   it('passes a line of a form it does not know through as it came', async () => {
     await useLanguage('ru');
     expect(eventMessage(ev('deliver.delivered', 'ord_1 handed over some new way'))).toBe('ord_1 handed over some new way');
-    expect(eventMessage(ev('orders.refunded', 'ord_1 was refunded by the buyer'))).toBe('ord_1 was refunded by the buyer');
+    expect(eventMessage(ev('orders.refunded', 'ord_1 was paid back some new way'))).toBe('ord_1 was paid back some new way');
   });
 
   it('prints the line with the time in the chosen zone and the type as a word', async () => {
