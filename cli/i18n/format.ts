@@ -4,7 +4,7 @@
  * them); Russian reads as Russians write (`1 299 ₽`, `25.11.2026, 12:00 GMT+3` in the user's zone,
  * `через 12 мин.`). `--json` never passes through here.
  */
-import { language } from './index.ts';
+import { has, language, t } from './index.ts';
 
 let zone: string | undefined;
 
@@ -80,4 +80,15 @@ export function deadline(iso: string | null | undefined, now = Date.now()): stri
   if (language() !== 'ru' || !iso) return shown;
   const at = Date.parse(iso);
   return Number.isNaN(at) ? shown : `${shown} (${relative(at, now)})`;
+}
+
+/**
+ * An enum value for people (`word('orderStatus', 'awaiting_delivery')`): a word in Russian
+ * (`ждёт выдачи`), the raw value in English, and any value the catalogue does not know (one the
+ * service added) as it came. Where a seller must type the value (an option's known values), show
+ * the raw value, not this.
+ */
+export function word(kind: string, value: string): string {
+  const key = `enums.${kind}.${value}`;
+  return has(key) ? t(key) : value;
 }
