@@ -22,8 +22,6 @@ const NOT_YET_TRANSLATED = [
   'cli/commands/api.ts',
   'cli/commands/autopilot.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/cards-create.ts',
-  'cli/commands/cards.ts',
-  'cli/commands/catalog.ts',
   'cli/commands/completion.ts',
   'cli/commands/doctor.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/feedback.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
@@ -45,7 +43,6 @@ const NOT_YET_TRANSLATED = [
   'cli/commands/orders.ts',
   'cli/commands/papers.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/sandbox.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/stock.ts',
   'cli/commands/work-mode.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
 ];
 

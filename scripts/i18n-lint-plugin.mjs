@@ -17,6 +17,7 @@ const SINKS = {
   description: [0],
   summary: [0],
   option: [1],
+  Option: [1],
   requiredOption: [1],
   argument: [1],
   addHelpText: [1],
@@ -37,9 +38,10 @@ const SINKS = {
   confirm: [0],
   openOption: [1],
   printTable: [3],
+  listOptions: [1],
 };
 /** Object properties whose string values are text for a person (table columns, prompt choices). */
-const PROPERTIES = new Set(['header', 'empty']);
+const PROPERTIES = new Set(['header', 'empty', 'what']);
 const IGNORE = 'i18next-instrument-ignore-next-line';
 
 const isText = (text) => /\p{L}{2,}/u.test(text);
@@ -51,7 +53,7 @@ const isText = (text) => /\p{L}{2,}/u.test(text);
  */
 export const isCandidateText = (text) => {
   const bare = text.replace(/\{\{[^}]*\}\}/g, 'x');
-  return !text.includes('\u001b') && /\p{L}{2,}/u.test(bare) && /\S\s+\S/.test(bare);
+  return !text.includes('\u001b') && !text.startsWith('-') && /\p{L}{2,}/u.test(bare) && /\S\s+\S/.test(bare);
 };
 
 function literalText(node) {

@@ -64,7 +64,7 @@ export type OpenOption = Option & { completions: readonly string[] };
  * the real marketplace, not our enums, decides (the server refuses what it does not offer).
  */
 export function openOption(flags: string, description: string, known: readonly string[]): OpenOption {
-  const option = new Option(flags, `${description} (known: ${known.join(', ')}; others the service offers are passed on)`) as OpenOption;
+  const option = new Option(flags, t('command.openOption', { description, known: known.join(', ') })) as OpenOption;
   option.completions = known;
   return option;
 }
