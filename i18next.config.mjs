@@ -21,7 +21,6 @@ const NOT_FOR_PEOPLE = {
 const NOT_YET_TRANSLATED = [
   'cli/commands/api.ts',
   'cli/commands/autopilot.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/cards-create.ts',
   'cli/commands/completion.ts',
   'cli/commands/doctor.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/feedback.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it

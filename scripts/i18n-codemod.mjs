@@ -66,7 +66,9 @@ function nameOf(expr) {
 
 const added = {};
 const edits = [];
-for (const node of chosen) {
+// A literal inside another chosen one (a template in a template) goes with the outer one.
+const inside = (node) => [...chosen].some((other) => other !== node && other.span.start <= node.span.start && node.span.end <= other.span.end);
+for (const node of [...chosen].filter((node) => !inside(node))) {
   let text;
   const params = [];
   if (node.type === 'StringLiteral') text = node.value;

@@ -121,3 +121,9 @@ export function both(items: readonly string[]): string {
 export function rubles(n: number): string {
   return language() === 'ru' ? money(n) : String(n);
 }
+
+/** An enum value a seller may have to type later, for a choice list: `подписка (subscription)` (ru), `subscription` (en). */
+export function named(kind: string, value: string): string {
+  const shown = word(kind, value);
+  return shown === value ? value : `${shown} (${value})`;
+}
