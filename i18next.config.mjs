@@ -36,10 +36,7 @@ const NOT_YET_TRANSLATED = [
   'cli/commands/mcp-guard.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/mcp.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/money.ts',
-  'cli/commands/orders-common.ts',
-  'cli/commands/orders-vault.ts',
   'cli/commands/orders-watch.ts',
-  'cli/commands/orders.ts',
   'cli/commands/papers.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/sandbox.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/work-mode.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it

@@ -33,7 +33,7 @@ import { describeError, UsageError } from '../lib/errors.ts';
 import { type IO, useColor } from '../lib/io.ts';
 import { alignColumns, canRedraw, LiveBlock, paint, type Cell, type TerminalSink } from '../lib/live-table.ts';
 import { note, warn } from '../lib/output.ts';
-import { orderRow, parseSince, positiveSeconds, SINCE_HELP } from './orders-common.ts';
+import { orderRow, parseSince, positiveSeconds, sinceHelp } from './orders-common.ts';
 
 export interface WatchCliOptions {
   /** API timestamp to start from when no watermark is stored. */
@@ -49,7 +49,7 @@ export function registerWatch(noun: Command, app: App): void {
   noun
     .command('watch')
     .description('Stream new and changed orders until Ctrl-C')
-    .option('--since <time>', `start from this time: ${SINCE_HELP}`, 'now')
+    .option('--since <time>', `start from this time: ${sinceHelp()}`, 'now')
     .option('--interval <seconds>', 'seconds between polls', positiveSeconds, 5)
     .option('--state-file <path>', 'keep the position here and resume from it on the next run')
     .option('--exec <command>', 'run a shell command per change: order JSON on stdin, SERVICE_ORDER_ID and SERVICE_ORDER_STATUS in its environment')
