@@ -20,6 +20,7 @@ const SINKS = {
   Option: [1],
   requiredOption: [1],
   argument: [1],
+  Argument: [1],
   addHelpText: [1],
   helpOption: [1],
   showHelpAfterError: [0],

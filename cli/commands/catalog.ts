@@ -2,7 +2,7 @@
  * `seller catalog list|show|price|demand|request|requests`: the service catalogue (read-only for
  * sellers; scope `catalog`), its usual prices and demand, and requests for missing positions.
  */
-import { both, dateTime, days, duration, either, money, rubles } from '../i18n/format.ts';
+import { both, dateTime, days, duration, either, money, rubles, word } from '../i18n/format.ts';
 import { t } from '../i18n/index.ts';
 import { Option } from 'commander';
 import { PRODUCT_TYPES } from '../../sdk/contract/constants.ts';
@@ -241,7 +241,7 @@ export async function runCatalogRequests(opts: CatalogRequestsOptions, deps: Dep
     empty: t('catalog.noRequests'),
     columns: [
       { header: t('catalog.id'), value: (r) => r.id },
-      { header: t('catalog.status'), value: (r) => r.status },
+      { header: t('catalog.status'), value: (r) => word('requestStatus', r.status) },
       { header: t('catalog.title'), value: (r) => r.title },
       { header: t('catalog.category'), value: (r) => r.category },
       { header: t('catalog.created'), value: (r) => dateTime(r.createdAt) },
