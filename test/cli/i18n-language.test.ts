@@ -100,6 +100,11 @@ describe('seller in Russian', () => {
     expect(ru.code).toBe(en.code);
   });
 
+  it('completes the languages of --lang on Tab', async () => {
+    const { out } = await run(['__complete', '--lang', ''], bufferIO({ env: env({}) }));
+    expect(out.split('\n').filter(Boolean)).toEqual(['en', 'ru']);
+  });
+
   it('refuses --lang de with exit 2 and names the languages', async () => {
     const { code, err } = await run(['--lang', 'de', 'whoami'], bufferIO({ env: env({}) }));
     expect(code).toBe(2);
