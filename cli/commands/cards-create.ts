@@ -20,11 +20,13 @@ import {
 import { CREDITS_TYPES, DELIVERY_METHODS, PRODUCT_TYPES, STOCKABLE_METHODS } from '../../sdk/contract/constants.ts';
 import type { CreditsType, DeliveryMethod, Position, ProductType, SellerType } from '../lib/records.ts';
 import type { SellerClient } from '../../sdk/client.ts';
-import { findContacts } from '../../sdk/contacts.ts';
+import { contactsIn } from '../../sdk/contact-words.ts';
+import { contactsText } from '../i18n/contacts.ts';
 import { openOption, positiveInt } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CancelledError, CliError, UsageError } from '../lib/errors.ts';
-import { isInteractive, readAll, type IO } from '../lib/io.ts';
+import { readTextInput } from '../lib/input.ts';
+import { isInteractive, type IO } from '../lib/io.ts';
 import { note, printJson, say } from '../lib/output.ts';
 import { cancellable, type Choice } from '../lib/prompts.ts';
 import { minutes, positionOf } from './catalog.ts';
@@ -113,39 +115,14 @@ export function createCommand(noun: Command): Command {
     );
 }
 
-// ---------------------------------------------------------------------------------------------
-// Reading text input
-
-/** A file's text, or stdin's for `-`; an unreadable file is an error naming it. */
-export async function readTextInput(deps: Pick<Deps, 'io'>, path: string): Promise<string> {
-  if (path === '-') return readAll(deps.io.stdin);
-  return (await readInputFile(path)).toString('utf8');
-}
-
-/** A file's bytes; an unreadable file is an error naming it (exit 1). */
-export async function readInputFile(path: string): Promise<Buffer> {
-  // Loaded here, not with the module: every `seller cards …` command loads this module, few read a file.
-  const { readFile } = await import('node:fs/promises');
-  try {
-    return await readFile(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? t('cardsCreate.noSuchFile') : code === 'EISDIR' ? t('cardsCreate.itIsADirectory') : code === 'EACCES' ? t('cardsCreate.permissionDenied') : (error as Error).message;
-    throw new CliError(t('cardsCreate.cannotRead', { path, why }));
-  }
-}
-
 /**
  * What the marketplace's contact filter (sdk/contacts.ts, the one the server applies) finds in a
- * description, as a sentence; undefined when the text is clean.
+ * description, as a sentence worded like the server's refusal (sdk/contact-words.ts), with the first
+ * contact shown to its writer; undefined when the text is clean.
  */
 export function contactsProblem(text: string): string | undefined {
-  const found = findContacts(text);
-  if (found.length === 0) return undefined;
-  const kinds = { email: t('cardsCreate.anEMailAddress'), phone: t('cardsCreate.aPhoneNumber'), messenger: t('cardsCreate.aMessengerContact'), link: t('cardsCreate.aSocialProfileLink') } as const;
-  const first = found[0]!;
-  const more = found.length > 1 ? t('cardsCreate.andMore', { count: found.length - 1 }) : '';
-  return t('cardsCreate.aDescriptionMayNot', { kind: kinds[first.kind], match: first.match, more });
+  const found = contactsIn(text);
+  return found ? contactsText(t('cardsCreate.descriptionSubject'), found, { quote: true }) : undefined;
 }
 
 /** `--description` or `--description-file` (trailing blank lines dropped); both is a usage error. */
@@ -154,7 +131,7 @@ export async function descriptionOf(opts: EditableFlags, deps: Pick<Deps, 'io'>)
     throw new UsageError(t('cardsCreate.giveDescriptionOrDescription'));
   }
   if (opts.descriptionFile === undefined) return opts.description;
-  return (await readTextInput(deps, opts.descriptionFile)).replace(/\s+$/, '');
+  return (await readTextInput(deps, opts.descriptionFile, '--description-file')).replace(/\s+$/, '');
 }
 
 /** The credits part of the choices, if any credits flag was given. */

@@ -18,7 +18,6 @@ import {
   isoDate,
   orderRow,
   parseSince,
-  readFileArg,
   sinceHelp,
   stateMovedHint,
   textArg,
@@ -26,6 +25,7 @@ import {
 } from './orders-common.ts';
 import { registerVault } from './orders-vault.ts';
 import { registerWatch } from './orders-watch.ts';
+import { readTextInput } from '../lib/input.ts';
 
 export interface OrdersListOptions extends ListOptions {
   status?: OrderStatus | undefined;
@@ -255,7 +255,7 @@ async function checkVaultFilled(client: SellerClient, id: string): Promise<void>
 export async function runOrdersDeliver(opts: DeliverOptions, deps: Deps): Promise<void> {
   if (opts.note !== undefined && opts.noteFile !== undefined) throw new UsageError(t('orders.useEitherNoteOr'));
   const client = deps.client();
-  const text = opts.noteFile !== undefined ? chompNewline(await readFileArg(deps, opts.noteFile)) : opts.note;
+  const text = opts.noteFile !== undefined ? chompNewline(await readTextInput(deps, opts.noteFile, '--note-file')) : opts.note;
   const body = { nextChargeDay: opts.nextCharge, note: text?.trim() ? text : undefined };
   if (opts.withoutVault !== true) await checkVaultFilled(client, opts.id);
   const answer = await withHints(client.orders.deliver(opts.id, body), {

@@ -10,13 +10,11 @@
  * every answer against the contract instead (contract tests, bug reports).
  */
 import { t } from '../i18n/index.ts';
-import { SellerClient } from '../../sdk/client.ts';
+import { DEFAULT_BASE_URL, SellerClient } from '../../sdk/client.ts';
 import { AuthenticationError } from '../../sdk/errors.ts';
 import { DEFAULT_PROFILE, PROFILE_NAME, type ProfileStore } from './config.ts';
 import { UsageError } from './errors.ts';
 import { nodeFetch } from './http.ts';
-
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 
 /** The options every command accepts (defined on the program). */
 export interface GlobalOptions {
