@@ -33,7 +33,6 @@ const NOT_YET_TRANSLATED = [
   'cli/commands/logout.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/mcp-guard.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/mcp.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/orders-watch.ts',
   'cli/commands/papers.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/sandbox.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
   'cli/commands/work-mode.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it

@@ -6,7 +6,7 @@ import type { Order } from '../lib/records.ts';
 import { RejectedError, SellerError } from '../../sdk/errors.ts';
 import { EPOCH } from '../../sdk/watch.ts';
 import type { Deps } from '../lib/deps.ts';
-import { CliError, describeError, UsageError } from '../lib/errors.ts';
+import { CliError, describeError, UsageError, withoutErrorPrefix } from '../lib/errors.ts';
 import { readAll } from '../lib/io.ts';
 import { flagOrAsk } from '../lib/prompts.ts';
 
@@ -76,14 +76,8 @@ export async function withHints<T>(call: Promise<T>, hints: Hints): Promise<T> {
     if (hint === undefined) throw error;
     const { lines, exitCode } = describeError(error);
     const [first = 'error', ...rest] = lines;
-    throw new CliError(withoutPrefix(first), exitCode, [...rest, t('ordersCommon.hint', { hint })].join('\n'));
+    throw new CliError(withoutErrorPrefix(first), exitCode, [...rest, t('ordersCommon.hint', { hint })].join('\n'));
   }
-}
-
-/** An error line without its `error: ` prefix (in the active language). */
-function withoutPrefix(line: string): string {
-  const prefix = t('errors.prefix', { message: '' });
-  return line.startsWith(prefix) ? line.slice(prefix.length) : line;
 }
 
 /** The hint of `state_moved` for an order. */
