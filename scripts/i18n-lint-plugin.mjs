@@ -40,6 +40,7 @@ const SINKS = {
   openOption: [1],
   printTable: [3],
   listOptions: [1],
+  write: [0],
 };
 /** Object properties whose string values are text for a person (table columns, prompt choices). */
 const PROPERTIES = new Set(['header', 'empty', 'what']);

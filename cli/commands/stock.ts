@@ -120,7 +120,7 @@ function progress(io: IO, total: number, batches: number): { step(done: number):
   return {
     step: (done) => {
       const filled = Math.round((done / total) * width);
-      io.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} items`);
+      io.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${t('stock.progress', { done, total })}`);
       drawn = true;
     },
     end: () => {
