@@ -311,8 +311,8 @@ function autoDeliver(svc: ServerContext, doc: SellerDoc, order: OrderRecord, now
   if (!card?.autoIssue) return undefined;
   const unit = issueUnit(svc, doc, order.number, order.id, now);
   if (unit !== null) {
-    order.vaults.seller = { sealed: svc.sealer.seal(unit, vaultAad(order.id, 'seller')), opened: false, at: now.toISOString() };
-    order.stockItem = doc.stock[String(order.number)]?.find((i) => i.order === order.id)?.id ?? null;
+    order.vaults.seller = { sealed: svc.sealer.seal(unit.secret, vaultAad(order.id, 'seller')), opened: false, at: now.toISOString() };
+    order.stockItem = unit.id;
     applyAction(svc, doc, order, 'deliver', now);
   }
   // The caller announces an emptied stock (`afterIssue`) once its own event is recorded.

@@ -11,7 +11,7 @@ import type { KeyMode, Position, Scope, SellerType } from '../../sdk/contract/in
 import type { EventRecord } from '../domain/events.ts';
 import type { ComplaintRecord, PayoutRecord, QuestionRecord, ReviewRecord, WorkModeRecord } from './records/account.ts';
 import type { DeliveryRecord, HookRecord, ProbeHitRecord } from './records/hooks.ts';
-import type { CardRecord, StockItemRecord } from './records/listings.ts';
+import type { CardRecord, StockPieceRecord } from './records/listings.ts';
 import type { OrderRecord } from './records/orders.ts';
 
 export const DOC_VERSION = 1;
@@ -124,9 +124,10 @@ export interface SellerDoc {
   papers: PapersRecord;
   catalogRequests: CatalogRequestRecord[];
   idempotency: Record<string, IdempotencyRecord>;
-  /** Cards by number; stock items by card number. */
+  /** Cards by number. */
   cards: Record<string, CardRecord>;
-  stock: Record<string, StockItemRecord[]>;
+  /** Stock units in pieces by `<card number>.<i>` (server/store/stock-pieces.ts); change them only through it. */
+  stock: Record<string, StockPieceRecord>;
   orders: Record<string, OrderRecord>;
   /** Latest `updatedAt` given to an order (kept strictly increasing). */
   lastOrderUpdate: string | null;

@@ -28,6 +28,7 @@ import { makeDir, removeFile, type Disk } from './durable-file.ts';
 import { DOC_VERSION, upgradeSeller, type SellerDoc } from './docs.ts';
 import { parseDocument, readText, StoreError, textFile } from './file-text.ts';
 import { dropOrderIndex } from './order-index.ts';
+import { dropStockIndex, indexStock } from './stock-pieces.ts';
 import { SHARDED_SECTIONS, ShardedMap, type ShardedSection, type ShardLimits, type ShardSnapshot } from './shards.ts';
 
 const SHARD_FILE = /^(cards|stock|orders|idempotency)-(\d{1,9})\.json$/;
@@ -107,9 +108,12 @@ export class SellerFiles {
         set: (value: unknown) => {
           map.replace(isRecordMap(value) ? value : {});
           if (section === 'orders') dropOrderIndex(doc);
+          if (section === 'stock') dropStockIndex(doc.stock);
         },
       });
     }
+    // Counts and duplicate hashes of every card's stock, built here rather than by a request.
+    indexStock(doc.stock);
     return new SellerFiles(sellerId, base, doc, sections, disk);
   }
 

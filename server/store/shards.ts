@@ -44,10 +44,14 @@ export const SHARDED_SECTIONS = ['stock', 'cards', 'orders', 'idempotency'] as c
 export type ShardedSection = (typeof SHARDED_SECTIONS)[number];
 
 const KB = 1024;
-/** About 250 KB of cards, 500 KB of orders; stock by size (a card's stock can be thousands of units); idempotency records by number. */
+/**
+ * About 250 KB of cards, 500 KB of orders; stock by pieces (server/store/stock-pieces.ts: up to 128
+ * units, ~36 KB, each), two a shard, so that issuing a unit rewrites ~70 KB however large the stock;
+ * idempotency records by number.
+ */
 export const DEFAULT_SHARD_LIMITS: Readonly<Record<ShardedSection, ShardLimits>> = {
   cards: { records: 500, bytes: 512 * KB },
-  stock: { records: 100, bytes: 256 * KB },
+  stock: { records: 2, bytes: 96 * KB },
   orders: { records: 500, bytes: 512 * KB },
   // A sealed record is ~350 bytes: ~70 KB a shard. Expired records are dropped (server/http/idempotency.ts `prune`).
   idempotency: { records: 200, bytes: 128 * KB },

@@ -38,3 +38,9 @@ export interface StockItemRecord {
   issuedAt: string | null;
   order: string | null;
 }
+
+/** Up to PIECE_UNITS units of one card, oldest first, stored under `<number>.<i>` (server/store/stock-pieces.ts). */
+export interface StockPieceRecord {
+  number: number;
+  units: StockItemRecord[];
+}
