@@ -46,7 +46,7 @@ export type ShardedSection = (typeof SHARDED_SECTIONS)[number];
 const KB = 1024;
 /**
  * About 250 KB of cards, 500 KB of orders; stock by pieces (server/store/stock-pieces.ts: up to 128
- * units, ~36 KB, each), two a shard, so that issuing a unit rewrites ~70 KB however large the stock;
+ * units, ~25 KB, each), two a shard, so that issuing a unit rewrites ~50 KB however large the stock;
  * idempotency records by number.
  */
 export const DEFAULT_SHARD_LIMITS: Readonly<Record<ShardedSection, ShardLimits>> = {

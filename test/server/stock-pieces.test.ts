@@ -103,10 +103,12 @@ describe('a write proportional to the change', () => {
     const fourth = await stockFiles();
     expect(changed(third, fourth).sort()).toEqual(['stock-1.json', 'stock-2.json'].filter((f) => fourth.has(f)).sort());
     for (const f of fourth.keys()) {
-      const doc = JSON.parse(await readFile(path.join(shardDir(), f), 'utf8')) as { records: Record<string, { units: unknown[] }> };
+      const doc = JSON.parse(await readFile(path.join(shardDir(), f), 'utf8')) as { records: Record<string, { units: string }> };
       for (const [key, piece] of Object.entries(doc.records)) {
         expect(key).toMatch(new RegExp(`^${n}\\.\\d+$`));
-        expect(piece.units.length).toBeLessThanOrEqual(PIECE_UNITS);
+        expect(piece.units.split('|').length).toBeLessThanOrEqual(PIECE_UNITS);
+        // Sealed at rest: no unit's plaintext is in the file.
+        expect(piece.units).not.toContain('unit-');
       }
     }
   });
