@@ -217,15 +217,23 @@ async function loadShards(base: string, sections: Sections, disk: Disk): Promise
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => ({ file: path.join(base, m[0]), section: m[1] as ShardedSection, index: Number(m[2]) }))
     .sort((a, b) => a.index - b.index);
-  const texts = await Promise.all(found.map((f) => readText(textFile(f.file, disk), f.file)));
-  for (const [i, f] of found.entries()) {
-    const text = texts[i];
-    if (text === null || text === undefined) continue; // gone between the listing and the read
-    const data = parseDocument<Partial<ShardDocument>>(text, f.file);
-    if (!isRecordMap(data.records)) throw new StoreError(`data file ${f.file} does not hold a shard's records; it was left untouched.`);
-    sections[f.section].load(f.index, data.records, text.length);
+  // A few files at a time, each parsed as soon as its batch is read: a seller of thousands of
+  // shards (a million stock units: ~200 MB) never holds every file's text at once.
+  for (let from = 0; from < found.length; from += LOAD_BATCH) {
+    const batch = found.slice(from, from + LOAD_BATCH);
+    const texts = await Promise.all(batch.map((f) => readText(textFile(f.file, disk), f.file)));
+    for (const [i, f] of batch.entries()) {
+      const text = texts[i];
+      if (text === null || text === undefined) continue; // gone between the listing and the read
+      const data = parseDocument<Partial<ShardDocument>>(text, f.file);
+      if (!isRecordMap(data.records)) throw new StoreError(`data file ${f.file} does not hold a shard's records; it was left untouched.`);
+      sections[f.section].load(f.index, data.records, text.length);
+    }
   }
 }
+
+/** Shard files read at once when a seller is opened. */
+const LOAD_BATCH = 32;
 
 interface JournalFile {
   /** A shard's file name, or `core`. */
