@@ -22,7 +22,7 @@ export const catalogHandlers = apiHandlers({
   },
 
   'catalogRequests.list': ({ caller }, { query }) =>
-    pageOf(caller.doc.catalogRequests, query, { key: (r) => `${r.createdAt}|${r.id}`, desc: true }),
+    pageOf(Object.values(caller.doc.catalogRequests), query, { key: (r) => `${r.createdAt}|${r.id}`, desc: true }),
 
   'catalogRequests.create': ({ caller, tx, now }, { body }) => {
     const record: CatalogRequestRecord = {
@@ -35,7 +35,7 @@ export const catalogHandlers = apiHandlers({
       createdAt: now.toISOString(),
       decidedAt: null,
     };
-    caller.doc.catalogRequests.push(record);
+    caller.doc.catalogRequests[record.id] = record;
     tx.shared().requestIndex[record.id] = caller.seller.id;
     return record;
   },

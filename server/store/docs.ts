@@ -120,9 +120,15 @@ export interface PapersRecord {
 export interface SellerDoc {
   version: number;
   sellerId: string;
-  keys: KeyRecord[];
+  /**
+   * The sections a seller grows without limit are maps by record id kept in shards
+   * (server/store/shards.ts `SHARDED_SECTIONS`): keys, questions, reviews, complaints, catalogue
+   * requests, as well as cards, stock, orders and idempotency records. List them with
+   * `Object.values` (in the order they were added).
+   */
+  keys: Record<string, KeyRecord>;
   papers: PapersRecord;
-  catalogRequests: CatalogRequestRecord[];
+  catalogRequests: Record<string, CatalogRequestRecord>;
   idempotency: Record<string, IdempotencyRecord>;
   /** Cards by number. */
   cards: Record<string, CardRecord>;
@@ -131,9 +137,9 @@ export interface SellerDoc {
   orders: Record<string, OrderRecord>;
   /** Latest `updatedAt` given to an order (kept strictly increasing). */
   lastOrderUpdate: string | null;
-  questions: QuestionRecord[];
-  reviews: ReviewRecord[];
-  complaints: ComplaintRecord[];
+  questions: Record<string, QuestionRecord>;
+  reviews: Record<string, ReviewRecord>;
+  complaints: Record<string, ComplaintRecord>;
   payouts: PayoutRecord[];
   workMode: WorkModeRecord;
   hooks: HookRecord | null;
@@ -163,7 +169,7 @@ export function newSellerDoc(sellerId: string): SellerDoc {
   return {
     version: DOC_VERSION,
     sellerId,
-    keys: [],
+    keys: {},
     papers: {
       nickname: null,
       offerAcceptedAt: null,
@@ -174,15 +180,15 @@ export function newSellerDoc(sellerId: string): SellerDoc {
       payout: null,
       payoutFilledAt: null,
     },
-    catalogRequests: [],
+    catalogRequests: {},
     idempotency: {},
     cards: {},
     stock: {},
     orders: {},
     lastOrderUpdate: null,
-    questions: [],
-    reviews: [],
-    complaints: [],
+    questions: {},
+    reviews: {},
+    complaints: {},
     payouts: [],
     workMode: { capacity: null, doNotDisturb: false, quietHours: null },
     hooks: null,

@@ -31,7 +31,7 @@ import { dropOrderIndex } from './order-index.ts';
 import { dropStockIndex, indexStock } from './stock-pieces.ts';
 import { SHARDED_SECTIONS, ShardedMap, type ShardedSection, type ShardLimits, type ShardSnapshot } from './shards.ts';
 
-const SHARD_FILE = /^(cards|stock|orders|idempotency)-(\d{1,9})\.json$/;
+const SHARD_FILE = new RegExp(`^(${SHARDED_SECTIONS.join('|')})-(\\d{1,9})\\.json$`);
 /** The journal of a seller's last write, in the seller's directory. */
 const JOURNAL = 'journal';
 /** The name the core document has in a journal (it lives beside the directory, as `<id>.json`). */
@@ -96,6 +96,8 @@ export class SellerFiles {
       const inline = core[section];
       delete core[section];
       if (stored && isRecordMap(inline)) sections[section].adopt(inline);
+      // A list an older seller file kept inline (keys, questions, …): its records by id.
+      else if (stored && Array.isArray(inline)) sections[section].adopt(byId(inline));
     }
     const doc = core as unknown as SellerDoc;
     for (const section of SHARDED_SECTIONS) {
@@ -202,6 +204,16 @@ export class SellerFiles {
 
 const isRecordMap = (value: unknown): value is Record<string, object> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Records of a list by their `id` (an entry without a string id cannot be kept and is dropped). */
+function byId(list: readonly unknown[]): Record<string, object> {
+  const out: Record<string, object> = {};
+  for (const r of list) {
+    const id = typeof r === 'object' && r !== null ? (r as { id?: unknown }).id : undefined;
+    if (typeof id === 'string') Object.defineProperty(out, id, { value: r, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
 
 /** Reads every shard file of a seller (none when the directory does not exist), in ascending shard order. */
 async function loadShards(base: string, sections: Sections, disk: Disk): Promise<void> {

@@ -99,7 +99,7 @@ export function deriveIndexes(shared: SharedDoc, docs: ReadonlyMap<string, Selle
   let maxCard = shared.seq.card;
   for (const sellerId of [...docs.keys()].sort()) {
     const doc = docs.get(sellerId)!;
-    for (const key of doc.keys) {
+    for (const key of Object.values(doc.keys)) {
       if (typeof key.hash === 'string' && !Object.hasOwn(keyIndex, key.hash)) keyIndex[key.hash] = { sellerId, keyId: key.id };
     }
     const nickname = doc.papers.nickname == null ? undefined : nicknameKey(doc.papers.nickname);
