@@ -24,7 +24,7 @@ export const catalogHandlers = apiHandlers({
   'catalogRequests.list': ({ caller }, { query }) =>
     pageOf(Object.values(caller.doc.catalogRequests), query, { key: (r) => `${r.createdAt}|${r.id}`, desc: true }),
 
-  'catalogRequests.create': ({ caller, tx, now }, { body }) => {
+  'catalogRequests.create': ({ svc, caller, now }, { body }) => {
     const record: CatalogRequestRecord = {
       id: newId('req'),
       title: body.title,
@@ -36,7 +36,8 @@ export const catalogHandlers = apiHandlers({
       decidedAt: null,
     };
     caller.doc.catalogRequests[record.id] = record;
-    tx.shared().requestIndex[record.id] = caller.seller.id;
+    // Derived from the seller documents (server/store/store.ts `deriveIndexes`): shared.json is not written.
+    svc.store.shared.requestIndex[record.id] = caller.seller.id;
     return record;
   },
 });

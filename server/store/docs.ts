@@ -50,12 +50,12 @@ export interface SharedDoc {
    *   keys themselves are never stored.
    * - `cardIndex`: card number → seller id; `orderIndex`: order id → seller id.
    * - `nicknames`: lower-cased nickname → seller id (nicknames are unique; from `papers.nickname`).
+   * - `requestIndex`: catalogue request id → seller id (from each seller's `catalogRequests`).
    */
   keyIndex: Record<string, KeyIndexEntry>;
   cardIndex: Record<string, string>;
   orderIndex: Record<string, string>;
   nicknames: Record<string, string>;
-  /** catalogue request id → seller id (written: requests are few). */
   requestIndex: Record<string, string>;
   catalog: Position[];
   clock: { offsetMs: number };

@@ -137,8 +137,23 @@ describe('persistence', () => {
     await Promise.all(sellers.map((s) => call(app, s.apiKey, 'POST', '/api/v1/catalog/requests', { title: `From ${s.sellerId}` })));
     const shared = await readJson(path.join(store.dir, 'shared.json'));
     expect(Object.keys(shared.sellers)).toHaveLength(10);
-    expect(Object.keys(shared.requestIndex)).toHaveLength(10);
+    // the request index is derived from the sellers' requests, never written
+    expect(shared).not.toHaveProperty('requestIndex');
     for (const s of sellers) expect(await sectionRecords(s.sellerId, 'catalogRequests')).toHaveLength(1);
+  });
+});
+
+describe('the catalogue request index', () => {
+  it('is derived from the sellers at start: a request made before a restart is decided after it', async () => {
+    let app = await fileApp();
+    const s = await newSeller(app);
+    const created = await call(app, s.apiKey, 'POST', '/api/v1/catalog/requests', { title: 'Tidal' });
+    expect(created.status).toBe(201);
+    await closeAll();
+    app = await fileApp();
+    const decided = await sandbox(app, 'POST', `/catalog/requests/${created.body.id}/decide`, { approve: true });
+    expect(decided.status, decided.text).toBe(200);
+    expect((await call(app, s.apiKey, 'GET', '/api/v1/catalog/requests')).body.items[0]).toMatchObject({ id: created.body.id, status: 'approved' });
   });
 });
 
