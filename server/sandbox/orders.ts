@@ -41,7 +41,7 @@ async function findOrder(ctx: CallContext, id: string): Promise<{ doc: SellerDoc
 const action = (name: OrderAction, what: string) => async (ctx: CallContext, { params }: { params: { id: string } }) => {
   const { doc, order } = await findOrder(ctx, params.id);
   if (!applyAction(ctx.svc, doc, order, name, ctx.now)) throw stateMoved(order, what);
-  return orderWithMessages(order);
+  return orderWithMessages(doc, order);
 };
 
 export const orderSandboxHandlers = sandboxHandlers({
@@ -92,7 +92,7 @@ export const orderSandboxHandlers = sandboxHandlers({
     doc.orders[order.id] = order;
     shared.orderIndex[order.id] = doc.sellerId;
     orderCreated(ctx.svc, doc, order, ctx.now);
-    return orderWithMessages(order);
+    return orderWithMessages(doc, order);
   },
 
   'sandbox.pay': action('pay', 'only an order awaiting payment can be paid'),
@@ -102,7 +102,7 @@ export const orderSandboxHandlers = sandboxHandlers({
     const { doc, order } = await findOrder(ctx, params.id);
     const name: OrderAction = body.winner === 'seller' ? 'resolveForSeller' : 'resolveForBuyer';
     if (!applyAction(ctx.svc, doc, order, name, ctx.now)) throw stateMoved(order, 'only a disputed order can be resolved');
-    return orderWithMessages(order);
+    return orderWithMessages(doc, order);
   },
 
   'sandbox.dispute': async (ctx, { params, body }) => {
@@ -111,7 +111,7 @@ export const orderSandboxHandlers = sandboxHandlers({
       throw stateMoved(order, 'a dispute can be opened on a delivered order, or a completed one while its guarantee runs');
     }
     addMessage(ctx.svc, doc, order, 'buyer', body.text, ctx.now, { quiet: true });
-    return orderWithMessages(order);
+    return orderWithMessages(doc, order);
   },
 
   'sandbox.message': async (ctx, { params, body }) => {
@@ -126,6 +126,6 @@ export const orderSandboxHandlers = sandboxHandlers({
     // A new put replaces the buyer's vault; the seller can read the new contents once.
     order.vaults.buyer = { sealed: ctx.svc.sealer.seal(body.secret, vaultAad(order.id, 'buyer')), opened: false, at: ctx.now.toISOString() };
     touched(ctx.svc, doc, order, ctx.now);
-    return orderWithMessages(order);
+    return orderWithMessages(doc, order);
   },
 });

@@ -12,7 +12,7 @@ import type { EventRecord } from '../domain/events.ts';
 import type { ComplaintRecord, PayoutRecord, QuestionRecord, ReviewRecord, WorkModeRecord } from './records/account.ts';
 import type { DeliveryRecord, HookRecord, ProbeHitRecord } from './records/hooks.ts';
 import type { CardRecord, StockPieceRecord } from './records/listings.ts';
-import type { OrderRecord } from './records/orders.ts';
+import type { MessagePieceRecord, OrderRecord } from './records/orders.ts';
 
 export const DOC_VERSION = 1;
 
@@ -135,6 +135,8 @@ export interface SellerDoc {
   /** Stock units in pieces by `<card number>.<i>` (server/store/stock-pieces.ts); change them only through it. */
   stock: Record<string, StockPieceRecord>;
   orders: Record<string, OrderRecord>;
+  /** Orders' messages past the first fifty, in pieces by `<order id>.<i>` (server/store/message-pieces.ts). */
+  messages: Record<string, MessagePieceRecord>;
   /** Latest `updatedAt` given to an order (kept strictly increasing). */
   lastOrderUpdate: string | null;
   questions: Record<string, QuestionRecord>;
@@ -185,6 +187,7 @@ export function newSellerDoc(sellerId: string): SellerDoc {
     cards: {},
     stock: {},
     orders: {},
+    messages: {},
     lastOrderUpdate: null,
     questions: {},
     reviews: {},

@@ -42,9 +42,10 @@ export interface ShardLimits {
  *
  * The lists a seller grows without limit (API keys, questions, reviews, complaints about buyers,
  * catalogue requests: issue 19's audit, docs/decisions.md) are sections too, keyed by record id,
- * so that none of them is rewritten whole by every write of the seller.
+ * so that none of them is rewritten whole by every write of the seller; and so are the messages of
+ * an order past its first fifty, in pieces (server/store/message-pieces.ts).
  */
-export const SHARDED_SECTIONS = ['stock', 'cards', 'orders', 'keys', 'questions', 'reviews', 'complaints', 'catalogRequests', 'idempotency'] as const;
+export const SHARDED_SECTIONS = ['stock', 'cards', 'orders', 'messages', 'keys', 'questions', 'reviews', 'complaints', 'catalogRequests', 'idempotency'] as const;
 export type ShardedSection = (typeof SHARDED_SECTIONS)[number];
 
 const KB = 1024;
@@ -57,6 +58,8 @@ export const DEFAULT_SHARD_LIMITS: Readonly<Record<ShardedSection, ShardLimits>>
   cards: { records: 500, bytes: 512 * KB },
   stock: { records: 2, bytes: 96 * KB },
   orders: { records: 500, bytes: 512 * KB },
+  // Pieces of 50 messages (server/store/message-pieces.ts): up to ~100 KB each with long texts.
+  messages: { records: 4, bytes: 128 * KB },
   keys: { records: 200, bytes: 128 * KB },
   questions: { records: 500, bytes: 256 * KB },
   reviews: { records: 500, bytes: 256 * KB },
