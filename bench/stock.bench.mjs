@@ -16,7 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ADMIN_TOKEN, DIST_SERVER, fmt, log, median, NO_RATE_LIMIT, nowMs, percentile, pick, ratioRow, row, sleep, startChild, tempDir } from './lib.mjs';
-import { newSeller } from './seed.mjs';
+import { newCard, newSeller } from './seed.mjs';
 
 export const name = 'stock';
 
@@ -26,15 +26,6 @@ const SMALL_STOCK = 50;
 const SAMPLES = pick(4, 15);
 const PROBES = pick(60, 400);
 
-const CARD = {
-  service: 'spotify',
-  tariff: 'individual',
-  productType: 'code',
-  deliveryMethod: 'code',
-  priceRub: 300,
-  slaMinutes: 60,
-  guaranteeDays: 7,
-};
 
 const batch = (tag, b, size = BATCH) => Array.from({ length: size }, (_, j) => `${tag}-${b}-${j}-${randomUUID().slice(0, 8)}`);
 
@@ -66,13 +57,14 @@ async function seed(dir) {
       return res.json();
     };
     const [large, small, other] = [await newSeller(app), await newSeller(app), await newSeller(app)];
-    const { number } = await inject('POST', '/api/v1/listings', large.apiKey, CARD);
+    // A code card switched on (bench/seed.mjs); its body makes the other cards of the run.
+    const { number, body } = await newCard(app, large.apiKey);
     const t0 = nowMs();
     for (let b = 0; b * BATCH < UNITS; b++) {
       await inject('POST', `/api/v1/listings/${number}/stock`, large.apiKey, { items: batch('seed', b) });
       if (b % 100 === 99) log(`  stock: seeded ${fmt.int((b + 1) * BATCH)} units (${fmt.ms(nowMs() - t0)})`);
     }
-    return { large: { ...large, number }, small, other, seededMs: nowMs() - t0 };
+    return { large: { ...large, number }, small, other, card: body, seededMs: nowMs() - t0 };
   } finally {
     await app.close();
   }
@@ -137,7 +129,7 @@ export async function run() {
   const empty = tempDir('stock-empty');
   let server = null;
   try {
-    const { large, small, other, seededMs } = await seed(tmp.dir);
+    const { large, small, other, card: CARD, seededMs } = await seed(tmp.dir);
     log(`  stock: ${fmt.int(UNITS)} units seeded in ${fmt.ms(seededMs)} (fsync off)`);
 
     const bare = await startChild({ mode: 'open', dataDir: empty.dir });
@@ -191,9 +183,12 @@ export async function run() {
     const idle = await meP99(base, other.apiKey);
     let busy = true;
     let sold = 0;
+    // The batches are made before the probes start, so that the load generator's own work in this
+    // process does not delay the probes it times.
+    const loadBatches = Array.from({ length: 200 }, (_, i) => batch('load', i));
     const load = (async () => {
       for (let i = 0; busy; i++) {
-        if (i % 4 === 3) await http(base, 'POST', `/api/v1/listings/${large.number}/stock`, { key: large.apiKey, body: { items: batch('load', i) } });
+        if (i % 4 === 3) await http(base, 'POST', `/api/v1/listings/${large.number}/stock`, { key: large.apiKey, body: { items: loadBatches[i % loadBatches.length] } });
         else {
           await (await orderToPay(base, large.number))();
           sold++;
