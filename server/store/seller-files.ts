@@ -1,9 +1,11 @@
 /**
- * One seller's documents: a core document `sellers/<id>.json` (keys, papers, idempotency records,
- * hooks, deliveries, events and the other small sections) and shard documents
+ * One seller's documents: a core document `sellers/<id>.json` (papers, work mode, hooks, the
+ * bounded delivery log, probe hits and event outbox) and shard documents
  * `sellers/<id>/<section>-<n>.json` for the sections that grow with the business (`cards`,
- * `stock`, `orders`: server/store/shards.ts). The seller document handed to handlers looks as it
- * always did: `doc.cards`, `doc.stock`, `doc.orders` read and change like plain objects.
+ * `stock`, `orders`, `messages`, `keys`, `questions`, `reviews`, `complaints`, `catalogRequests`,
+ * `idempotency`: server/store/shards.ts `SHARDED_SECTIONS`). The seller document handed to handlers
+ * reads and changes those sections like plain objects keyed by record id (`doc.cards[n]`,
+ * `doc.keys[id]`).
  *
  * A write (`write()`) takes one snapshot of the seller, synchronously: the core document and every
  * dirty shard serialised at the same instant. It then writes the shard files side by side and the
@@ -19,8 +21,9 @@
  * an idempotency record (in the core) is never without its changes, nor changes without their record
  * (docs/decisions.md, "Store layout").
  *
- * An older seller file holding `cards`, `stock` and `orders` inline loads: its records go into
- * shards on the next write, and the core document is written without them after the shards.
+ * An older seller file holding sections inline loads (as maps, or for keys, questions, reviews,
+ * complaints and catalogue requests as lists of records with an `id`): its records go into shards on
+ * the next write, and the core document is written without them after the shards.
  */
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
