@@ -1,15 +1,16 @@
 /**
  * One seller's documents: a core document `sellers/<id>.json` (papers, work mode, hooks, the
  * bounded delivery log, probe hits and event outbox) and shard documents
- * `sellers/<id>/<section>-<n>.json` for the sections that grow with the business (`cards`,
+ * `sellers/<id>/<section>-<n>.json` for the sections that grow with the business or with its calls (`cards`,
  * `stock`, `orders`, `messages`, `keys`, `questions`, `reviews`, `complaints`, `catalogRequests`,
  * `idempotency`: server/store/shards.ts `SHARDED_SECTIONS`). The seller document handed to handlers
  * reads and changes those sections like plain objects keyed by record id (`doc.cards[n]`,
  * `doc.keys[id]`).
  *
  * A write (`write()`) takes one snapshot of the seller, synchronously: the core document and every
- * dirty shard serialised at the same instant. It then writes the shard files side by side and the
- * core document last, each through lowdb's text file adapter (atomic replace). Writes of one seller never
+ * dirty shard serialised at the same instant. It then writes the shard files side by side, the core
+ * document, and the idempotency records' shards last, each through lowdb's text file adapter
+ * (atomic replace). Writes of one seller never
  * overlap: a write asked for while another runs waits for it and takes its own snapshot then, and
  * every write asked for meanwhile shares that one (coalesced, as lowdb coalesces one file's writes).
  * So a file is never overwritten by an older snapshot.
@@ -18,7 +19,7 @@
  * all together, to `sellers/<id>/journal` (atomic replace), then each to its place, then the journal
  * is removed. Opening a seller whose journal is still there (a crash, or a failed write, between the
  * two) writes its files to their places first. So a seller's write is on disk whole or not at all:
- * an idempotency record (in the core) is never without its changes, nor changes without their record
+ * an idempotency record (in its shard) is never without its changes, nor changes without their record
  * (docs/decisions.md, "Store layout").
  *
  * An older seller file holding sections inline loads (as maps, or for keys, questions, reviews,
