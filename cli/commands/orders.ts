@@ -9,11 +9,12 @@ import type { SellerClient } from '../../sdk/client.ts';
 import { openOption, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
+import { refuseContacts, refuseNextCharge, REWRITE_HINT } from '../lib/guards.ts';
+import { serviceNowMs } from '../lib/service-clock.ts';
 import { listOptions, pageFlags, printList, type ListOptions, type RawListOptions } from '../lib/list.ts';
 import { note, printFields, printJson, say, warn } from '../lib/output.ts';
 import {
   chompNewline,
-  isoDate,
   orderRow,
   parseSince,
   readFileArg,
@@ -94,7 +95,7 @@ export const register: Register = (noun, app) => {
     .command('deliver')
     .description('Mark an order delivered')
     .argument('<id>', 'order id')
-    .option('--next-charge <date>', 'next charge at the vendor, YYYY-MM-DD (needed for subscriptions and accounts)', isoDate)
+    .option('--next-charge <date>', "next charge at the vendor, YYYY-MM-DD, today or later by the service's clock (needed for subscriptions and accounts)")
     .option('--note <text>', 'a note for the buyer (no contacts)')
     .option('--note-file <file>', 'read the note from a file (- for stdin)')
     .option('--without-vault', 'deliver a code or credentials order although your vault is empty (sent another way)')
@@ -219,6 +220,7 @@ export async function runOrdersConfirm(opts: { id: string }, deps: Deps): Promis
 export async function runOrdersDecline(opts: DeclineOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   const reason = await textArg(deps, opts.reason, '--reason', 'Reason for the buyer');
+  refuseContacts(reason, 'the reason', REWRITE_HINT);
   const order = await withHints(client.orders.decline(opts.id, { reason }), {
     state_moved: stateMovedHint(opts.id),
     contacts: 'write the reason without e-mail addresses, phone numbers, messenger handles or links',
@@ -235,8 +237,8 @@ export const VAULT_METHODS: readonly string[] = ['code', 'credentials'];
  * a `code` or `credentials` order whose own vault is empty is refused before the call, since the
  * buyer would get nothing; `--without-vault` says the goods went another way.
  */
-async function checkVaultFilled(client: SellerClient, id: string): Promise<void> {
-  const order = await client.orders.get(id);
+async function checkVaultFilled(client: SellerClient, order: Order): Promise<void> {
+  const id = order.id;
   if (!VAULT_METHODS.includes(order.deliveryMethod) || order.status !== 'awaiting_delivery') return;
   const { items } = await client.orders.vaults(id);
   if (items.some((v) => v.side === 'own')) return;
@@ -250,9 +252,14 @@ export async function runOrdersDeliver(opts: DeliverOptions, deps: Deps): Promis
   if (opts.note !== undefined && opts.noteFile !== undefined) throw new UsageError('use either --note or --note-file, not both');
   const client = deps.client();
   const text = opts.noteFile !== undefined ? chompNewline(await readFileArg(deps, opts.noteFile)) : opts.note;
-  const body = { nextChargeDay: opts.nextCharge, note: text?.trim() ? text : undefined };
-  if (opts.withoutVault !== true) await checkVaultFilled(client, opts.id);
-  const answer = await withHints(client.orders.deliver(opts.id, body), {
+  const noteText = text?.trim() ? text : undefined;
+  // Checked offline before any change: a note with contacts would be withheld from a delivered order.
+  refuseContacts(noteText, 'the note', `rewrite the note without contacts, or deliver without ${opts.noteFile !== undefined ? '--note-file' : '--note'} to send no note`);
+  // The order read first also tells the service's today (its Date header) for the next charge day.
+  const order = opts.withoutVault !== true || opts.nextCharge !== undefined ? await client.orders.get(opts.id) : undefined;
+  refuseNextCharge(opts.nextCharge, serviceNowMs(client) ?? Date.now());
+  if (opts.withoutVault !== true && order) await checkVaultFilled(client, order);
+  const answer = await withHints(client.orders.deliver(opts.id, { nextChargeDay: opts.nextCharge, note: noteText }), {
     state_moved: stateMovedHint(opts.id),
     need_next_charge: 'add --next-charge YYYY-MM-DD (the date of the next charge at the vendor)',
   });
@@ -272,6 +279,7 @@ const CONTACTS_HINT = 'remove e-mail addresses, phone numbers, messenger handles
 export async function runOrdersMessage(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   const text = await textArg(deps, opts.text, '--text', 'Message to the buyer');
+  refuseContacts(text, 'the message', REWRITE_HINT);
   const message = await withHints(client.orders.message(opts.id, { text }), {
     state_moved: stateMovedHint(opts.id),
     contacts: CONTACTS_HINT,
@@ -283,6 +291,7 @@ export async function runOrdersMessage(opts: TextOptions, deps: Deps): Promise<v
 export async function runOrdersDisputeReply(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   const text = await textArg(deps, opts.text, '--text', 'Your answer to the dispute');
+  refuseContacts(text, 'the answer', REWRITE_HINT);
   const order = await withHints(client.orders.disputeReply(opts.id, { text }), {
     not_disputed: `only a disputed order takes a dispute reply; see \`seller orders show ${opts.id}\``,
     contacts: CONTACTS_HINT,

@@ -144,13 +144,13 @@ describe('seller orders show', () => {
 });
 
 describe('seller orders deliver', () => {
-  it('warns clearly when the note was rejected and tells how to send it as a message', async () => {
+  it('warns clearly when the service rejected a note the offline check passed, and tells how to send it as a message', async () => {
     const deliver = vi.fn(async () => ({ order: 'ord_a', status: 'delivered', noteRejected: 'contacts: the note contains a phone number' }));
-    const result = await run(['orders', 'deliver', 'ord_a', '--next-charge', '2026-12-21', '--note', 'call +7 999 123 45 67'], bufferIO({ env }), {
+    const result = await run(['orders', 'deliver', 'ord_a', '--next-charge', '2036-12-21', '--note', 'see you soon'], bufferIO({ env }), {
       client: client({ deliver }),
     });
     expect(result.code).toBe(0);
-    expect(deliver).toHaveBeenCalledWith('ord_a', { nextChargeDay: '2026-12-21', note: 'call +7 999 123 45 67' });
+    expect(deliver).toHaveBeenCalledWith('ord_a', { nextChargeDay: '2036-12-21', note: 'see you soon' });
     expect(result.out).toBe('Delivered ord_a: now delivered.\n');
     expect(result.err).toMatch(/^warning: the order was delivered, but the note was NOT sent to the buyer: contacts: the note contains a phone number$/m);
     expect(result.err).toContain('seller orders message ord_a --text');
@@ -172,7 +172,8 @@ describe('seller orders deliver', () => {
     const both = await run(['orders', 'deliver', 'ord_a', '--note', 'a', '--note-file', '-'], bufferIO({ env }), { client: client({ deliver }) });
     expect(both.code).toBe(2);
     const badDate = await run(['orders', 'deliver', 'ord_a', '--next-charge', '21.12.2026'], bufferIO({ env }), { client: client({ deliver }) });
-    expect(badDate.code).toBe(2);
+    expect(badDate.code).toBe(1);
+    expect(badDate.err).toContain('"21.12.2026" is not a real date');
     expect(deliver).toHaveBeenCalledTimes(1);
   });
 

@@ -19,6 +19,7 @@
 import { isRejected, SellerError } from '../../errors.ts';
 import type { Order } from '../../records.ts';
 import { findContacts } from '../../contacts.ts';
+import { nextChargeProblem } from '../../next-charge.ts';
 import { matches, type AutopilotConfig, type DeliverRule } from '../config.ts';
 import { ActionError, parseDelivery, runAction } from '../actions.ts';
 import { idempotencyKey, reason, type RuleContext } from '../context.ts';
@@ -40,6 +41,13 @@ export function noteToSend(actionNote: string | undefined, ruleNote: string | un
   const found = findContacts(note);
   if (found.length > 0) return { withheld: [...new Set(found.map((m) => m.kind))] };
   return { note };
+}
+
+/** The action's next charge day must be a real date, not before the service's today (as the CLI's `--next-charge`). */
+function checkNextCharge(day: string | undefined, nowMs: number): void {
+  const problem = day === undefined ? undefined : nextChargeProblem(day, nowMs);
+  if (problem?.kind === 'not_a_date') throw new ActionError(`the action's "nextChargeDay" ${day} is not a real date`);
+  if (problem?.kind === 'past') throw new ActionError(`the action's "nextChargeDay" ${day} is in the past (the service's today is ${problem.today})`);
 }
 
 /** Whether a journal entry means the order needs no more work. */
@@ -84,6 +92,7 @@ export async function deliverOrder(ctx: RuleContext, order: Order, rule: Deliver
         ctx.signal,
       );
       output = parseDelivery(text);
+      checkNextCharge(output.nextChargeDay, ctx.now());
     } catch (error) {
       await step(ctx, id, entry, { phase: 'failed' });
       ctx.emit({ ...base(order), type: 'failed', message: `${id}: not delivered, ${reason(error)}; deliver it by hand`, detail: { step: 'action' } });

@@ -1,0 +1,157 @@
+/**
+ * Where a seller could lose something, the CLI refuses before any change and says why (issue
+ * "Never silent"): a next charge day in the past by the service's clock, or not a real date; a text
+ * for a buyer that holds a contact. In-process against a real seller-server on 127.0.0.1:0, without
+ * a terminal.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SellerClient } from '../../sdk/client.ts';
+import { CODE_CARD } from '../helpers/fixtures.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { bufferIO, run, tempConfigDir } from './helpers.ts';
+
+let server: TestServer;
+let config: ReturnType<typeof tempConfigDir>;
+let apiKey: string;
+let client: SellerClient;
+let subscriptionCard: number;
+let codeCard: number;
+
+const cli = (argv: string[], env: Record<string, string> = {}) =>
+  run(argv, bufferIO({ env: { SELLER_CONFIG_DIR: config.dir, SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey, ...env } }));
+
+/** A paid order of `card`, awaiting delivery. */
+async function paidOrder(card: number): Promise<string> {
+  const order = await server.sandbox<{ id: string }>('POST', '/orders', { number: card });
+  await server.sandbox('POST', `/orders/${order.id}/pay`);
+  return order.id;
+}
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  config = tempConfigDir();
+  ({ apiKey } = await server.newSeller());
+  client = new SellerClient({ apiKey, baseUrl: server.url, maxRetries: 0 });
+  const position = await client.catalog.get('spotify');
+  const sub = await client.listings.create({
+    service: position.slug,
+    tariff: position.tariffs[0]!.slug,
+    productType: 'subscription',
+    deliveryMethod: 'invite',
+    priceRub: 390,
+    slaMinutes: position.slaChoices[0]!,
+    guaranteeDays: position.guaranteeChoices.find((days) => days > 0)!,
+  });
+  await client.listings.setState(sub.number, { active: true });
+  subscriptionCard = sub.number;
+  const code = await client.listings.create({ ...CODE_CARD } as never);
+  await client.listings.setState(code.number, { active: true });
+  codeCard = code.number;
+});
+afterAll(async () => {
+  await server.close();
+  config.cleanup();
+});
+
+describe('orders deliver --next-charge', () => {
+  it('refuses a day in the past before any change: exit 1, says what a valid date is', async () => {
+    const id = await paidOrder(subscriptionCard);
+    const result = await cli(['orders', 'deliver', id, '--next-charge', '2025-01-01']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^error: --next-charge: 2025-01-01 is in the past \(the service's today is \d{4}-\d{2}-\d{2}\); nothing was sent\n/);
+    expect(result.err).toMatch(/a valid next charge day is a real date YYYY-MM-DD, today \(\d{4}-\d{2}-\d{2} by the service's clock\) or later/);
+    expect((await client.orders.get(id)).status).toBe('awaiting_delivery');
+  });
+
+  it('refuses a day that does not exist (2026-02-30) and one that is not a date, exit 1', async () => {
+    const id = await paidOrder(subscriptionCard);
+    for (const bad of ['2031-02-30', 'tomorrow', '2031-13-01']) {
+      const result = await cli(['orders', 'deliver', id, '--next-charge', bad]);
+      expect(result.code, bad).toBe(1);
+      expect(result.err).toContain(`--next-charge: "${bad}" is not a real date; nothing was sent`);
+    }
+    expect((await client.orders.get(id)).status).toBe('awaiting_delivery');
+  });
+
+  it("follows the service's clock, not this computer's: after the sandbox moves 400 days on, this computer's tomorrow is past", async () => {
+    // a server of its own: the jump must not move the other tests' today
+    const moved = await startTestServer();
+    const own = await moved.newSeller();
+    const ownClient = new SellerClient({ apiKey: own.apiKey, baseUrl: moved.url, maxRetries: 0 });
+    const card = await ownClient.listings.create({ ...CODE_CARD, productType: 'subscription', deliveryMethod: 'invite', priceRub: 390 } as never);
+    await ownClient.listings.setState(card.number, { active: true });
+    const order = await moved.sandbox<{ id: string }>('POST', '/orders', { number: card.number });
+    await moved.sandbox('POST', `/orders/${order.id}/pay`);
+    await moved.sandbox('POST', '/clock/advance', { seconds: 400 * 86_400 });
+    const tomorrow = day(Date.now() + 86_400_000);
+    const env = { SERVICE_API_KEY: own.apiKey, SERVICE_BASE_URL: moved.url };
+    const refused = await cli(['orders', 'deliver', order.id, '--next-charge', tomorrow], env);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(`${tomorrow} is in the past (the service's today is ${day(Date.now() + 400 * 86_400_000)})`);
+    const serviceTomorrow = day(Date.now() + 401 * 86_400_000);
+    const delivered = await cli(['orders', 'deliver', order.id, '--next-charge', serviceTomorrow], env);
+    // the order's deadline may have passed with the jump: the point is that the date itself is not refused
+    expect(delivered.err).not.toContain('--next-charge');
+    await moved.close();
+  });
+
+  it('today and later pass and deliver', async () => {
+    const id = await paidOrder(subscriptionCard);
+    const result = await cli(['orders', 'deliver', id, '--next-charge', day(Date.now() + 30 * 86_400_000)]);
+    expect(result).toMatchObject({ code: 0 });
+    expect((await client.orders.get(id)).status).toBe('delivered');
+  });
+});
+
+describe('texts for buyers are checked offline before sending', () => {
+  it('deliver --note with a phone: exit 1, the contact named, the order not delivered', async () => {
+    const id = await paidOrder(subscriptionCard);
+    const result = await cli(['orders', 'deliver', id, '--next-charge', day(Date.now() + 30 * 86_400_000), '--note', 'Done! Questions? Call 8 999 123-45-67']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^error: the note holds a phone number "8 999 123-45-67": the marketplace forbids contacts in texts for buyers; nothing was sent\n/);
+    expect(result.err).toContain('hint: rewrite the note without contacts, or deliver without --note to send no note');
+    expect((await client.orders.get(id)).status).toBe('awaiting_delivery');
+    // the seller drops the note explicitly: delivered
+    const dropped = await cli(['orders', 'deliver', id, '--next-charge', day(Date.now() + 30 * 86_400_000)]);
+    expect(dropped.code).toBe(0);
+  });
+
+  it('a message, a dispute reply, a declined reason: refused with the contact named, nothing sent', async () => {
+    const id = await paidOrder(codeCard);
+    const before = (await client.orders.get(id)).messages.length;
+    const message = await cli(['orders', 'message', id, '--text', 'write me at ivan.petrov@gmail.com']);
+    expect(message.code).toBe(1);
+    expect(message.err).toContain('error: the message holds an e-mail address "ivan.petrov@gmail.com"');
+    const decline = await cli(['orders', 'decline', id, '--reason', 'out of stock, ask me in t.me/ivan_shop']);
+    expect(decline.code).toBe(1);
+    expect(decline.err).toContain('error: the reason holds a messenger contact "t.me/ivan_shop"');
+    const dispute = await cli(['orders', 'dispute-reply', id, '--text', 'whatsapp +7 912 345 67 89']);
+    expect(dispute.code).toBe(1);
+    expect(dispute.err).toMatch(/error: the answer holds a (phone number|messenger contact) "/);
+    const after = await client.orders.get(id);
+    expect(after.status).toBe('awaiting_delivery');
+    expect(after.messages.length).toBe(before);
+  });
+
+  it('an answer to a question and a reply to a review: refused, nothing sent; plain text passes', async () => {
+    const question = await server.sandbox<{ id: string }>('POST', '/questions', { number: codeCard, text: 'Does it work in Kazakhstan?' });
+    const answer = await cli(['questions', 'answer', question.id, '--text', 'Yes. Details: vk.com/ivan_shop']);
+    expect(answer.code).toBe(1);
+    expect(answer.err).toContain('error: the answer holds a social profile link "vk.com/ivan_shop"');
+    const plain = await cli(['questions', 'answer', question.id, '--text', 'Yes, order #1042 worked there on 12.11.2026 for 300 RUB.']);
+    expect(plain.code).toBe(0);
+
+    const id = await paidOrder(codeCard);
+    await client.orders.putVault(id, { secret: 'CODE-1234' });
+    await client.orders.deliver(id, {});
+    await server.sandbox('POST', `/orders/${id}/accept`);
+    const review = await server.sandbox<{ id: string }>('POST', `/orders/${id}/review`, { stars: 4, text: 'Fine.' });
+    const reply = await cli(['reviews', 'reply', review.id, '--text', 'Thanks! Next time: @ivan_shop_bot']);
+    expect(reply.code).toBe(1);
+    expect(reply.err).toContain('error: the reply holds a messenger contact "@ivan_shop_bot"');
+    const reviews = await client.reviews.list({});
+    expect(reviews.items.find((r) => r.id === review.id)?.reply ?? null).toBeNull();
+  });
+});
