@@ -16,6 +16,7 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CliError, EXIT, UsageError } from '../lib/errors.ts';
 import { printList } from '../lib/list.ts';
 import { note, printFields, printJson, say, warn } from '../lib/output.ts';
+import { missingEventsError, refuseMisspeltEvents } from '../lib/guards.ts';
 import { confirmDestructive, flagOrAsk } from '../lib/prompts.ts';
 import { deliverSecret, prepareSecretFile, type SecretFile } from './hooks-common.ts';
 import { registerListen } from './hooks-listen.ts';
@@ -168,13 +169,16 @@ export async function runHooksSet(opts: HooksSetOptions, deps: Deps): Promise<vo
     p.checkbox('Events', EVENT_KINDS.map((value) => ({ value }))),
   );
   if (events.length === 0) throw new UsageError('--event: give at least one event kind', `kinds: ${EVENT_KINDS.join(', ')}`);
+  refuseMisspeltEvents(events, EVENT_KINDS);
   const client = deps.client();
   const json = wantsJson(deps);
+  let missing: { kinds: string[]; subscribed: string[] } | undefined;
   await withSecretFile(opts.secretFile, async (file) => {
     const answer = await client.hooks.set({ url, events });
     const { secret, ...hooks } = answer;
+    // Reported after the secret is handed over (a new one is shown only once), with exit 1.
     const dropped = [...new Set(events)].filter((kind) => !(hooks.events as string[]).includes(kind));
-    if (dropped.length > 0) warn(deps.io, `the service ignored unknown event kinds: ${dropped.join(', ')} (kinds: ${EVENT_KINDS.join(', ')})`);
+    if (dropped.length > 0) missing = { kinds: dropped, subscribed: hooks.events as string[] };
     if (secret === null && opts.rotateSecret === true) {
       // An existing subscription, and a new secret asked for: rotate it and hand it over like a new one.
       const rotated = (await client.hooks.rotateSecret()).secret;
@@ -217,6 +221,7 @@ export async function runHooksSet(opts: HooksSetOptions, deps: Deps): Promise<vo
     note(deps.io, `Subscribed ${hooks.url} to ${hooks.events.join(', ')}.`);
     await deliverSecret(deps.io, secret, file, false);
   });
+  if (missing) throw missingEventsError(missing.kinds, missing.subscribed);
 }
 
 export async function runHooksRotateSecret(opts: HooksSecretOptions, deps: Deps): Promise<void> {

@@ -155,3 +155,23 @@ describe('texts for buyers are checked offline before sending', () => {
     expect(reviews.items.find((r) => r.id === review.id)?.reply ?? null).toBeNull();
   });
 });
+
+describe('hooks set --event', () => {
+  it('a misspelt kind is refused before the call with the right spelling; nothing changes', async () => {
+    const { url: probe } = await client.hooks.createProbe();
+    const first = await cli(['hooks', 'set', '--url', probe, '--event', 'order.paid', '--json']);
+    expect(first.code, first.err).toBe(0);
+    const typo = await cli(['hooks', 'set', '--url', probe, '--event', 'order.mesage']);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('error: --event: unknown event kind "order.mesage"; did you mean "order.message"? Nothing was changed');
+    expect((await client.hooks.get()).events).toEqual(['order.paid']);
+  });
+
+  it('a kind far from every known one is sent; the service leaving it out is exit 1 naming it', async () => {
+    const { url: probe } = await client.hooks.createProbe();
+    const result = await cli(['hooks', 'set', '--url', probe, '--event', 'order.message', '--event', 'payout.sent']);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('error: the service did not subscribe to "payout.sent"');
+    expect((await client.hooks.get()).events).toEqual(['order.message']);
+  });
+});
