@@ -10,12 +10,18 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { isInteractive, readAll } from '../lib/io.ts';
 import { printJson, printTable, say, warn } from '../lib/output.ts';
+import { confirmDestructive } from '../lib/prompts.ts';
 import { labelOf } from '../lib/records.ts';
 import { chompNewline, readFileArg, stateMovedHint, withHints } from './orders-common.ts';
 
 export interface VaultPutOptions {
   id: string;
   secretFile?: string | undefined;
+}
+
+export interface VaultRevealOptions {
+  id: string;
+  yes: boolean;
 }
 
 export function registerVault(noun: Command, app: App): void {
@@ -40,7 +46,9 @@ export function registerVault(noun: Command, app: App): void {
     .command('reveal')
     .description("Read the buyer's vault; this works exactly once")
     .argument('<id>', 'order id')
-    .action(app.run((id: string) => ({ id }), runVaultReveal));
+    .option('-y, --yes', 'read it without asking (needed when not on a terminal)')
+    .addHelpText('after', '\nOn a terminal you are asked first (default no); in a script pass --yes.')
+    .action(app.run((id: string, o: { yes?: boolean }): VaultRevealOptions => ({ id, yes: o.yes === true }), runVaultReveal));
 }
 
 const SIDE = { own: 'yours (for the buyer)', other: "the buyer's (for you)" } as const;
@@ -86,7 +94,9 @@ export async function runVaultPut(opts: VaultPutOptions, deps: Deps): Promise<vo
   say(deps.io, `Put the credentials into your vault of ${opts.id}; ${when}. They cannot be read back.`);
 }
 
-export async function runVaultReveal(opts: { id: string }, deps: Deps): Promise<void> {
+export async function runVaultReveal(opts: VaultRevealOptions, deps: Deps): Promise<void> {
+  // The read is spent by the call: ask first (default no), or require --yes in a script.
+  await confirmDestructive(deps, opts.yes, `Read the buyer's vault of ${opts.id} now? It can be read only once; store what it shows.`);
   const answer = await withHints(deps.client().orders.reveal(opts.id), {
     already_opened: "the buyer's vault can be read only once and was already read; ask the buyer to put the credentials again",
     not_found: `check the order id; or the buyer has put nothing into a vault yet: \`seller orders vault list ${opts.id}\``,

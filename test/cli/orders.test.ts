@@ -225,18 +225,18 @@ describe('seller orders message, decline, dispute-reply', () => {
 describe('seller orders vault', () => {
   it('reveal prints the secret once on stdout and warns on stderr', async () => {
     const reveal = vi.fn(async () => ({ secret: 'login: a / pass: b' }));
-    const result = await run(['orders', 'vault', 'reveal', 'ord_a'], bufferIO({ env }), { client: client({ reveal }) });
+    const result = await run(['orders', 'vault', 'reveal', 'ord_a', '--yes'], bufferIO({ env }), { client: client({ reveal }) });
     expect(result).toMatchObject({ code: 0, out: 'login: a / pass: b\n' });
     expect(result.err).toMatch(/warning: .*cannot be read again/);
     expect(result.err).not.toContain('pass: b');
-    const json = await run(['orders', 'vault', 'reveal', 'ord_a', '--json'], bufferIO({ env }), { client: client({ reveal }) });
+    const json = await run(['orders', 'vault', 'reveal', 'ord_a', '--json', '--yes'], bufferIO({ env }), { client: client({ reveal }) });
     expect(JSON.parse(json.out)).toEqual({ secret: 'login: a / pass: b' });
     expect(json.err).toMatch(/cannot be read again/);
   });
 
   it('reveal of an opened vault says it can be read once', async () => {
     const reveal = async () => { throw apiError(409, { error: 'rejected', refusal: { kind: 'already_opened' } }); };
-    const result = await run(['orders', 'vault', 'reveal', 'ord_a'], bufferIO({ env }), { client: client({ reveal }) });
+    const result = await run(['orders', 'vault', 'reveal', 'ord_a', '-y'], bufferIO({ env }), { client: client({ reveal }) });
     expect(result.code).toBe(1);
     expect(result.out).toBe('');
     expect(result.err).toMatch(/hint: the buyer's vault can be read only once/);

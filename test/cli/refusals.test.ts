@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SellerClient } from '../../sdk/client.ts';
 import { CODE_CARD } from '../helpers/fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { bufferIO, run, tempConfigDir } from './helpers.ts';
+import { bufferIO, run, scriptedPrompter, tempConfigDir } from './helpers.ts';
 
 let server: TestServer;
 let config: ReturnType<typeof tempConfigDir>;
@@ -173,5 +173,36 @@ describe('hooks set --event', () => {
     expect(result.code).toBe(1);
     expect(result.err).toContain('error: the service did not subscribe to "payout.sent"');
     expect((await client.hooks.get()).events).toEqual(['order.message']);
+  });
+});
+
+describe('orders vault reveal spends the one read only when asked to', () => {
+  const tty = (argv: string[], prompter: ReturnType<typeof scriptedPrompter>) =>
+    run(argv, bufferIO({ tty: true, env: { SELLER_CONFIG_DIR: config.dir, SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey } }), { prompter });
+  const buyerVaultOpened = async (id: string) => (await client.orders.vaults(id)).items.find((v) => v.side === 'other')?.opened;
+
+  it('on a terminal it asks first (default no): "no" is cancelled and the vault stays unread; "yes" reads it', async () => {
+    const id = await paidOrder(codeCard);
+    await server.sandbox('POST', `/orders/${id}/vault`, { secret: 'buyer@login / hunter2' });
+    const declined = scriptedPrompter({ confirm: [false] });
+    const no = await tty(['orders', 'vault', 'reveal', id], declined);
+    expect(no.code).toBe(2);
+    expect(declined.asked[0]).toMatch(/can be read only once/);
+    expect(no.out).toBe('');
+    expect(await buyerVaultOpened(id)).toBe(false);
+    const yes = await tty(['orders', 'vault', 'reveal', id], scriptedPrompter({ confirm: [true] }));
+    expect(yes).toMatchObject({ code: 0, out: 'buyer@login / hunter2\n' });
+    expect(await buyerVaultOpened(id)).toBe(true);
+  });
+
+  it('in a script it needs --yes: without it exit 2 and nothing is read', async () => {
+    const id = await paidOrder(codeCard);
+    await server.sandbox('POST', `/orders/${id}/vault`, { secret: 'login-2 / pw-2' });
+    const refused = await cli(['orders', 'vault', 'reveal', id]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('--yes is required when not running interactively');
+    expect(await buyerVaultOpened(id)).toBe(false);
+    const read = await cli(['orders', 'vault', 'reveal', id, '--yes']);
+    expect(read).toMatchObject({ code: 0, out: 'login-2 / pw-2\n' });
   });
 });

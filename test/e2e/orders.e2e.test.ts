@@ -120,11 +120,15 @@ describe('an order through the CLI', { timeout: 90_000 }, () => {
 
     // Vaults: the buyer's credentials are read once; the seller's go in from stdin.
     expect((await runSeller(['sandbox', 'vault', id, '--secret', 'buyer@login / hunter2'], { env: admin })).code).toBe(0);
-    const revealed = await runSeller(['orders', 'vault', 'reveal', id], { env: seller });
+    // in a script the read needs --yes: without it nothing is spent
+    const unasked = await runSeller(['orders', 'vault', 'reveal', id], { env: seller });
+    expect(unasked.code).toBe(2);
+    expect(unasked.stderr).toMatch(/--yes is required when not running interactively/);
+    const revealed = await runSeller(['orders', 'vault', 'reveal', id, '--yes'], { env: seller });
     expect(revealed.code, revealed.stderr).toBe(0);
     expect(revealed.stdout).toBe('buyer@login / hunter2\n');
     expect(revealed.stderr).toMatch(/cannot be read again/);
-    const again = await runSeller(['orders', 'vault', 'reveal', id], { env: seller });
+    const again = await runSeller(['orders', 'vault', 'reveal', id, '--yes'], { env: seller });
     expect(again.code).toBe(1);
     expect(again.stdout).toBe('');
     expect(again.stderr).toMatch(/already_opened/);
