@@ -271,13 +271,14 @@ function explainStateRefusal(error: unknown, number: number): unknown {
   if (!(error instanceof RejectedError)) return error;
   const { kind, field } = error.refusal;
   if (kind === 'stock_empty') {
-    return new CliError(`rejected: stock_empty: auto-delivery needs free stock, and card ${number} has none`, 1, `refill it first: seller stock refill ${number} --file ITEMS.txt`);
+    return new CliError(`auto-delivery needs free stock, and card ${number} has none (rejected: stock_empty)`, 1, `refill it first: seller stock refill ${number} --file ITEMS.txt`, error);
   }
   if (kind === 'complaint' && field === 'autoIssue') {
     return new CliError(
-      `rejected: complaint: auto-delivery works only for cards delivered by credentials or code`,
+      `auto-delivery works only for cards delivered by credentials or code (rejected: complaint)`,
       1,
       `switch the card on without --auto: seller cards on ${number} --no-auto`,
+      error,
     );
   }
   return error;
@@ -297,13 +298,13 @@ export async function runCardsSetTest(opts: CardNumberOptions & { isTest: boolea
     if (error instanceof RejectedError && error.refusal.kind === 'test_to_real_needs_papers') {
       if (error.refusal.reason === 'test_seller') {
         throw new CliError(
-          `rejected: test_to_real_needs_papers: card ${opts.number} stays a test card: this seller or key is in test mode`,
+          `card ${opts.number} stays a test card: this seller or key is in test mode (rejected: test_to_real_needs_papers)`,
           1,
           'only a live seller with complete papers sells real cards; use a live key',
         );
       }
       throw new CliError(
-        `rejected: test_to_real_needs_papers: card ${opts.number} cannot become real while your admission papers are incomplete`,
+        `card ${opts.number} cannot become real while your admission papers are incomplete (rejected: test_to_real_needs_papers)`,
         1,
         'complete your papers first: see what is missing with `seller papers show`',
       );

@@ -19,6 +19,7 @@ import { note, printFields, printJson, say, warn } from '../lib/output.ts';
 import { missingEventsError, refuseMisspeltEvents } from '../lib/guards.ts';
 import { confirmDestructive, flagOrAsk } from '../lib/prompts.ts';
 import { deliverSecret, prepareSecretFile, type SecretFile } from './hooks-common.ts';
+import { withHints } from './orders-common.ts';
 import { registerListen } from './hooks-listen.ts';
 import { registerProbe } from './hooks-probe.ts';
 import { registerSend } from './hooks-send.ts';
@@ -163,6 +164,25 @@ async function withSecretFile<T>(path: string | undefined, call: (file: SecretFi
   }
 }
 
+/** Where a seller goes when the service refuses a receiver on this computer or the local network. */
+export const LOCAL_RECEIVER_HINT =
+  'the service calls only public addresses. To receive on this computer: `seller hooks probe --forward-to ' +
+  'http://127.0.0.1:PORT/PATH` relays what the service\'s probe receiver gets to your handler, `seller hooks listen` ' +
+  'verifies deliveries locally; a local seller-server started with --allow-local-hooks accepts loopback addresses';
+
+/** Whether an address names this computer or a private network (a host the public service cannot reach). */
+function isLocalAddress(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1' || !host.includes('.') && !host.includes(':')) return true;
+  if (/\.(local|internal|lan|home\.arpa)$/.test(host)) return true;
+  return /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|0\.0\.0\.0$)/.test(host);
+}
+
 export async function runHooksSet(opts: HooksSetOptions, deps: Deps): Promise<void> {
   const url = await flagOrAsk(deps, opts.url, '--url', (p) => p.text('Address that receives the events (https://…)'));
   const events = await flagOrAsk(deps, opts.events, '--event', (p) =>
@@ -174,7 +194,7 @@ export async function runHooksSet(opts: HooksSetOptions, deps: Deps): Promise<vo
   const json = wantsJson(deps);
   let missing: { kinds: string[]; subscribed: string[] } | undefined;
   await withSecretFile(opts.secretFile, async (file) => {
-    const answer = await client.hooks.set({ url, events });
+    const answer = await withHints(client.hooks.set({ url, events }), isLocalAddress(url) ? { url: LOCAL_RECEIVER_HINT } : {});
     const { secret, ...hooks } = answer;
     // Reported after the secret is handed over (a new one is shown only once), with exit 1.
     const dropped = [...new Set(events)].filter((kind) => !(hooks.events as string[]).includes(kind));

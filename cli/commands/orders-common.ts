@@ -85,7 +85,7 @@ export async function withHints<T>(call: Promise<T>, hints: Hints): Promise<T> {
     if (hint === undefined) throw error;
     const { lines, exitCode } = describeError(error);
     const [first = 'error', ...rest] = lines;
-    throw new CliError(first.replace(/^error: /, ''), exitCode, [...rest, `hint: ${hint}`].join('\n'));
+    throw new CliError(first.replace(/^error: /, ''), exitCode, [...rest, `hint: ${hint}`].join('\n'), error);
   }
 }
 

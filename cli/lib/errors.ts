@@ -17,8 +17,10 @@ export class CliError extends Error {
     message: string,
     readonly exitCode: number = EXIT.error,
     readonly hint?: string,
+    /** The service's failure this explains (its code still reaches `--json`). */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
   }
 }
 
@@ -43,9 +45,15 @@ export interface Report {
   exitCode: number;
 }
 
+/** What the failing command's setting adds to the report. */
+export interface ErrorContext {
+  /** The API key came from SERVICE_API_KEY (which wins over the profile): a key hint names it. */
+  keyFromEnv?: boolean | undefined;
+}
+
 /** Describes any thrown value; never includes a key (the SDK redacts it from messages). */
-export function describeError(error: unknown): Report {
-  if (error instanceof SellerError) return describeSellerError(error);
+export function describeError(error: unknown, context: ErrorContext = {}): Report {
+  if (error instanceof SellerError) return describeSellerError(error, context);
   if (error instanceof CliError) {
     return { lines: [`error: ${error.message}`, ...(error.hint ? [error.hint] : [])], exitCode: error.exitCode };
   }
@@ -53,15 +61,33 @@ export function describeError(error: unknown): Report {
   return { lines: [`error: ${message}`], exitCode: EXIT.error };
 }
 
-/** Writes the report on stderr and answers the exit code. */
-export function reportError(io: IO, error: unknown): number {
-  const { lines, exitCode } = describeError(error);
+/**
+ * Writes the report on stderr and answers the exit code. With `--json`, a failure from the service
+ * is also one JSON line on stderr (`{"error": code, "detail"?, "refusal"?, "requestId"?}`), so a
+ * script reads the code without parsing words.
+ */
+export function reportError(io: IO, error: unknown, options: { json?: boolean } = {}): number {
+  const keyFromEnv = io.env.SERVICE_API_KEY !== undefined && io.env.SERVICE_API_KEY !== '';
+  const { lines, exitCode } = describeError(error, { keyFromEnv });
   for (const line of lines) io.stderr.write(`${line}\n`);
+  const service = error instanceof SellerError ? error : error instanceof CliError && error.cause instanceof SellerError ? error.cause : undefined;
+  if (options.json && service) io.stderr.write(`${JSON.stringify(errorJson(service))}\n`);
   return exitCode;
 }
 
-function describeSellerError(error: SellerError): Report {
-  const lines = notTheApi(error) ?? [`error: ${error.code}: ${detailOf(error)}`, ...hintsOf(error)];
+/** The machine-readable form of a service failure. */
+function errorJson(error: SellerError): Record<string, unknown> {
+  return {
+    error: error.code,
+    ...(error.detail !== undefined ? { detail: error.detail } : {}),
+    ...(error instanceof RejectedError ? { refusal: error.refusal } : {}),
+    ...(error.requestId ? { requestId: error.requestId } : {}),
+  };
+}
+
+function describeSellerError(error: SellerError, context: ErrorContext): Report {
+  const first = error instanceof RejectedError ? refusalLine(error) : `error: ${error.code}: ${detailOf(error)}`;
+  const lines = notTheApi(error) ?? [first, ...hintsOf(error, context)];
   if (error.requestId) lines.push(`request id: ${error.requestId}`);
   // A code the contract does not know (`seller_frozen`) on a 401 or 403 is about the key or the account too.
   const auth = (AUTH_CODES as readonly string[]).includes(error.code) || error instanceof AuthenticationError || error instanceof PermissionError;
@@ -111,7 +137,35 @@ function stripCode(message: string): string {
   return message.replace(/^[a-z_]+(?: \([^)]*\))?: /, '').replace(/ \[[^\]]*\]$/, '');
 }
 
-function hintsOf(error: SellerError): string[] {
+/** A refusal in words first, its code after them: `error: the card was refused … (rejected: complaint)`. */
+function refusalLine(error: RejectedError): string {
+  const kind = error.refusal.kind;
+  const detail = typeof error.detail === 'string' && error.detail ? error.detail.replace(new RegExp(`^${kind}: `), '') : undefined;
+  return `error: ${detail ?? REFUSAL_WORDS[kind] ?? 'a marketplace rule refused the call'} (rejected: ${kind})`;
+}
+
+/** Words for refusals the service may send without a detail. */
+const REFUSAL_WORDS: Record<string, string> = {
+  complaint: 'the marketplace does not accept this card as it is',
+  contacts: 'the text holds contact details, which the marketplace forbids',
+  stock_empty: 'there is no free stock for auto-delivery',
+  state_moved: 'the order is no longer in a state that allows this',
+  need_next_charge: 'this order needs the date of the next charge at the vendor',
+  already_opened: "the buyer's vault was already read",
+  not_disputed: 'the order is not disputed',
+  url: 'the service does not accept this webhook address',
+  no_events: 'no event kind the service knows was given',
+  capacity: 'your capacity of orders in progress is full',
+  do_not_disturb: 'you take no new orders now (do-not-disturb or quiet hours)',
+  inactive: 'the card is switched off',
+  nickname_taken: 'that nickname is taken',
+  inn_bad: 'the INN is not valid',
+  vault_off: 'the vault is off on this service',
+  scope_escalation: 'a key cannot grant scopes it does not have',
+  test_to_real_needs_papers: 'real sales need the admission papers first',
+};
+
+function hintsOf(error: SellerError, context: ErrorContext = {}): string[] {
   // The sandbox authenticates with the server's admin token, not an API key.
   if (error.operation?.startsWith('sandbox.') && (error.code === 'no_key' || error.code === 'bad_key')) {
     return ['the sandbox needs the admin token that seller-server printed at start: --admin-token or SERVICE_ADMIN_TOKEN'];
@@ -120,8 +174,10 @@ function hintsOf(error: SellerError): string[] {
     case 'no_key':
       return ['run `seller login`, or set SERVICE_API_KEY'];
     case 'bad_key':
+      if (context.keyFromEnv) return ['the key comes from SERVICE_API_KEY (it wins over the saved profile): correct SERVICE_API_KEY, or unset it to use the profile'];
       return ['the key is wrong or mistyped: run `seller login` with a valid key'];
     case 'revoked':
+      if (context.keyFromEnv) return ['the key in SERVICE_API_KEY was revoked: put a current key in SERVICE_API_KEY (`seller keys issue` makes one), or unset it to use the profile'];
       return ['this key was revoked: issue a new one (`seller keys issue`) and run `seller login` with it'];
     case 'not_seller':
       return ['this key does not belong to a seller account; log in with a seller key: `seller login`'];

@@ -183,7 +183,7 @@ describe('seller orders deliver', () => {
     };
     const need = await run(['orders', 'deliver', 'ord_a'], bufferIO({ env }), { client: client({ deliver: refuse('need_next_charge') }) });
     expect(need.code).toBe(1);
-    expect(need.err).toMatch(/^error: rejected: refused need_next_charge$/m);
+    expect(need.err).toMatch(/^error: refused need_next_charge \(rejected: need_next_charge\)$/m);
     expect(need.err).toMatch(/refused: need_next_charge/);
     expect(need.err).toMatch(/hint: add --next-charge YYYY-MM-DD/);
     const moved = await run(['orders', 'deliver', 'ord_a'], bufferIO({ env }), { client: client({ deliver: refuse('state_moved') }) });

@@ -206,3 +206,40 @@ describe('orders vault reveal spends the one read only when asked to', () => {
     expect(read).toMatchObject({ code: 0, out: 'login-2 / pw-2\n' });
   });
 });
+
+describe('errors that point the right way', () => {
+  it('a wrong key from SERVICE_API_KEY names the variable, not `seller login`', async () => {
+    const result = await cli(['whoami'], { SERVICE_API_KEY: `service_live_${'x'.repeat(40)}` });
+    expect(result.code).toBe(4);
+    expect(result.err).toMatch(/^error: bad_key: .*\nthe key comes from SERVICE_API_KEY \(it wins over the saved profile\): correct SERVICE_API_KEY, or unset it to use the profile\n/);
+    expect(result.err).not.toContain('seller login');
+  });
+
+  it('a revoked key from SERVICE_API_KEY names the variable too', async () => {
+    const other = await client.keys.create({ name: 'spare', scopes: ['catalog'] });
+    await client.keys.revoke(other.id);
+    const result = await cli(['whoami'], { SERVICE_API_KEY: other.key });
+    expect(result.code).toBe(4);
+    expect(result.err).toContain('the key in SERVICE_API_KEY was revoked');
+  });
+
+  it('a refusal reads in words first, its code after them; --json adds the envelope with the code', async () => {
+    const created = await client.listings.create({ ...CODE_CARD } as never);
+    const result = await cli(['cards', 'on', String(created.number), '--auto']);
+    expect(result.code).toBe(1);
+    expect(result.err.split('\n')[0]).toBe(`error: auto-delivery needs free stock, and card ${created.number} has none (rejected: stock_empty)`);
+    const json = await cli(['--json', 'cards', 'on', String(created.number), '--auto']);
+    expect(json.code).toBe(1);
+    const envelope = JSON.parse(json.err.trimEnd().split('\n').at(-1)!) as { error: string; refusal: { kind: string } };
+    expect(envelope).toMatchObject({ error: 'rejected', refusal: { kind: 'stock_empty' } });
+  });
+
+  it('a local receiver refused by a public-only service points to hooks probe --forward-to, hooks listen and --allow-local-hooks', async () => {
+    const result = await cli(['hooks', 'set', '--url', 'http://127.0.0.1:9999/hooks', '--event', 'order.paid']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/\(rejected: url\)/);
+    expect(result.err).toContain('seller hooks probe --forward-to');
+    expect(result.err).toContain('seller hooks listen');
+    expect(result.err).toContain('--allow-local-hooks');
+  });
+});
