@@ -92,23 +92,36 @@ export async function runAutopilotCommand(opts: AutopilotCliOptions, deps: Deps)
   }
 }
 
-/** `12:03:04  deliver   delivered  ord_… delivered by subs` */
+/** `12:03:04  deliver   delivered  ord_… delivered by subs` (a message that repeats rule and type drops them). */
 export function eventLine(event: AutopilotEvent): string {
   const time = new Date(event.at).toTimeString().slice(0, 8);
-  return `${time}  ${event.rule.padEnd(9)} ${event.type.padEnd(14)} ${event.message}`;
+  const said = `${event.rule} ${event.type}`;
+  const message = event.message.startsWith(said) ? event.message.slice(said.length).replace(/^[:;,]?\s*/, '') : event.message;
+  return `${time}  ${event.rule.padEnd(9)} ${event.type.padEnd(14)} ${message}`;
 }
 
-/** Event types counted in the panel's header. */
-const COUNTED: Record<string, string> = {
-  'deliver.delivered': 'delivered',
-  'deliver.failed': 'failed',
-  'deliver.refused': 'refused',
-  'deliver.skipped': 'skipped',
-  'deadline.warned': 'warnings',
-  'reprice.repriced': 'repriced',
-  'replies.replied': 'replies',
-  'stock.reenabled': 'restocked',
+/** Event types counted in the panel's header: the label for one and for several. */
+const COUNTED: Record<string, { one: string; other: string }> = {
+  'deliver.delivered': { one: 'delivered', other: 'delivered' },
+  'deliver.failed': { one: 'failed', other: 'failed' },
+  'deliver.refused': { one: 'refused', other: 'refused' },
+  'deliver.skipped': { one: 'skipped', other: 'skipped' },
+  'deadline.warned': { one: 'warning', other: 'warnings' },
+  'deadline.missed': { one: 'missed deadline', other: 'missed deadlines' },
+  'orders.refunded': { one: 'refunded', other: 'refunded' },
+  'orders.cancelled': { one: 'cancelled', other: 'cancelled' },
+  'orders.disputed': { one: 'dispute', other: 'disputes' },
+  'reprice.repriced': { one: 'repriced', other: 'repriced' },
+  'replies.replied': { one: 'reply', other: 'replies' },
+  'stock.reenabled': { one: 'restocked', other: 'restocked' },
 };
+
+const PLURAL = new Intl.PluralRules('en');
+
+/** `1 reply`, `2 replies`: the panel's counts. */
+export function countsLine(counts: ReadonlyMap<string, number>): string {
+  return [...counts].map(([key, n]) => `${n} ${COUNTED[key]![PLURAL.select(n) === 'one' ? 'one' : 'other']}`).join(', ') || 'nothing done yet';
+}
 
 /** The live panel: counts, then the latest events that fit, redrawn on each event and every second. */
 class Panel {
@@ -127,8 +140,8 @@ class Panel {
   }
 
   add(event: AutopilotEvent): void {
-    const label = COUNTED[`${event.rule}.${event.type}`];
-    if (label) this.#counts.set(label, (this.#counts.get(label) ?? 0) + 1);
+    const key = `${event.rule}.${event.type}`;
+    if (COUNTED[key]) this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
     if (event.type === 'stopped') this.#stopped = true;
     this.#events.push(event);
     if (this.#events.length > 200) this.#events.shift();
@@ -141,7 +154,7 @@ class Panel {
   }
 
   #frame(): string[] {
-    const counts = [...this.#counts].map(([label, n]) => `${n} ${label}`).join(', ') || 'nothing done yet';
+    const counts = countsLine(this.#counts);
     const header = `${paint(this.#color, 'bold', 'Autopilot')}  ·  ${counts}`;
     const room = Math.max(1, this.#block.maxLines - 2);
     const lines = this.#events.slice(-room).map((e) => {

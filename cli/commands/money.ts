@@ -1,9 +1,9 @@
 /**
  * The seller's money and numbers:
- *   `seller payouts` (scope `payouts`): payouts to you, newest first;
+ *   `seller payouts [list]` (scope `payouts`): payouts to you, newest first;
  *   `seller stats [--period today|week|month|all] [--sort revenue]` (scope `stats`): a summary with
  *     the revenue of every card;
- *   `seller clients [--limit N --skip N]` (scope `stats`): your buyers under pseudonyms;
+ *   `seller clients [list] [--limit N --skip N]` (scope `stats`): your buyers under pseudonyms;
  *   `seller rating` (scope `stats`).
  * People get tables and summaries; `--json` prints the API's answer as it is.
  */
@@ -14,7 +14,7 @@ import type { Tolerant } from '../../sdk/open.ts';
 import { labelOf } from '../lib/records.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
-import { listOptions, pageFlags, printList, type ListOptions } from '../lib/list.ts';
+import { alsoAsList, listOptions, pageFlags, printList, type ListOptions } from '../lib/list.ts';
 import { allItems } from '../lib/paging.ts';
 import { note, printFields, printJson, printTable, say } from '../lib/output.ts';
 
@@ -54,6 +54,7 @@ export const registerPayouts: Register = (command, app) => {
   listOptions(command, 'payouts')
     .addHelpText('after', '\nOne payout per week of completed orders, less the marketplace fee; only the last four digits of the account are shown.')
     .action(app.run(pageFlags, runPayouts));
+  alsoAsList(command, app, pageFlags, runPayouts);
 };
 
 export async function runPayouts(opts: PayoutsOptions, deps: Deps): Promise<void> {
@@ -131,8 +132,11 @@ export const registerClients: Register = (command, app) => {
     .option('--skip <n>', 'skip this many first', nonNegativeInt)
     .option('--all', 'fetch every page')
     .addHelpText('after', '\nBuyers are shown under stable pseudonyms, biggest spenders first; no buyer identity is ever given out.')
-    .action(app.run((o: { limit?: number; skip?: number; all?: boolean }): ClientsOptions => ({ limit: o.limit, skip: o.skip, all: o.all === true }), runClients));
+    .action(app.run(clientsFlags, runClients));
+  alsoAsList(command, app, clientsFlags, runClients);
 };
+
+const clientsFlags = (o: { limit?: number; skip?: number; all?: boolean }): ClientsOptions => ({ limit: o.limit, skip: o.skip, all: o.all === true });
 
 export async function runClients(opts: ClientsOptions, deps: Deps): Promise<void> {
   const call = deps.client().clients.list({ limit: opts.limit, skip: opts.skip });

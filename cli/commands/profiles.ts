@@ -1,4 +1,4 @@
-/** `seller profiles list|use`: the saved profiles. Keys are never shown, only their prefixes. */
+/** `seller profiles [list]|use`: the saved profiles. Keys are never shown, only their prefixes. */
 import type { Register } from '../lib/command.ts';
 import { profileName } from '../lib/client.ts';
 import { PROFILE_NAME } from '../lib/config.ts';
@@ -14,6 +14,8 @@ export interface ProfileRow {
 }
 
 export const register: Register = (noun, app) => {
+  // Bare `seller profiles` lists them, as `seller profiles list` does.
+  noun.action(app.run(() => ({}), runProfilesList));
   noun
     .command('list')
     .alias('ls')

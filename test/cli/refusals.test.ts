@@ -9,6 +9,11 @@ import { SellerClient } from '../../sdk/client.ts';
 import { CODE_CARD } from '../helpers/fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { bufferIO, run, scriptedPrompter, tempConfigDir } from './helpers.ts';
+import { createDeps } from '../../cli/lib/deps.ts';
+import { runCardsCreate, type WalkPrompter } from '../../cli/commands/cards-create.ts';
+import { countsLine, eventLine } from '../../cli/commands/autopilot.ts';
+import { CancelledError } from '../../cli/lib/errors.ts';
+import type { Choice } from '../../cli/lib/prompts.ts';
 
 let server: TestServer;
 let config: ReturnType<typeof tempConfigDir>;
@@ -241,5 +246,54 @@ describe('errors that point the right way', () => {
     expect(result.err).toContain('seller hooks probe --forward-to');
     expect(result.err).toContain('seller hooks listen');
     expect(result.err).toContain('--allow-local-hooks');
+  });
+});
+
+describe('commands that read alike', () => {
+  it('every list noun takes `list`: payouts list and clients list answer as payouts and clients do', async () => {
+    for (const noun of ['payouts', 'clients']) {
+      const bare = await cli(['--json', noun]);
+      const listed = await cli(['--json', noun, 'list']);
+      expect(listed.code, `${noun} list: ${listed.err}`).toBe(0);
+      expect(JSON.parse(listed.out)).toEqual(JSON.parse(bare.out));
+    }
+    const limited = await cli(['--json', 'payouts', 'list', '--limit', '1']);
+    expect(limited.code).toBe(0);
+    expect(JSON.parse(limited.out)).toHaveProperty('items');
+  });
+
+  it('bare `seller profiles` prints the profiles, not help', async () => {
+    const login = await run(['login', '--with-key-stdin'], bufferIO({ stdin: `${apiKey}\n`, env: { SELLER_CONFIG_DIR: config.dir, SERVICE_BASE_URL: server.url } }));
+    expect(login.code, login.err).toBe(0);
+    const bare = await cli(['profiles']);
+    expect(bare.code).toBe(0);
+    expect(bare.out).toBe((await cli(['profiles', 'list'])).out);
+    expect(bare.out).toMatch(/^\*\tdefault\t/m);
+    expect(bare.out).not.toContain('Usage:');
+  });
+
+  it("the wizard's search suggests the nearest slug for a typo (spotfy), on a terminal", async () => {
+    const seen: Choice[][] = [];
+    const walk: WalkPrompter = {
+      search: async (_message, source) => {
+        seen.push(await source('spotfy'));
+        throw new CancelledError();
+      },
+      select: async () => { throw new Error('not reached'); },
+      input: async () => { throw new Error('not reached'); },
+      confirm: async () => { throw new Error('not reached'); },
+    };
+    const io = bufferIO({ tty: true, env: { SELLER_CONFIG_DIR: config.dir, SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey } });
+    await expect(runCardsCreate({}, createDeps(io, {}), walk)).rejects.toBeInstanceOf(CancelledError);
+    expect(seen[0]!.map((c) => c.value)).toContain('spotify');
+    expect(seen[0]![0]!.name).toMatch(/^did you mean Spotify/);
+  });
+
+  it('counts read as words: 1 reply, 2 replies, 1 warning; the start line says "autopilot started" once', () => {
+    expect(countsLine(new Map([['replies.replied', 1], ['deadline.warned', 1]]))).toBe('1 reply, 1 warning');
+    expect(countsLine(new Map([['replies.replied', 2]]))).toBe('2 replies');
+    const line = eventLine({ at: new Date().toISOString(), rule: 'autopilot', type: 'started', message: 'autopilot started: deliver; first run: every order is looked at once' });
+    expect(line.match(/autopilot/g)).toHaveLength(1);
+    expect(line).toMatch(/started\s+deliver; first run/);
   });
 });
