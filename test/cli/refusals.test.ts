@@ -140,6 +140,18 @@ describe('texts for buyers are checked offline before sending', () => {
     expect(after.messages.length).toBe(before);
   });
 
+  it('letters for digits and slash-split phones: the CLI refuses offline and the server refuses too (one filter)', async () => {
+    const id = await paidOrder(codeCard);
+    for (const text of ['call 8 999 I23 45 67', 'call 8 9O0 123 45 67', 'call 8/999/123/45/67']) {
+      const offline = await cli(['orders', 'message', id, '--text', text]);
+      expect(offline.code, text).toBe(1);
+      expect(offline.err).toContain('error: the message holds a phone number');
+      await expect(client.orders.message(id, { text })).rejects.toMatchObject({ code: 'rejected', refusal: { kind: 'contacts' } });
+    }
+    const honest = await cli(['orders', 'message', id, '--text', 'Order 1234567 is OK, I sent it on 21/11/2026 for 1 990 RUB']);
+    expect(honest.code, honest.err).toBe(0);
+  });
+
   it('an answer to a question and a reply to a review: refused, nothing sent; plain text passes', async () => {
     const question = await server.sandbox<{ id: string }>('POST', '/questions', { number: codeCard, text: 'Does it work in Kazakhstan?' });
     const answer = await cli(['questions', 'answer', question.id, '--text', 'Yes. Details: vk.com/ivan_shop']);
