@@ -6,6 +6,11 @@ import { Command, CommanderError } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
 import type { Deps } from './lib/deps.ts';
 import type { IO } from './lib/io.ts';
+import { localize } from './i18n/commander.ts';
+import { t, useLanguage } from './i18n/index.ts';
+import { useTimeZone } from './i18n/format.ts';
+import { chooseLanguage } from './i18n/language.ts';
+import { savedLanguage } from './lib/config.ts';
 import { NOUNS, type Noun } from './nouns.ts';
 
 /** The hidden word the completion scripts call `seller` with (cli/completion.ts). */
@@ -17,43 +22,31 @@ export interface RunOptions {
   overrides?: Partial<Deps>;
 }
 
-const HELP_AFTER = `
-Environment:
-  SERVICE_API_KEY         API key (wins over the saved profile's key)
-  SERVICE_BASE_URL        service address (default http://127.0.0.1:8787)
-  SERVICE_PROFILE         profile to use (default: the current one, else "default")
-  SELLER_CONFIG_DIR       where profiles are saved (default: $XDG_CONFIG_HOME/service-seller)
-  SERVICE_ADMIN_TOKEN     admin token for \`seller sandbox\` (a local seller-server)
-  SERVICE_WEBHOOK_SECRET  signing secret for \`seller hooks listen\`, \`probe\` and \`verify\`
-  SELLER_STRICT           1: check every answer against the contract (default: show what the
-                          service sends, values and fields this version does not know included)
-  NO_COLOR                plain output
-
-Exit codes: 0 ok, 1 error, 2 usage or cancelled, 4 authentication or permission (no key, a wrong
-or revoked key, a missing scope, a blocked seller).`;
-
 /** Builds the program with stubs only; `loadNoun` fills in the invoked one. */
 export function buildProgram(io: IO): Command {
   const program = new Command('seller')
-    .description('Run your marketplace shop from the terminal: catalogue, cards, stock, orders, keys.')
-    .version(pkg.version, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
-    .option('--profile <name>', 'profile to use (env SERVICE_PROFILE)')
-    .option('--base-url <url>', 'service address (env SERVICE_BASE_URL)')
-    .option('--json', 'print JSON for scripts instead of tables')
-    .configureHelp({ showGlobalOptions: true })
-    .addHelpText('after', HELP_AFTER)
-    .showHelpAfterError('(add --help for usage)')
+    .description(t('program.description'))
+    .version(pkg.version, '-V, --version', t('program.version'))
+    .helpOption('-h, --help', t('program.help'))
+    .helpCommand('help [command]', t('program.helpCommand'))
+    .option('--profile <name>', t('program.profile'))
+    .option('--base-url <url>', t('program.baseUrl'))
+    .option('--json', t('program.json'))
+    .option('--lang <lang>', t('program.lang'))
+    .option('--utc', t('program.utc'))
+    .addHelpText('after', t('program.after'))
+    .showHelpAfterError(t('program.helpAfterError'))
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     });
+  localize(program);
   for (const noun of NOUNS) program.command(noun.name).description(noun.summary);
   return program;
 }
 
-const VALUE_OPTIONS = new Set(['--profile', '--base-url']);
+const VALUE_OPTIONS = new Set(['--profile', '--base-url', '--lang']);
 
 /** The noun an argument list invokes (`seller --json keys list` → keys; `seller help keys` → keys). */
 export function invokedNoun(argv: readonly string[]): Noun | undefined {
@@ -71,6 +64,13 @@ export function invokedNoun(argv: readonly string[]): Noun | undefined {
 /** Runs `seller` with `argv` (without node and script) and answers the exit code. */
 export async function runCli(argv: readonly string[], options: RunOptions): Promise<number> {
   const { io } = options;
+  const choice = chooseLanguage(argv, io.env, () => savedLanguage(argv, io.env));
+  await useLanguage(choice.language);
+  useTimeZone({ utc: argv.includes('--utc'), tz: io.env.TZ });
+  if (choice.invalid) {
+    const { reportError, UsageError } = await import('./lib/errors.ts');
+    return reportError(io, new UsageError(t('language.invalid', choice.invalid), t('language.hint')));
+  }
   const program = buildProgram(io);
   const loadNoun = async (noun: Noun): Promise<Command> => {
     const [register, { createApp }] = await Promise.all([noun.load(), import('./lib/command.ts')]);

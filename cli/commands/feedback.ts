@@ -5,7 +5,7 @@
  *   `seller complaints list`, `seller complaints file --order ID --reason R --text T`.
  * Answers, replies and complaints pass the contact filter: a refusal says what to remove.
  */
-import { refuseContacts, REWRITE_HINT } from '../lib/guards.ts';
+import { refuseContacts } from '../lib/guards.ts';
 import { Option } from 'commander';
 import { COMPLAINT_REASONS } from '../../sdk/contract/account.ts';
 import { openOption, type Register } from '../lib/command.ts';
@@ -86,7 +86,7 @@ export async function runQuestionsList(opts: QuestionsListOptions, deps: Deps): 
 export async function runQuestionsAnswer(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   const text = await textArg(deps, opts.text, '--text', 'Your answer');
-  refuseContacts(text, 'the answer', REWRITE_HINT);
+  refuseContacts(text, 'answer');
   const question = await withHints(client.questions.answer(opts.id, { text }), { contacts: CONTACTS_HINT });
   if (wantsJson(deps)) printJson(deps.io, question);
   else say(deps.io, `Answered ${question.id} (card #${question.number}).`);
@@ -128,7 +128,7 @@ export async function runReviewsList(opts: ListOptions, deps: Deps): Promise<voi
 export async function runReviewsReply(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   const text = await textArg(deps, opts.text, '--text', 'Your reply');
-  refuseContacts(text, 'the reply', REWRITE_HINT);
+  refuseContacts(text, 'reply');
   const review = await withHints(client.reviews.reply(opts.id, { text }), { contacts: CONTACTS_HINT });
   if (wantsJson(deps)) printJson(deps.io, review);
   else say(deps.io, `Replied to ${review.id} (card #${review.number}).`);

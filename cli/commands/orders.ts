@@ -9,7 +9,7 @@ import type { SellerClient } from '../../sdk/client.ts';
 import { openOption, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
-import { refuseContacts, refuseNextCharge, REWRITE_HINT } from '../lib/guards.ts';
+import { dropNoteHint, refuseContacts, refuseNextCharge } from '../lib/guards.ts';
 import { serviceNowMs } from '../lib/service-clock.ts';
 import { listOptions, pageFlags, printList, type ListOptions, type RawListOptions } from '../lib/list.ts';
 import { note, printFields, printJson, say, warn } from '../lib/output.ts';
@@ -220,7 +220,7 @@ export async function runOrdersConfirm(opts: { id: string }, deps: Deps): Promis
 export async function runOrdersDecline(opts: DeclineOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   const reason = await textArg(deps, opts.reason, '--reason', 'Reason for the buyer');
-  refuseContacts(reason, 'the reason', REWRITE_HINT);
+  refuseContacts(reason, 'reason');
   const order = await withHints(client.orders.decline(opts.id, { reason }), {
     state_moved: stateMovedHint(opts.id),
     contacts: 'write the reason without e-mail addresses, phone numbers, messenger handles or links',
@@ -254,7 +254,7 @@ export async function runOrdersDeliver(opts: DeliverOptions, deps: Deps): Promis
   const text = opts.noteFile !== undefined ? chompNewline(await readFileArg(deps, opts.noteFile)) : opts.note;
   const noteText = text?.trim() ? text : undefined;
   // Checked offline before any change: a note with contacts would be withheld from a delivered order.
-  refuseContacts(noteText, 'the note', `rewrite the note without contacts, or deliver without ${opts.noteFile !== undefined ? '--note-file' : '--note'} to send no note`);
+  refuseContacts(noteText, 'note', dropNoteHint(opts.noteFile !== undefined ? '--note-file' : '--note'));
   // The order read first also tells the service's today (its Date header) for the next charge day.
   const order = opts.withoutVault !== true || opts.nextCharge !== undefined ? await client.orders.get(opts.id) : undefined;
   refuseNextCharge(opts.nextCharge, serviceNowMs(client) ?? Date.now());
@@ -279,7 +279,7 @@ const CONTACTS_HINT = 'remove e-mail addresses, phone numbers, messenger handles
 export async function runOrdersMessage(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   const text = await textArg(deps, opts.text, '--text', 'Message to the buyer');
-  refuseContacts(text, 'the message', REWRITE_HINT);
+  refuseContacts(text, 'message');
   const message = await withHints(client.orders.message(opts.id, { text }), {
     state_moved: stateMovedHint(opts.id),
     contacts: CONTACTS_HINT,
@@ -291,7 +291,7 @@ export async function runOrdersMessage(opts: TextOptions, deps: Deps): Promise<v
 export async function runOrdersDisputeReply(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   const text = await textArg(deps, opts.text, '--text', 'Your answer to the dispute');
-  refuseContacts(text, 'the answer', REWRITE_HINT);
+  refuseContacts(text, 'answer');
   const order = await withHints(client.orders.disputeReply(opts.id, { text }), {
     not_disputed: `only a disputed order takes a dispute reply; see \`seller orders show ${opts.id}\``,
     contacts: CONTACTS_HINT,

@@ -15,6 +15,8 @@ import { dirname, join } from 'node:path';
 export interface Profile {
   baseUrl?: string;
   apiKey?: string;
+  /** The language the seller chose for this profile (`seller profiles lang ru`). */
+  lang?: string;
 }
 
 interface ConfigShape {
@@ -145,4 +147,23 @@ export class ProfileStore {
       throw error;
     }
   }
+}
+
+/**
+ * The language saved in the profile a run would use (`--profile`, `SERVICE_PROFILE`, the current
+ * one, "default"), read before the program is built; a missing or unreadable file is no choice
+ * (the command itself reports a broken file).
+ */
+export function savedLanguage(argv: readonly string[], env: Env): string | undefined {
+  let store: ProfileStore;
+  try {
+    store = new ProfileStore(env);
+  } catch {
+    return undefined;
+  }
+  const flag = argv.indexOf('--profile');
+  const inline = argv.find((arg) => arg.startsWith('--profile='))?.slice('--profile='.length);
+  const name = (flag >= 0 ? argv[flag + 1] : inline) || env.SERVICE_PROFILE || store.current || DEFAULT_PROFILE;
+  const lang = store.get(name)?.lang;
+  return typeof lang === 'string' ? lang : undefined;
 }

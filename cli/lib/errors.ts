@@ -6,6 +6,7 @@
  */
 import { AUTH_CODES, ERROR_STATUS } from '../../sdk/contract/constants.ts';
 import { AuthenticationError, PermissionError, RateLimitError, RejectedError, SellerError } from '../../sdk/errors.ts';
+import { has, t } from '../i18n/index.ts';
 import type { IO } from './io.ts';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, auth: 4 } as const;
@@ -36,7 +37,7 @@ export class UsageError extends CliError {
 export class CancelledError extends CliError {
   override name = 'CancelledError';
   constructor() {
-    super('cancelled', EXIT.usage);
+    super(t('errors.cancelled'), EXIT.usage);
   }
 }
 
@@ -55,10 +56,10 @@ export interface ErrorContext {
 export function describeError(error: unknown, context: ErrorContext = {}): Report {
   if (error instanceof SellerError) return describeSellerError(error, context);
   if (error instanceof CliError) {
-    return { lines: [`error: ${error.message}`, ...(error.hint ? [error.hint] : [])], exitCode: error.exitCode };
+    return { lines: [t('errors.prefix', { message: error.message }), ...(error.hint ? [error.hint] : [])], exitCode: error.exitCode };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { lines: [`error: ${message}`], exitCode: EXIT.error };
+  return { lines: [t('errors.prefix', { message })], exitCode: EXIT.error };
 }
 
 /**
@@ -86,16 +87,16 @@ function errorJson(error: SellerError): Record<string, unknown> {
 }
 
 function describeSellerError(error: SellerError, context: ErrorContext): Report {
-  const first = error instanceof RejectedError ? refusalLine(error) : `error: ${error.code}: ${detailOf(error)}`;
+  const first = error instanceof RejectedError ? refusalLine(error) : t('errors.withCode', { code: error.code, detail: detailOf(error) });
   const lines = notTheApi(error) ?? [first, ...hintsOf(error, context)];
-  if (error.requestId) lines.push(`request id: ${error.requestId}`);
+  if (error.requestId) lines.push(t('errors.requestId', { id: error.requestId }));
   // A code the contract does not know (`seller_frozen`) on a 401 or 403 is about the key or the account too.
   const auth = (AUTH_CODES as readonly string[]).includes(error.code) || error instanceof AuthenticationError || error instanceof PermissionError;
   const exitCode = auth ? EXIT.auth : EXIT.error;
   return { lines, exitCode };
 }
 
-const ADDRESS_HINT = 'check the service address (--base-url or SERVICE_BASE_URL): the root of the service, such as http://127.0.0.1:8787, without /api/v1';
+const addressHint = () => t('errors.addressHint');
 
 /**
  * An answer that is not the API's (a web page, another program on that port, a proxy's error page)
@@ -106,30 +107,22 @@ function notTheApi(error: SellerError): string[] | undefined {
   const { status, body } = error;
   if (status === undefined || status === 429) return undefined;
   if (typeof body === 'object' && body !== null && (status < 400 || typeof (body as { error?: unknown }).error === 'string')) return undefined;
-  const first = `error: ${error.code}: HTTP ${status} answer that is not from the Seller API`;
-  if (status >= 500) return [`${first} (a proxy or gateway failing?)`, `try again later; if it persists, ${ADDRESS_HINT}`];
-  return [first, ADDRESS_HINT];
+  const params = { code: error.code, status };
+  if (status >= 500) return [t('errors.notTheApiGateway', params), t('errors.tryLater', { hint: addressHint() })];
+  return [t('errors.notTheApi', params), addressHint()];
 }
 
-const DEFAULT_DETAIL: Record<string, string> = {
-  no_key: 'no API key',
-  bad_key: 'the API key is not recognised',
-  revoked: 'the API key was revoked',
-  not_seller: 'the owner of this key is not a seller',
-  seller_blocked: 'the seller is blocked',
-  not_found: 'no such record (or it is not yours)',
-  rate: 'too many requests',
-  internal: 'the server failed',
-};
+/** Codes with a detail of our own when the service sends none (catalogue `errors.detail.<code>`). */
+const DEFAULT_DETAIL: ReadonlySet<string> = new Set(['no_key', 'bad_key', 'revoked', 'not_seller', 'seller_blocked', 'not_found', 'rate', 'internal']);
 
 function detailOf(error: SellerError): string {
-  if (error instanceof PermissionError && error.neededScope) return `this key lacks the "${error.neededScope}" scope`;
+  if (error instanceof PermissionError && error.neededScope) return t('errors.detail.lacksScope', { scope: error.neededScope });
   const { detail } = error;
   if (typeof detail === 'string' && detail) return detail;
-  if (error instanceof RejectedError) return `a rule refused the call (${error.refusal.kind})`;
+  if (error instanceof RejectedError) return t('errors.detail.ruleRefused', { kind: error.refusal.kind });
   if (detail && typeof detail === 'object') return JSON.stringify(detail);
   if (error.status === undefined || error.code === 'invalid_response') return stripCode(error.message);
-  return DEFAULT_DETAIL[error.code] ?? stripCode(error.message);
+  return DEFAULT_DETAIL.has(error.code) ? t(`errors.detail.${error.code}`) : stripCode(error.message);
 }
 
 /** The SDK's message is `code: text [operation, …]`; the CLI prints the code itself. */
@@ -137,52 +130,35 @@ function stripCode(message: string): string {
   return message.replace(/^[a-z_]+(?: \([^)]*\))?: /, '').replace(/ \[[^\]]*\]$/, '');
 }
 
-/** A refusal in words first, its code after them: `error: the card was refused … (rejected: complaint)`. */
+/**
+ * A refusal in words first, its code after them (`error: the stock of this card is empty
+ * (rejected: stock_empty)`): the service's detail, else the catalogue's words for the kind.
+ */
 function refusalLine(error: RejectedError): string {
-  const kind = error.refusal.kind;
-  const detail = typeof error.detail === 'string' && error.detail ? error.detail.replace(new RegExp(`^${kind}: `), '') : undefined;
-  return `error: ${detail ?? REFUSAL_WORDS[kind] ?? 'a marketplace rule refused the call'} (rejected: ${kind})`;
+  const { kind } = error.refusal;
+  const detail = typeof error.detail === 'string' && error.detail ? error.detail.replace(`${kind}: `, '') : undefined;
+  const words = detail ?? (has(`refusals.${kind}`) ? t(`refusals.${kind}`) : t('errors.detail.ruleRefusedWords'));
+  return t('errors.refusalLine', { words, code: error.code, kind });
 }
-
-/** Words for refusals the service may send without a detail. */
-const REFUSAL_WORDS: Record<string, string> = {
-  complaint: 'the marketplace does not accept this card as it is',
-  contacts: 'the text holds contact details, which the marketplace forbids',
-  stock_empty: 'there is no free stock for auto-delivery',
-  state_moved: 'the order is no longer in a state that allows this',
-  need_next_charge: 'this order needs the date of the next charge at the vendor',
-  already_opened: "the buyer's vault was already read",
-  not_disputed: 'the order is not disputed',
-  url: 'the service does not accept this webhook address',
-  no_events: 'no event kind the service knows was given',
-  capacity: 'your capacity of orders in progress is full',
-  do_not_disturb: 'you take no new orders now (do-not-disturb or quiet hours)',
-  inactive: 'the card is switched off',
-  nickname_taken: 'that nickname is taken',
-  inn_bad: 'the INN is not valid',
-  vault_off: 'the vault is off on this service',
-  scope_escalation: 'a key cannot grant scopes it does not have',
-  test_to_real_needs_papers: 'real sales need the admission papers first',
-};
 
 function hintsOf(error: SellerError, context: ErrorContext = {}): string[] {
   // The sandbox authenticates with the server's admin token, not an API key.
   if (error.operation?.startsWith('sandbox.') && (error.code === 'no_key' || error.code === 'bad_key')) {
-    return ['the sandbox needs the admin token that seller-server printed at start: --admin-token or SERVICE_ADMIN_TOKEN'];
+    return [t('errors.hint.sandboxToken')];
   }
+  // A key from SERVICE_API_KEY wins over the profile: `seller login` cannot help, the variable can.
+  if (context.keyFromEnv && (error.code === 'bad_key' || error.code === 'revoked')) return [t(`errors.hint.${error.code}Env`)];
   switch (error.code) {
     case 'no_key':
-      return ['run `seller login`, or set SERVICE_API_KEY'];
     case 'bad_key':
-      if (context.keyFromEnv) return ['the key comes from SERVICE_API_KEY (it wins over the saved profile): correct SERVICE_API_KEY, or unset it to use the profile'];
-      return ['the key is wrong or mistyped: run `seller login` with a valid key'];
     case 'revoked':
-      if (context.keyFromEnv) return ['the key in SERVICE_API_KEY was revoked: put a current key in SERVICE_API_KEY (`seller keys issue` makes one), or unset it to use the profile'];
-      return ['this key was revoked: issue a new one (`seller keys issue`) and run `seller login` with it'];
     case 'not_seller':
-      return ['this key does not belong to a seller account; log in with a seller key: `seller login`'];
     case 'seller_blocked':
-      return ['the seller account is blocked; contact marketplace support'];
+    case 'idempotency_mismatch':
+    case 'idempotency_key_required':
+    case 'connection':
+    case 'internal':
+      return [t(`errors.hint.${error.code}`)];
     case 'scope':
       return [scopeHint(error)];
     case 'rate':
@@ -192,21 +168,13 @@ function hintsOf(error: SellerError, context: ErrorContext = {}): string[] {
     case 'not_found':
       // The server's answer for a path it has no route for: a wrong address or a wrong `seller api` path.
       if (typeof error.detail === 'string' && error.detail.startsWith('no route ')) {
-        return [`no such API path; ${ADDRESS_HINT}`];
+        return [t('errors.hint.noRoute', { hint: addressHint() })];
       }
-      return ['check the id or slug; records of other sellers look absent too'];
-    case 'idempotency_mismatch':
-      return ['this idempotency key was used for a different request; use a new key'];
-    case 'idempotency_key_required':
-      return ['changing calls need an idempotency key: pass --idempotency-key'];
-    case 'connection':
-      return ['is the server running? set the address with --base-url or SERVICE_BASE_URL'];
-    case 'internal':
-      return ['the server failed; try again later'];
+      return [t('errors.hint.not_found')];
     default:
       return KNOWN_CODES.has(error.code) || error.status === undefined
         ? []
-        : [`the service answered with a code this version of seller does not know (HTTP ${error.status}); the detail above is the service's own`];
+        : [t('errors.hint.unknownCode', { status: error.status })];
   }
 }
 
@@ -215,21 +183,23 @@ const KNOWN_CODES: ReadonlySet<string> = new Set([...Object.keys(ERROR_STATUS), 
 
 function scopeHint(error: SellerError): string {
   const scope = error instanceof PermissionError ? error.neededScope : undefined;
-  if (!scope) return 'this key lacks a scope; issue a key with it: `seller keys issue --scope SCOPE`';
-  return `this key lacks scope ${scope}; issue a key with it: \`seller keys issue --scope ${scope}\``;
+  return scope ? t('errors.hint.scope', { scope }) : t('errors.hint.scopeAny');
 }
 
 function rateHint(error: SellerError): string {
   const seconds = error instanceof RateLimitError ? error.retryAfterSeconds : undefined;
-  return seconds === undefined ? 'retry in a little while' : `retry in ${Math.ceil(seconds)} s`;
+  return seconds === undefined ? t('errors.hint.rateLater') : t('errors.hint.rateIn', { seconds: Math.ceil(seconds) });
 }
 
 function refusalHints(error: RejectedError): string[] {
   const { kind, field, allowed, reason, ...rest } = error.refusal;
-  const lines = [`refused: ${kind}`];
-  if (field !== undefined) lines.push(`field: ${field}`);
-  if (Array.isArray(allowed)) lines.push(`allowed values: ${allowed.join(', ')}`);
-  if (reason !== undefined) lines.push(`reason: ${reason}`);
-  for (const [name, value] of Object.entries(rest)) lines.push(`${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  const lines = [t('errors.refusal.refused', { kind })];
+  // A plain explanation of a kind we know (unless it already is the first line, for want of a detail).
+  const detailed = typeof error.detail === 'string' && error.detail !== '';
+  if (detailed && has(`refusals.${kind}`)) lines.push(t(`refusals.${kind}`));
+  if (field !== undefined) lines.push(t('errors.refusal.field', { field }));
+  if (Array.isArray(allowed)) lines.push(t('errors.refusal.allowed', { allowed: allowed.join(', ') }));
+  if (reason !== undefined) lines.push(t('errors.refusal.reason', { reason }));
+  for (const [name, value] of Object.entries(rest)) lines.push(t('errors.refusal.other', { name, value: typeof value === 'string' ? value : JSON.stringify(value) }));
   return lines;
 }

@@ -1,52 +1,46 @@
 /**
- * Checks made before a call through which a seller could lose something, and their messages (in
- * one place, to move into the message catalogues): a next charge day in the past, a text for a
- * buyer that the marketplace's contact filter would refuse or withhold, a misspelt event kind. Each throws a `CliError`
- * (exit 1) saying what is wrong and what to do; nothing has been sent when it does.
+ * Checks made before a call through which a seller could lose something, with their messages
+ * (catalogue section `guards`): a next charge day in the past, a text for a buyer that the
+ * marketplace's contact filter would refuse or withhold, a misspelt event kind. Each throws a
+ * `CliError` saying what is wrong and what to do; nothing has been sent when it does.
  */
 import { findContacts, type ContactKind } from '../../sdk/contacts.ts';
 import { nextChargeProblem } from '../../sdk/next-charge.ts';
+import { has, t } from '../i18n/index.ts';
 import { nearestWithin } from './edit-distance.ts';
-import { CliError, UsageError } from './errors.ts';
+import { CliError, EXIT, UsageError } from './errors.ts';
 
-const CONTACT_KIND: Record<ContactKind, string> = {
-  email: 'an e-mail address',
-  phone: 'a phone number',
-  messenger: 'a messenger contact',
-  link: 'a social profile link',
-};
+/** What a text for a buyer is, in the messages (`guards.what.<text>`). */
+export type BuyerText = 'note' | 'message' | 'answer' | 'reply' | 'reason';
 
 /** A contact kind in words (an unknown one as it is). */
-export const contactKindText = (kind: string): string => CONTACT_KIND[kind as ContactKind] ?? kind;
+export const contactKindText = (kind: ContactKind | string): string => (has(`guards.contactKind.${kind}`) ? t(`guards.contactKind.${kind}`) : kind);
 
 /**
- * Refuses `text` (for a buyer: `what` names it, `the note`) when the contact filter finds a contact
- * in it, naming the first found; `hint` says how to go on.
+ * Refuses `text` (what: which text for a buyer it is) when the contact filter finds a contact in it,
+ * naming the first found (exit 1). `hint`: how to go on (default: rewrite it).
  */
-export function refuseContacts(text: string | undefined, what: string, hint: string): void {
+export function refuseContacts(text: string | undefined, what: BuyerText, hint: string = t('guards.contacts.rewrite')): void {
   if (text === undefined) return;
   const found = findContacts(text);
   if (found.length === 0) return;
   const first = found[0]!;
-  const more = found.length > 1 ? ` (and ${found.length - 1} more)` : '';
-  throw new CliError(
-    `${what} holds ${contactKindText(first.kind)} "${first.match}"${more}: the marketplace forbids contacts in texts for buyers; nothing was sent`,
-    1,
-    `hint: ${hint}`,
-  );
+  const params = { what: t(`guards.what.${what}`), kind: contactKindText(first.kind), match: first.match };
+  const message = found.length === 1 ? t('guards.contacts.refused', params) : t('guards.contacts.refusedMore', { ...params, count: found.length - 1 });
+  throw new CliError(message, EXIT.error, t('guards.hint', { hint }));
 }
 
-/** The hint of a refused text that can only be rewritten. */
-export const REWRITE_HINT = 'rewrite it without e-mail addresses, phone numbers, messenger handles or profile links, then send again';
+/** The hint of a refused delivery note: rewrite it, or deliver without the flag that gave it. */
+export const dropNoteHint = (flag: string): string => t('guards.contacts.dropNote', { flag });
 
-/** Refuses a next charge day that is not a real date or is before the service's today (`nowMs`). */
+/** Refuses (exit 1) a next charge day that is not a real date or is before the service's today (`nowMs`). */
 export function refuseNextCharge(day: string | undefined, nowMs: number): void {
   if (day === undefined) return;
   const problem = nextChargeProblem(day, nowMs);
   if (!problem) return;
-  const valid = `a valid next charge day is a real date YYYY-MM-DD, today (${problem.today} by the service's clock) or later`;
-  if (problem.kind === 'not_a_date') throw new CliError(`--next-charge: "${day}" is not a real date; nothing was sent`, 1, valid);
-  throw new CliError(`--next-charge: ${day} is in the past (the service's today is ${problem.today}); nothing was sent`, 1, valid);
+  const valid = t('guards.nextCharge.valid', { today: problem.today });
+  if (problem.kind === 'not_a_date') throw new CliError(t('guards.nextCharge.notADate', { day }), EXIT.error, valid);
+  throw new CliError(t('guards.nextCharge.past', { day, today: problem.today }), EXIT.error, valid);
 }
 
 /**
@@ -58,17 +52,15 @@ export function refuseMisspeltEvents(events: readonly string[], known: readonly 
   for (const kind of events) {
     if (known.includes(kind)) continue;
     const near = nearestWithin(kind, known, 2);
-    if (near !== undefined) {
-      throw new UsageError(`--event: unknown event kind "${kind}"; did you mean "${near}"? Nothing was changed`, `kinds: ${known.join(', ')}`);
-    }
+    if (near !== undefined) throw new UsageError(t('guards.events.misspelt', { kind, near }), t('guards.events.kinds', { kinds: known.join(', ') }));
   }
 }
 
 /** The service's answer left out kinds the seller asked for: exit 1 naming them. */
 export function missingEventsError(missing: readonly string[], subscribed: readonly string[]): CliError {
   return new CliError(
-    `the service did not subscribe to ${missing.map((k) => `"${k}"`).join(', ')} (it does not offer ${missing.length > 1 ? 'them' : 'it'}); the subscription holds: ${subscribed.join(', ') || 'nothing'}`,
-    1,
-    'check the spelling with `seller hooks set --help`; the other kinds were saved',
+    t('guards.events.missing', { kinds: missing.map((k) => `"${k}"`).join(', '), count: missing.length, subscribed: subscribed.join(', ') || '-' }),
+    EXIT.error,
+    t('guards.events.missingHint'),
   );
 }

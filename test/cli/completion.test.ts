@@ -42,7 +42,7 @@ describe('seller __complete', () => {
     expect(await candidates('cards', 'create', '--type', '')).toEqual(['account', 'code', 'credits', 'subscription']);
     expect(await candidates('cards', 'create', '--service', 'spotify', '--type', 'c')).toEqual(['code', 'credits']);
     expect(await candidates('cards', 'create', '--type=co')).toEqual([]); // a value given inline is not completed as a flag
-    expect(await candidates('--')).toEqual(['--base-url', '--help', '--json', '--profile', '--version']);
+    expect(await candidates('--')).toEqual(['--base-url', '--help', '--json', '--lang', '--profile', '--utc', '--version']);
   });
 
   it('completes an argument’s choices, and nothing for values only the server knows', async () => {

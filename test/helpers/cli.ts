@@ -3,7 +3,7 @@
  * older than the sources (once per process, one build at a time across test workers), `runSeller()`
  * runs it to completion and `spawnSeller()` starts a long-running one (`orders watch`).
  *
- * The child's environment is the parent's without SERVICE_* variables, plus a private
+ * The child's environment is the parent's without SERVICE_* variables and locale variables, plus a private
  * SELLER_CONFIG_DIR, plus what the test passes: nothing leaks in from the developer's shell.
  * It reads answers strictly (`SELLER_STRICT=1`): these tests run against our own seller-server,
  * and the contract and the server are held to each other (a test of tolerance passes
@@ -93,7 +93,9 @@ const configDir = mkdtempSync(join(tmpdir(), 'seller-e2e-'));
 
 function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('SERVICE_')) env[name] = value;
+  // The language is the test's to choose (default English, as under LANG=C): none leaks in from the shell.
+  const LOCALE = new Set(['LC_ALL', 'LC_MESSAGES', 'LANG', 'LANGUAGE', 'SELLER_LANG']);
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('SERVICE_') && !LOCALE.has(name)) env[name] = value;
   env.SELLER_CONFIG_DIR = configDir;
   env.NO_COLOR = '1';
   env.SELLER_STRICT = '1';

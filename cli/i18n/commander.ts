@@ -1,0 +1,71 @@
+/**
+ * commander's own words in the active language: the help's section titles and its error messages
+ * (unknown command or option with the typo suggestion, a missing argument, …). commander has no
+ * catalogue of its own, so its English messages are matched by their known forms and re-said from
+ * ours; a message of a form we do not know passes through unchanged. In English nothing is touched.
+ */
+import type { Command } from 'commander';
+import { language, t } from './index.ts';
+
+const TITLES: Readonly<Record<string, string>> = {
+  'Usage:': 'usage',
+  'Options:': 'options',
+  'Commands:': 'commands',
+  'Arguments:': 'arguments',
+  'Global Options:': 'globalOptions',
+};
+
+/** The section title commander styles (`Options:`), in the active language. */
+export function title(text: string): string {
+  return language() !== 'en' && Object.hasOwn(TITLES, text) ? t(`commander.titles.${TITLES[text]}`) : text;
+}
+
+type Rule = [RegExp, (match: RegExpMatchArray) => string];
+
+/** The typo suggestion commander appends (`\n(Did you mean login?)`). */
+function suggestion(tail: string | undefined): string {
+  if (!tail) return '';
+  const one = /^\n\(Did you mean one of (.+)\?\)$/.exec(tail);
+  if (one) return `\n${t('commander.didYouMeanOneOf', { what: one[1] })}`;
+  const single = /^\n\(Did you mean (.+)\?\)$/.exec(tail);
+  return single ? `\n${t('commander.didYouMean', { what: single[1] })}` : tail;
+}
+
+function reason(text: string): string {
+  const choices = /^Allowed choices are (.+)\.$/.exec(text);
+  if (choices) return t('commander.allowedChoices', { choices: choices[1] });
+  return text === 'Must be a positive integer.' ? t('commander.positiveInt') : text;
+}
+
+const RULES: Rule[] = [
+  [/^error: unknown command '([^']*)'(\n[\s\S]*)?$/, (m) => t('commander.unknownCommand', { name: m[1] }) + suggestion(m[2])],
+  [/^error: unknown option '([^']*)'(\n[\s\S]*)?$/, (m) => t('commander.unknownOption', { name: m[1] }) + suggestion(m[2])],
+  [/^error: missing required argument '([^']*)'$/, (m) => t('commander.missingArgument', { name: m[1] })],
+  [/^error: option '([^']*)' argument missing$/, (m) => t('commander.optionMissingArgument', { name: m[1] })],
+  [/^error: required option '([^']*)' not specified$/, (m) => t('commander.missingMandatoryOption', { name: m[1] })],
+  [/^error: (.+) cannot be used with (.+)$/, (m) => t('commander.conflictingOption', { first: m[1], second: m[2] })],
+  [
+    /^error: too many arguments(?: for '([^']*)')?\. Expected (\d+) arguments? but got (\d+)\.$/,
+    (m) => t('commander.excessArguments', { count: Number(m[2]), received: m[3], forCommand: m[1] ? t('commander.forCommand', { name: m[1] }) : '' }),
+  ],
+  [/^error: command-argument value '([^']*)' is invalid for argument '([^']*)'\. (.*)$/s, (m) => t('commander.invalidArgument', { value: m[1], name: m[2], reason: reason(m[3]!) })],
+  [/^error: option '([^']*)' argument '([^']*)' is invalid\. (.*)$/s, (m) => t('commander.invalidOption', { name: m[1], value: m[2], reason: reason(m[3]!) })],
+];
+
+/** A commander error message (one line or more, ending in a newline) in the active language. */
+export function commanderError(message: string): string {
+  if (language() === 'en') return message;
+  const text = message.replace(/\n$/, '');
+  for (const [pattern, say] of RULES) {
+    const match = pattern.exec(text);
+    if (match) return `${say(match)}\n`;
+  }
+  return message;
+}
+
+/** Makes `program` (and the commands it makes later, which inherit its settings) speak the active language. */
+export function localize(program: Command): Command {
+  return program
+    .configureHelp({ showGlobalOptions: true, styleTitle: title })
+    .configureOutput({ outputError: (text, write) => write(commanderError(text)) });
+}

@@ -1,0 +1,83 @@
+/**
+ * Numbers, money and times for people, by the active language, with `Intl`. English keeps the
+ * forms the CLI always printed (`1299 RUB`, ISO times in UTC: scripts that read tables rely on
+ * them); Russian reads as Russians write (`1 299 ₽`, `25.11.2026, 12:00 GMT+3` in the user's zone,
+ * `через 12 мин.`). `--json` never passes through here.
+ */
+import { language } from './index.ts';
+
+let zone: string | undefined;
+
+/**
+ * The time zone times are shown in: UTC with `--utc`, else `TZ` when it names a zone Intl knows,
+ * else the system's (undefined).
+ */
+export function useTimeZone(options: { utc?: boolean; tz?: string | undefined }): void {
+  zone = options.utc ? 'UTC' : validZone(options.tz);
+}
+
+function validZone(tz: string | undefined): string | undefined {
+  if (!tz) return undefined;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz.replace(/^:/, '') });
+    return tz.replace(/^:/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+const locale = () => (language() === 'ru' ? 'ru-RU' : 'en-US');
+
+/** Whole roubles: `1 299 ₽` (ru), `1299 RUB` (en). */
+export function money(rub: number): string {
+  if (language() !== 'ru') return `${rub} RUB`;
+  return new Intl.NumberFormat('ru-RU', { style: 'currency', currency: 'RUB', maximumFractionDigits: 0 }).format(rub);
+}
+
+/** A count with the language's grouping: `12 345` (ru), `12,345` (en). */
+export function number(value: number): string {
+  return new Intl.NumberFormat(locale()).format(value);
+}
+
+/**
+ * A moment for people: in Russian the date and time in the user's zone with the zone shown
+ * (`25.11.2026, 12:00 GMT+3`, `--utc` for UTC); in English as the service sent it (ISO, UTC). A
+ * value that is not a time is shown as it came.
+ */
+export function dateTime(iso: string | null | undefined): string | null | undefined {
+  if (iso === null || iso === undefined || iso === '') return iso;
+  if (language() !== 'ru') return iso;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat('ru-RU', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  }).format(date);
+}
+
+/** The time of day of a moment, in the user's zone (`12:00:05`), for live lines. */
+export function clockTime(ms: number): string {
+  return new Intl.DateTimeFormat(language() === 'ru' ? 'ru-RU' : 'en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(ms);
+}
+
+/** A moment relative to now, by Intl: `через 12 мин.`, `3 мин. назад` (ru), `in 12 min.` (en). */
+export function relative(at: number, now: number): string {
+  const seconds = Math.round((at - now) / 1000);
+  const abs = Math.abs(seconds);
+  const [value, unit]: [number, Intl.RelativeTimeFormatUnit] =
+    abs < 60 ? [seconds, 'second'] : abs < 3600 ? [Math.trunc(seconds / 60), 'minute'] : abs < 86_400 ? [Math.trunc(seconds / 3600), 'hour'] : [Math.trunc(seconds / 86_400), 'day'];
+  return new Intl.RelativeTimeFormat(locale(), { style: 'short', numeric: 'always' }).format(value, unit);
+}
+
+/** A deadline for people: its moment and, in Russian, the time left (`25.11.2026, 12:00 GMT+3 (через 12 мин.)`). */
+export function deadline(iso: string | null | undefined, now = Date.now()): string | null | undefined {
+  const shown = dateTime(iso);
+  if (language() !== 'ru' || !iso) return shown;
+  const at = Date.parse(iso);
+  return Number.isNaN(at) ? shown : `${shown} (${relative(at, now)})`;
+}

@@ -1,0 +1,86 @@
+/**
+ * The message catalogues (cli/locales): the same keys in every language (a plural key has exactly
+ * the forms its language's Intl.PluralRules names), the same placeholders, no empty text; and the
+ * lint for hard-coded text (`i18next-cli lint`, run by `npm test` before vitest) is configured.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../../cli/i18n/language.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+const catalogue = (language: string) => JSON.parse(readFileSync(join(root, 'cli/locales', `${language}.json`), 'utf8')) as object;
+
+const SUFFIXES = ['zero', 'one', 'two', 'few', 'many', 'other'];
+
+/** `{ a: { b: 'x' } }` → `[['a.b', 'x']]`. */
+export function flatten(value: object, prefix = ''): Array<[string, string]> {
+  return Object.entries(value).flatMap(([key, inner]): Array<[string, string]> =>
+    typeof inner === 'object' && inner !== null ? flatten(inner as object, `${prefix}${key}.`) : [[`${prefix}${key}`, String(inner)]],
+  );
+}
+
+/** Keys without their plural suffix, each with its forms and the placeholders of all its forms. */
+export function messages(value: object): Map<string, { forms: Set<string>; placeholders: Set<string>; texts: string[] }> {
+  const found = new Map<string, { forms: Set<string>; placeholders: Set<string>; texts: string[] }>();
+  for (const [key, text] of flatten(value)) {
+    const plural = new RegExp(`^(.*)_(${SUFFIXES.join('|')})$`).exec(key);
+    const base = plural ? plural[1]! : key;
+    const entry = found.get(base) ?? { forms: new Set<string>(), placeholders: new Set<string>(), texts: [] };
+    if (plural) entry.forms.add(plural[2]!);
+    for (const match of text.matchAll(/\{\{\s*([^},\s]+)[^}]*\}\}/g)) entry.placeholders.add(match[1]!);
+    entry.texts.push(text);
+    found.set(base, entry);
+  }
+  return found;
+}
+
+describe('message catalogues', () => {
+  const english = messages(catalogue('en'));
+
+  it('English has messages', () => {
+    expect(english.size).toBeGreaterThan(50);
+  });
+
+  for (const language of LANGUAGES.filter((l) => l !== 'en')) {
+    const other = messages(catalogue(language));
+
+    it(`${language} has exactly the keys of en`, () => {
+      expect([...other.keys()].sort()).toEqual([...english.keys()].sort());
+    });
+
+    it(`${language} has the same placeholders as en in every message`, () => {
+      const differ = [...english].filter(([key, en]) => {
+        const mine = other.get(key);
+        return mine && [...en.placeholders].sort().join() !== [...mine.placeholders].sort().join();
+      });
+      expect(differ.map(([key]) => key)).toEqual([]);
+    });
+
+    it(`${language} plurals have the forms of its Intl.PluralRules`, () => {
+      const categories = new Intl.PluralRules(language).resolvedOptions().pluralCategories.slice().sort();
+      const wrong = [...other].filter(([, entry]) => entry.forms.size > 0 && [...entry.forms].sort().join() !== categories.join());
+      expect(wrong.map(([key]) => key)).toEqual([]);
+    });
+  }
+
+  it('en plurals have the forms of its Intl.PluralRules', () => {
+    const categories = new Intl.PluralRules('en').resolvedOptions().pluralCategories.slice().sort();
+    const wrong = [...english].filter(([, entry]) => entry.forms.size > 0 && [...entry.forms].sort().join() !== categories.join());
+    expect(wrong.map(([key]) => key)).toEqual([]);
+  });
+
+  it('no message is empty', () => {
+    for (const language of LANGUAGES) {
+      const empty = flatten(catalogue(language)).filter(([, text]) => text.trim() === '');
+      expect(empty.map(([key]) => `${language}:${key}`)).toEqual([]);
+    }
+  });
+
+  it('npm test runs the hard-coded-text lint over cli/ before the tests', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts['lint:i18n']).toBe('i18next-cli lint');
+    expect(pkg.scripts['test']).toContain('npm run lint:i18n');
+    expect(readFileSync(join(root, 'i18next.config.mjs'), 'utf8')).toContain("input: ['cli/**/*.ts']");
+  });
+});
