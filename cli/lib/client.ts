@@ -14,6 +14,7 @@ import { AuthenticationError } from '../../sdk/errors.ts';
 import { DEFAULT_PROFILE, PROFILE_NAME, type ProfileStore } from './config.ts';
 import { UsageError } from './errors.ts';
 import { nodeFetch } from './http.ts';
+import { pacedFetch } from '../../sdk/pacing.ts';
 import { dateRecordingFetch, trackServiceClock } from './service-clock.ts';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
@@ -98,7 +99,8 @@ function checkBaseUrl(value: string, source: Source): void {
 export function newClient(credentials: { apiKey: string; baseUrl: string; strict?: boolean | undefined }): SellerClient {
   const { apiKey, baseUrl, strict } = credentials;
   const clock: { dateMs?: number } = {};
-  const fetch = dateRecordingFetch(nodeFetch as typeof globalThis.fetch, clock);
+  // Within the key's rate budget (waits instead of 429s), and the service's clock from every answer.
+  const fetch = dateRecordingFetch(pacedFetch(nodeFetch as typeof globalThis.fetch), clock);
   return trackServiceClock(new SellerClient({ apiKey, baseUrl, strict, userAgent: 'seller-cli', fetch }), clock);
 }
 
