@@ -95,7 +95,8 @@ export async function deliverOrder(ctx: RuleContext, order: Order, rule: Deliver
       checkNextCharge(output.nextChargeDay, ctx.now());
     } catch (error) {
       await step(ctx, id, entry, { phase: 'failed' });
-      ctx.emit({ ...base(order), type: 'failed', message: `${id}: not delivered, ${reason(error)}; deliver it by hand`, detail: { step: 'action' } });
+      const output = error instanceof ActionError ? error.output : undefined;
+      ctx.emit({ ...base(order), type: 'failed', message: `${id}: not delivered, ${reason(error)}; deliver it by hand`, detail: { step: 'action', ...(output ? { output } : {}) } });
       return;
     }
     const { note, withheld } = noteToSend(output.note, rule.note);
