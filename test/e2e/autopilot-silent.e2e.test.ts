@@ -19,6 +19,8 @@ import { OUTPUT_TAIL_CHARS } from '../../sdk/autopilot/actions.ts';
 import { pacedFetch } from '../../sdk/pacing.ts';
 import { eventLine } from '../../cli/commands/autopilot.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { ensureBuilt, spawnSeller } from '../helpers/cli.ts';
+import { writeFileSync } from 'node:fs';
 
 let dir: string;
 beforeAll(() => {
@@ -91,11 +93,42 @@ describe('a failed action says why', () => {
     const { client, sandbox, card } = await shop(server);
     const order = await sandbox.createOrder({ number: card });
     await sandbox.pay(order.id);
-    const command = `node -e "for (let i = 0; i < 500; i++) console.error('noise line ' + i + ' ' + 'x'.repeat(80)); console.error('the real reason'); process.exit(2)"`;
+    const command = `node -e "for (let i = 0; i < 500; i++) console.error('noise line ' + i + ' ' + 'x'.repeat(80)); console.error('the real reason'); process.exitCode = 2"`;
     const events = await runUntil(client, { pollSeconds: 0.1, deliver: [{ match: { card }, action: { command } }] }, join(dir, 'long.state.json'), 'the failure', (es) => es.some((e) => e.type === 'failed'));
     const output = events.find((e) => e.type === 'failed')!.detail!['output'] as string;
     expect(output.length).toBeLessThanOrEqual(OUTPUT_TAIL_CHARS);
-    expect(output.endsWith('the real reason')).toBe(true);
+    expect(output).toMatch(/the real reason$/);
+  });
+});
+
+describe('`seller autopilot` status lines (the built CLI, no terminal)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    await ensureBuilt();
+    server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
+  }, 120_000);
+  afterAll(() => close(server));
+
+  it('says "autopilot started" once, and a failed action\'s reason on its one line', async () => {
+    const { apiKey, sandbox, card } = await shop(server);
+    const order = await sandbox.createOrder({ number: card });
+    await sandbox.pay(order.id);
+    const config = join(dir, 'cli-autopilot.json');
+    writeFileSync(config, JSON.stringify({ pollSeconds: 0.1, deliver: [{ match: { card }, action: { command: "echo 'vendor says: quota exceeded' >&2; exit 4" } }] }));
+    const child = spawnSeller(['autopilot', '--config', config], { env: { SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey } });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    try {
+      await until('the failed line', () => /\bfailed\b/.test(out), []);
+    } finally {
+      child.kill('SIGINT');
+      await closed;
+    }
+    const started = out.split('\n').find((line) => /\bstarted\b/.test(line))!;
+    expect(started.match(/autopilot/g)).toHaveLength(1);
+    const failed = out.split('\n').find((line) => /\bfailed\b/.test(line))!;
+    expect(failed).toContain(`${order.id}: not delivered, the command failed with exit code 4: vendor says: quota exceeded; deliver it by hand`);
   });
 });
 
