@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 export const QUICK = process.env.BENCH_QUICK === '1';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const DIST_SERVER = new URL('../dist/server/index.js', import.meta.url).href;
-export const DIST_SDK = new URL('../dist/sdk/index.js', import.meta.url).href;
+export const DIST_SERVER = new URL('../server/dist/esm/index.js', import.meta.url).href;
+export const DIST_SDK = new URL('../sdk/dist/esm/index.js', import.meta.url).href;
 export const ADMIN_TOKEN = 'bench-admin-token';
 /** The rate limit would refuse most of a load test's requests (600 a minute per key): lifted for benches. */
 export const NO_RATE_LIMIT = { perMinute: 1e9, burst: 1e9 };

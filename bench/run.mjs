@@ -22,8 +22,8 @@ if (unknown.length > 0) {
   log(`unknown bench ${unknown.join(', ')}; choose from ${BENCHES.join(', ')}`);
   process.exit(2);
 }
-if (!existsSync(fileURLToPath(new URL('../dist/server/index.js', import.meta.url)))) {
-  log('dist/ is missing: run `npm run build` first (npm run bench does)');
+if (!existsSync(fileURLToPath(new URL('../server/dist/esm/index.js', import.meta.url)))) {
+  log('the build is missing: run `npm run build` first (npm run bench does)');
   process.exit(1);
 }
 

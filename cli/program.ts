@@ -3,7 +3,7 @@
  * a message and an exit code. Only the invoked noun's module is imported.
  */
 import { Command, CommanderError } from 'commander';
-import pkg from '../package.json' with { type: 'json' };
+import pkg from './package.json' with { type: 'json' };
 import type { Deps } from './lib/deps.ts';
 import type { IO } from './lib/io.ts';
 import { localize } from './i18n/commander.ts';

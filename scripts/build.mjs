@@ -1,60 +1,124 @@
-// Bundles the three faces with esbuild (TypeScript 7 has no JS emit API).
+// Builds the three packages of the workspace, each into its own `dist/` beside its sources
+// (docs/decisions.md, "Three packages from one repo"): sdk/dist (`service-seller`), cli/dist
+// (`service-seller-cli`), server/dist (`service-seller-server`). esbuild bundles (TypeScript 7 has
+// no JS emit API); tsc emits the declarations.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { lazyChildProcess, zodEnglishOnly } from './cli-plugins.mjs';
+import { codeCacheLoader } from './cli-loader.mjs';
+import { buildTimeData } from './build-time-data.mjs';
 
-const common = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20.19',
-  sourcemap: 'linked',
-  logLevel: 'warning',
+const PACKAGES = ['sdk', 'cli', 'server'];
+/** `import.meta.url` in a CommonJS build: the file's own URL. */
+const importMetaUrl = {
+  define: { 'import.meta.url': '__importMetaUrl' },
+  banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
+const common = { bundle: true, target: 'node20.19', logLevel: 'warning', legalComments: 'none' };
 
-// Built aside, then swapped in: tests and benches running `dist/` meanwhile never see it half-built.
-const OUT = `dist.build-${process.pid}`;
+// Built aside, then swapped in: tests and benches running a `dist/` meanwhile never see it half-built.
+const OUT = `.build-${process.pid}`;
 rmSync(OUT, { recursive: true, force: true });
 process.on('exit', () => rmSync(OUT, { recursive: true, force: true }));
+const out = (pkg, ...rest) => join(OUT, pkg, ...rest);
 
 const present = (entries) => Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file)));
 
-// The library faces keep their dependencies external: an application installs them once, shared.
+// --- service-seller (the SDK) ---------------------------------------------------------------
+// One runtime dependency, ky. zod (strict mode, the contract's schemas, autopilot's config) and ajv
+// (the doctor) are optional peers, loaded by the entries that need them; everything else the SDK
+// uses (unhomoglyph's table, yaml) is bundled. What a browser needs of the contract is data derived
+// here, at build time (scripts/build-time-data.mjs), so that no schema library rides along.
+const sdkEntries = present({
+  index: 'sdk/index.ts',
+  'webhooks/index': 'sdk/webhooks/index.ts',
+  'webhooks/web': 'sdk/webhooks/web.ts',
+  contract: 'sdk/contract/public.ts',
+  'doctor/index': 'sdk/doctor/index.ts',
+  'autopilot/index': 'sdk/autopilot/index.ts',
+});
+const peers = ['zod', 'zod/*', 'ajv', 'ajv/*'];
 await build({
   ...common,
-  packages: 'external',
-  entryPoints: present({
-    'sdk/index': 'sdk/index.ts',
-    'sdk/webhooks/index': 'sdk/webhooks/index.ts',
-    'sdk/webhooks/web': 'sdk/webhooks/web.ts',
-    'sdk/doctor/index': 'sdk/doctor/index.ts',
-    'sdk/autopilot/index': 'sdk/autopilot/index.ts',
-    'server/index': 'server/index.ts',
-    'server/main': 'server/main.ts',
-  }),
-  outdir: OUT,
+  platform: 'neutral',
+  mainFields: ['module', 'main'],
+  format: 'esm',
+  entryPoints: sdkEntries,
+  external: ['ky', ...peers, 'node:*'],
+  plugins: [buildTimeData],
+  outdir: out('sdk', 'dist', 'esm'),
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
 });
+// CommonJS: one script per entry. ky is ES-only, so it is bundled here: a `require()` of the SDK
+// then needs no require(esm) (a warning on Node 20.19) and its types never name ky.
+// The Node-only entries (doctor, autopilot) read `import.meta.url`, which CommonJS spells otherwise.
+const nodeOnly = new Set(['doctor/index', 'autopilot/index']);
+const pick = (keep) => Object.fromEntries(Object.entries(sdkEntries).filter(([name]) => keep(nodeOnly.has(name))));
+for (const [entries, meta] of [[pick((node) => !node), {}], [pick((node) => node), importMetaUrl]]) {
+  await build({
+    ...common,
+    ...meta,
+    platform: 'node',
+    format: 'cjs',
+    entryPoints: entries,
+    external: [...peers],
+    plugins: [buildTimeData],
+    outdir: out('sdk', 'dist', 'cjs'),
+    outExtension: { '.js': '.cjs' },
+  });
+}
 
+// --- service-seller-server ------------------------------------------------------------------
+// Its dependencies (fastify, lowdb, zod, …) stay external: server/package.json declares them.
+const serverEntries = present({ index: 'server/index.ts', main: 'server/main.ts' });
+await build({
+  ...common,
+  platform: 'node',
+  format: 'esm',
+  packages: 'external',
+  entryPoints: serverEntries,
+  outdir: out('server', 'dist', 'esm'),
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+});
+await build({
+  ...common,
+  platform: 'node',
+  format: 'cjs',
+  // lowdb and steno are ES-only: bundled into the CommonJS build, the CommonJS ones stay external.
+  packages: 'external',
+  external: [],
+  plugins: [bundleOnly(['lowdb', 'steno'])],
+  entryPoints: present({ index: 'server/index.ts' }),
+  outdir: out('server', 'dist', 'cjs'),
+  outExtension: { '.js': '.cjs' },
+});
+const serverMain = out('server', 'dist', 'esm', 'main.js');
+if (existsSync(serverMain)) {
+  writeFileSync(serverMain, `#!/usr/bin/env node\n${readFileSync(serverMain, 'utf8')}`);
+  chmodSync(serverMain, 0o755);
+}
+
+// --- service-seller-cli ---------------------------------------------------------------------
 // The CLI is a program, started once per command, so its start-up time is what a person waits
 // for. It is built differently from the library faces:
-// - its dependencies (commander, zod) are bundled and minified: Node's ESM loader costs more per
+// - its dependencies (commander, zod, ky) are bundled and minified: Node's ESM loader costs more per
 //   file than the code costs to compile (zod alone is ~100 files);
-// - it is one CommonJS script (`dist/cli/seller-<hash>.cjs`; command modules are still evaluated
+// - it is one CommonJS script (`cli/dist/seller-<hash>.cjs`; command modules are still evaluated
 //   only when their noun is invoked, and `import()` becomes `require()`: Node ≥ 20.19 requires ES
 //   modules such as @inquirer/prompts, which stays external since it is loaded only to ask), run by
-//   a small loader (`dist/cli/main.cjs`, what bin/seller.js requires) through `vm.Script` with
-//   V8's code cache (`<bundle>.cache`), so a start skips most of the parsing and compiling. Node 20
-//   has no code cache for ES modules; and a CommonJS bin keeps Node from starting its ES module
-//   loader at all (~3 ms). The cache is written by the build's first run and rewritten
-//   by any run that finds it missing or rejected (another Node version); a start never depends on it.
+//   a small loader (`cli/dist/seller.cjs`, the package's bin, what bin/seller.js requires) through
+//   `vm.Script` with V8's code cache (scripts/cli-loader.mjs): the cache lives in the user's cache
+//   directory, written by the first run, never inside the installed package.
 const cli = await build({
   ...common,
-  entryPoints: present({ 'cli/seller': 'cli/main.ts' }),
-  entryNames: '[dir]/[name]-[hash]',
+  ...importMetaUrl,
+  platform: 'node',
+  entryPoints: present({ 'seller-bundle': 'cli/main.ts' }),
+  entryNames: '[name]-[hash]',
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
   supported: { 'dynamic-import': false },
@@ -64,85 +128,77 @@ const cli = await build({
   plugins: [zodEnglishOnly, lazyChildProcess],
   minify: true,
   keepNames: true,
-  outdir: OUT,
+  outdir: out('cli', 'dist'),
   metafile: true,
 });
-
 const bundle = Object.keys(cli.metafile.outputs).find((file) => file.endsWith('.cjs'));
 if (bundle) {
-  const loader = join(OUT, 'cli', 'main.cjs');
-  writeFileSync(loader, loaderOf(basename(bundle)));
-  // The first run writes the code cache; `cards --help` evaluates commander, the cards commands and the SDK.
-  const warm = spawnSync(process.execPath, [loader, 'cards', '--help'], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
-  if (warm.status !== 0 || !existsSync(`${bundle}.cache`)) console.warn(`build: no code cache for ${bundle} (status ${warm.status})`);
+  const loader = out('cli', 'dist', 'seller.cjs');
+  writeFileSync(loader, codeCacheLoader(bundle.split('/').pop()));
+  chmodSync(loader, 0o755);
 }
 
-// Type declarations for the package's entries (`exports.*.types`), so that applications type-check
-// against `.d.ts` files under their own compiler options, never against this project's sources.
-// tsc keeps the sources' `.ts` specifiers in declarations; they are rewritten to `.js`.
-const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json', '--outDir', join(OUT, 'types')], { stdio: 'inherit' });
+// --- Declarations ---------------------------------------------------------------------------
+// For the packages' entries (`exports.*.types`), so that applications type-check against `.d.ts`
+// files under their own compiler options, never against this project's sources. tsc keeps the
+// sources' `.ts` specifiers; they are rewritten to `.js`, and a `.d.cts` twin of every file (its
+// specifiers `.cjs`) types the CommonJS build.
+const types = join(OUT, 'types');
+const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json', '--outDir', types], { stdio: 'inherit' });
 if (tsc.status !== 0) throw new Error('build: declaration emit failed');
-rewriteSpecifiers(join(OUT, 'types'));
+rewriteSpecifiers(types);
+cpSync(join(types, 'sdk'), out('sdk', 'dist', 'types'), { recursive: true });
+cpSync(types, out('server', 'dist', 'types'), { recursive: true, filter: (src) => !src.includes(`${join(types, 'sdk')}/doctor`) && !src.includes(`${join(types, 'sdk')}/autopilot`) });
+ctsTwins(out('sdk', 'dist', 'types'));
+ctsTwins(out('server', 'dist', 'types'));
 
-const old = `dist.old-${process.pid}`;
-if (existsSync('dist')) renameSync('dist', old);
-renameSync(OUT, 'dist');
-rmSync(old, { recursive: true, force: true });
-
-/** The CommonJS script bin/seller.js requires: runs the bundle with V8's code cache. */
-function loaderOf(name) {
-  return `// Generated by scripts/build.mjs: runs the \`seller\` bundle with V8's code cache (see there).
-'use strict';
-const { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
-const { createRequire } = require('node:module');
-const { join } = require('node:path');
-const { Script } = require('node:vm');
-
-const file = join(__dirname, ${JSON.stringify(name)});
-const cacheFile = \`\${file}.cache\`;
-let cachedData;
-try {
-  cachedData = readFileSync(cacheFile);
-} catch {
-  cachedData = undefined;
+for (const pkg of PACKAGES) {
+  const built = out(pkg, 'dist');
+  if (!existsSync(built)) continue;
+  const old = `${pkg}/dist.old-${process.pid}`;
+  if (existsSync(`${pkg}/dist`)) renameSync(`${pkg}/dist`, old);
+  renameSync(built, `${pkg}/dist`);
+  rmSync(old, { recursive: true, force: true });
 }
-const source = readFileSync(file, 'utf8');
-const script = new Script(\`(function (exports, require, module, __filename, __dirname) {\${source}\\n})\`, { filename: file, cachedData });
-if (cachedData === undefined || script.cachedDataRejected) {
-  // Written at exit, so that it holds the code this run compiled; atomically, runs may race.
-  // A directory it cannot write (a read-only install) costs one failed open, not the serialising.
-  process.once('exit', () => {
-    const temp = \`\${cacheFile}.\${process.pid}.tmp\`;
-    let fd;
-    try {
-      fd = openSync(temp, 'wx');
-    } catch {
-      return;
-    }
-    try {
-      try {
-        writeFileSync(fd, script.createCachedData());
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temp, cacheFile);
-    } catch {
-      rmSync(temp, { force: true });
-    }
-  });
-}
-const bundle = { exports: {} };
-script.runInThisContext()(bundle.exports, createRequire(file), bundle, file, __dirname);
-`;
+// The layout before the packages (one dist/ at the root) is gone: a stale one would only mislead.
+rmSync('dist', { recursive: true, force: true });
+
+/** An esbuild plugin that bundles `names` while `packages: 'external'` keeps the others out. */
+function bundleOnly(names) {
+  return {
+    name: 'bundle-only',
+    setup(builder) {
+      builder.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === 'bundle-only') return undefined;
+        const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+        if (args.path.startsWith('node:') || !names.includes(name)) return { path: args.path, external: true };
+        return builder.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'bundle-only' });
+      });
+    },
+  };
 }
 
 /** `from './x.ts'` → `from './x.js'` in every declaration file under `dir`. */
 function rewriteSpecifiers(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
-    const file = join(entry.parentPath ?? entry.path, entry.name);
+  for (const file of declarations(dir, '.d.ts')) {
     const text = readFileSync(file, 'utf8');
     const fixed = text.replace(/((?:from|import)\s*\(?\s*['"])(\.{1,2}\/[^'"]*?)\.ts(['"])/g, '$1$2.js$3');
     if (fixed !== text) writeFileSync(file, fixed);
   }
+}
+
+/** Beside every `x.d.ts` under `dir`, `x.d.cts` whose relative specifiers end in `.cjs`. */
+function ctsTwins(dir) {
+  for (const file of declarations(dir, '.d.ts')) {
+    const text = readFileSync(file, 'utf8').replace(/((?:from|import)\s*\(?\s*['"])(\.{1,2}\/[^'"]*?)\.js(['"])/g, '$1$2.cjs$3');
+    writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), text);
+  }
+}
+
+function declarations(dir, suffix) {
+  const files = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith(suffix)) files.push(join(entry.parentPath ?? entry.path, entry.name));
+  }
+  return files;
 }

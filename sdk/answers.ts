@@ -12,6 +12,7 @@
  */
 import type { Route } from './contract/route.ts';
 import type { AnswerIssue } from './errors.ts';
+import { loadPeer } from './peer.ts';
 
 /** The verdict on an answer: the value to hand out, or what is wrong with it. */
 export type Checked = { success: true; data: unknown } | { success: false; issues: AnswerIssue[] };
@@ -62,7 +63,17 @@ function fail(path: PropertyKey[], message: string): Checked {
 
 let strict: Promise<AnswerCheck> | undefined;
 
-/** Strict mode's check, loaded once (with zod and the contract's schemas) on first use. */
+/**
+ * Strict mode's check, loaded once (with zod and the contract's schemas) on first use; zod is an
+ * optional peer, so without it this fails naming the package to install (and a later call tries again).
+ */
 export function loadStrictCheck(): Promise<AnswerCheck> {
-  return (strict ??= import('./strict.ts').then((m) => m.checkStrict));
+  strict ??= loadPeer(() => import('./strict.ts'), 'zod', 'strict mode').then(
+    (m) => m.checkStrict,
+    (error: unknown) => {
+      strict = undefined;
+      throw error;
+    },
+  );
+  return strict;
 }

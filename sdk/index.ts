@@ -58,8 +58,12 @@ export type {
   HeaderReader,
 } from './errors.ts';
 
-// The contract: schemas, types and the operation tables, for users of the SDK.
-export * from './contract/public.ts';
+// The contract's types. Its zod schemas and the operation table are `service-seller/contract`
+// (zod is an optional peer): this entry loads no schema library, so it stays small in a browser.
+export type * from './contract/public.ts';
+export * from './contract/constants.ts';
+export { BASE_PATH } from './contract/route.ts';
+export { apiRouteTable, apiRoutes } from './contract/routes/index.ts';
 
 // --- Input validation (sdk/validate/) -------------------------------------------------------
 // Offline checks of tax and bank identifiers, so a form can fail before a call.

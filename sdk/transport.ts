@@ -1,7 +1,9 @@
 /**
- * The request sender: one HTTP call with its timeout, retries and error mapping. Modelled on
- * stripe-node's RequestSender, written on the global `fetch` so it runs wherever fetch does
- * (Node ≥ 20, Deno, Bun, edge runtimes, browsers).
+ * The request sender: one HTTP call with its timeout, retries and error mapping, on ky (the
+ * project's HTTP client; docs/decisions.md), so it runs wherever fetch does (Node ≥ 20, Deno, Bun,
+ * edge runtimes, browsers). ky sends, times out each attempt and decides when to retry by the rule
+ * below (its `shouldRetry`); the wait between attempts is this module's own (`beforeRetry`), so
+ * that `Retry-After` is capped rather than refused and a test can record the waits (`sleep`).
  *
  * Retry rule: a call is retried after a network failure, a timeout, a 429 or a 5xx answer; never
  * after any other 4xx (409 refusals included). A 429 is always safe to retry (the server did not run
@@ -10,6 +12,7 @@
  * replays instead of acting twice). The wait is `Retry-After` when the answer has one (capped), else
  * an exponential backoff with equal jitter.
  */
+import ky, { HTTPError, TimeoutError, type Options as KyOptions } from 'ky';
 import { jitteredBackoff, type Sleep } from './backoff.ts';
 import {
   ConnectionError,
@@ -71,30 +74,44 @@ export function newIdempotencyKey(): string {
   return globalThis.crypto.randomUUID();
 }
 
-/** The result of one attempt: an answer, or an error with whether another attempt may help. */
-type Attempt =
-  | { ok: true; response: RawResponse }
-  | { ok: false; error: SellerError; retryable: boolean; retryAfterMs?: number | undefined };
-
-const TIMEOUT = Symbol('timeout');
+/** ky's longest timeout (setTimeout's limit); a longer one means none. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export class Transport {
   constructor(readonly config: TransportConfig) {}
 
   /** Sends the request, retrying as the module comment describes; throws a `SellerError` on failure. */
   async send(request: OutgoingRequest): Promise<RawResponse> {
-    const headers = this.headersOf(request);
-    const maxRetries = request.maxRetries ?? this.config.maxRetries;
+    const outer = request.signal;
+    if (outer?.aborted) throw outer.reason;
+    const timeoutMs = request.timeoutMs ?? this.config.timeoutMs;
     const repeatable = request.method === 'GET' || request.method === 'HEAD' || request.idempotencyKey !== undefined;
-    for (let attempt = 0; ; attempt++) {
-      const result = await this.attempt(request, headers);
-      if (result.ok) return result.response;
-      const notRun = result.error.status === 429; // the server refused before running the call
-      if (attempt >= maxRetries || !result.retryable || (!repeatable && !notRun)) {
-        throw this.redact(result.error);
-      }
-      await this.config.sleep(this.delayMs(attempt, result.retryAfterMs), request.signal);
+    let response: Response;
+    try {
+      response = await ky(request.url, {
+        method: request.method,
+        headers: this.headersOf(request),
+        body: request.body ?? null,
+        signal: outer,
+        timeout: timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS ? timeoutMs : false,
+        fetch: this.fetchOf(request.body),
+        retry: {
+          limit: request.maxRetries ?? this.config.maxRetries,
+          methods: ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'],
+          // The decision is all shouldRetry's; the wait is beforeRetry's, so ky's own is nil.
+          shouldRetry: ({ error }) => !outer?.aborted && retryable(error, repeatable),
+          delay: () => 0,
+          jitter: false,
+        },
+        hooks: {
+          beforeRetry: [({ error, retryCount }) => this.config.sleep(this.delayMs(retryCount - 1, retryAfterMsOf(error)), outer)],
+        },
+      });
+    } catch (error) {
+      if (outer?.aborted) throw outer.reason;
+      throw this.redact(await this.failure(error, request, timeoutMs));
     }
+    return this.answer(response, await response.text(), request.operation);
   }
 
   /** The wait before retry number `attempt + 1`. */
@@ -114,39 +131,39 @@ export class Transport {
     return headers;
   }
 
-  private async attempt(request: OutgoingRequest, headers: Record<string, string>): Promise<Attempt> {
-    const outer = request.signal;
-    if (outer?.aborted) throw outer.reason;
-    const timeoutMs = request.timeoutMs ?? this.config.timeoutMs;
-    const controller = new AbortController();
-    const timer = timeoutMs > 0 && timeoutMs < Infinity ? setTimeout(() => controller.abort(TIMEOUT), timeoutMs) : undefined;
-    const onAbort = () => controller.abort(outer?.reason);
-    outer?.addEventListener('abort', onAbort, { once: true });
-    try {
-      const res = await this.config.fetch(request.url, {
-        method: request.method,
-        headers,
-        body: request.body ?? null,
-        signal: controller.signal,
-      });
-      const text = await res.text();
-      return this.answer(res, text, request.operation);
-    } catch (cause) {
-      if (outer?.aborted) throw outer.reason;
-      const timedOut = controller.signal.aborted && controller.signal.reason === TIMEOUT;
-      const text = timedOut ? `no answer within ${timeoutMs} ms` : `could not reach ${originOf(request.url)}${causeText(cause)}`;
-      return {
-        ok: false,
-        retryable: true,
-        error: new ConnectionError({ operation: request.operation, cause, timedOut, text }),
-      };
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
-    }
+  /**
+   * The configured fetch as ky calls it. ky hands fetch a `Request`; the SDK's `fetch` option is
+   * called as `fetch(url, init)` (method, headers, the body as given, ky's signal), as a caller's
+   * own fetch (the CLI's, a test's) expects.
+   */
+  private fetchOf(body: BodyInit | undefined): NonNullable<KyOptions['fetch']> {
+    const fetch = this.config.fetch;
+    return (input) => {
+      const request = input as Request;
+      return fetch(request.url, { method: request.method, headers: request.headers, body: body ?? null, signal: request.signal });
+    };
   }
 
-  private answer(res: Response, text: string, operation: string | undefined): Attempt {
+  /** The `SellerError` for what ky threw: an answer that is not 2xx, a timeout, a network failure. */
+  private async failure(error: unknown, request: OutgoingRequest, timeoutMs: number): Promise<Error> {
+    if (error instanceof HTTPError) {
+      const read = this.read(error.response, await error.response.text().catch(() => ''), request.operation);
+      return read instanceof Error ? read : new TypeError(`unexpected answer ${read.status}`);
+    }
+    const timedOut = error instanceof TimeoutError;
+    const text = timedOut ? `no answer within ${timeoutMs} ms` : `could not reach ${originOf(request.url)}${causeText(error)}`;
+    return new ConnectionError({ operation: request.operation, cause: error, timedOut, text });
+  }
+
+  /** A 2xx answer read, or else the error it is thrown as. */
+  private answer(res: Response, text: string, operation: string | undefined): RawResponse {
+    const read = this.read(res, text, operation);
+    if (read instanceof Error) throw this.redact(read);
+    return read;
+  }
+
+  /** An answer read: a 2xx as a `RawResponse`, else its `SellerError` (a 2xx that is not JSON too). */
+  private read(res: Response, text: string, operation: string | undefined): RawResponse | SellerError {
     const requestId = res.headers.get('x-request-id') ?? undefined;
     let body: unknown = undefined;
     if (text.length > 0) {
@@ -155,23 +172,14 @@ export class Transport {
       } catch {
         if (res.ok) {
           const issue = { path: [], message: 'the answer is not JSON' };
-          return {
-            ok: false,
-            retryable: false,
-            error: new ResponseValidationError({ status: res.status, requestId, operation, body: text, issues: [issue] }),
-          };
+          return new ResponseValidationError({ status: res.status, requestId, operation, body: text, issues: [issue] });
         }
         body = text;
       }
     }
-    if (res.ok) {
-      const replayed = res.headers.get('idempotent-replayed') === 'true';
-      return { ok: true, response: { status: res.status, headers: res.headers, body, requestId, replayed } };
-    }
-    const error = errorFromResponse(res.status, body, res.headers, operation);
-    const retryable = res.status === 429 || res.status >= 500;
-    const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
-    return { ok: false, error, retryable, retryAfterMs: retryAfter === undefined ? undefined : retryAfter * 1000 };
+    if (!res.ok) return errorFromResponse(res.status, body, res.headers, operation);
+    const replayed = res.headers.get('idempotent-replayed') === 'true';
+    return { status: res.status, headers: res.headers, body, requestId, replayed };
   }
 
   private redact<E extends Error>(error: E): E {
@@ -179,6 +187,24 @@ export class Transport {
     if (secret && error.message.includes(secret)) error.message = error.message.split(secret).join('[redacted]');
     return error;
   }
+}
+
+/** Whether another attempt may help (see the module comment). */
+function retryable(error: Error, repeatable: boolean): boolean {
+  if (error instanceof HTTPError) {
+    const status = error.response.status;
+    // A 429: the server did not run the call, so even an unkeyed change may be sent again.
+    return status === 429 || (status >= 500 && repeatable);
+  }
+  // A timeout or a network failure: the call may have run.
+  return repeatable;
+}
+
+/** `Retry-After` of an answer ky threw for, in milliseconds. */
+function retryAfterMsOf(error: Error): number | undefined {
+  if (!(error instanceof HTTPError)) return undefined;
+  const seconds = parseRetryAfter(error.response.headers.get('retry-after'));
+  return seconds === undefined ? undefined : seconds * 1000;
 }
 
 function originOf(url: string): string {

@@ -351,7 +351,7 @@ export function memoryWatermarkStore(initial: Watermark | null = null): Watermar
  * client.orders.watch({ store: fileWatermarkStore('./state/orders.json') })
  */
 export function fileWatermarkStore(path: string): WatermarkStore {
-  const fs = () => import('node:fs/promises');
+  const fs = () => nodeImport<typeof import('node:fs/promises')>('node:fs/promises');
   let counter = 0;
   return {
     async get() {
@@ -377,11 +377,20 @@ export function fileWatermarkStore(path: string): WatermarkStore {
     },
     async set(watermark) {
       const { mkdir, rename, writeFile } = await fs();
-      const { dirname } = await import('node:path');
+      const { dirname } = await nodeImport<typeof import('node:path')>('node:path');
       await mkdir(dirname(path), { recursive: true });
       const temp = `${path}.${process.pid}.${++counter}.tmp`;
       await writeFile(temp, `${JSON.stringify({ since: watermark.since, seen: watermark.seen })}\n`, { mode: 0o600 });
       await rename(temp, path);
     },
   };
+}
+
+/**
+ * `import(name)` of a Node built-in, hidden from bundlers: the SDK's entry bundles for a browser or
+ * an edge runtime with no `node:` module in its graph, and only a Node caller of
+ * `fileWatermarkStore` loads one.
+ */
+function nodeImport<T>(name: string): Promise<T> {
+  return import(/* webpackIgnore: true */ /* @vite-ignore */ name) as Promise<T>;
 }

@@ -1,4 +1,4 @@
-/** `service-seller/server`: the reference server, for tests and local development. */
+/** `service-seller-server`: the reference server, for tests and local development. */
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from './app.ts';
 import { ensureDemoSeller, type DemoSeller } from './demo.ts';

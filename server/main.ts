@@ -38,7 +38,8 @@ function fail(message: string, code = 2): never {
 
 /**
  * How to run this package's `seller` from any folder: `node <absolute path>/bin/seller.js` (found by
- * walking up from this file to the package root); `npx seller` when it cannot be found.
+ * walking up from this file to the clone's root); `npx -p service-seller-cli seller` when it cannot be found
+ * (an installed service-seller-server has no `seller` of its own).
  */
 function sellerCommand(from = path.dirname(fileURLToPath(import.meta.url))): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
@@ -46,7 +47,7 @@ function sellerCommand(from = path.dirname(fileURLToPath(import.meta.url))): str
     if (existsSync(bin) && existsSync(path.join(dir, 'package.json'))) {
       return `node ${/^[\w@%+=:,./-]+$/.test(bin) ? bin : `'${bin.replace(/'/g, `'\\''`)}'`}`;
     }
-    if (path.dirname(dir) === dir) return 'npx seller';
+    if (path.dirname(dir) === dir) return 'npx -p service-seller-cli seller';
   }
 }
 

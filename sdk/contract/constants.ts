@@ -98,3 +98,15 @@ export const STOCK_BATCH_MAX = 1000;
 export const STOCK_ITEM_MAX = 4096;
 export const MESSAGE_MAX = 4000;
 export const SECRET_MAX = 4096;
+
+/** Header names of a webhook delivery. */
+export const WEBHOOK_HEADERS = {
+  event: 'x-service-event',
+  delivery: 'x-service-delivery',
+  timestamp: 'x-service-timestamp',
+  attempt: 'x-service-attempt',
+  signature: 'x-service-signature',
+} as const;
+
+/** How far a delivery's timestamp may be from the receiver's clock, in seconds. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;

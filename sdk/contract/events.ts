@@ -40,13 +40,4 @@ export type WebhookEvent = {
   [K in EventKind]: { event: K; data: EventDataOf<K>; at: string; delivery: string; attempt: number; test?: true };
 }[EventKind];
 
-/** Header names of a delivery. */
-export const WEBHOOK_HEADERS = {
-  event: 'x-service-event',
-  delivery: 'x-service-delivery',
-  timestamp: 'x-service-timestamp',
-  attempt: 'x-service-attempt',
-  signature: 'x-service-signature',
-} as const;
-
-export const WEBHOOK_TOLERANCE_SECONDS = 300;
+export { WEBHOOK_HEADERS, WEBHOOK_TOLERANCE_SECONDS } from './constants.ts';

@@ -15,7 +15,8 @@
  * JSON type names and codes are safe to print; secrets, stock items, e-mails and texts are not.
  */
 import { z } from 'zod';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { loadAjv } from './ajv.ts';
 import type { AnyOperation } from '../contract/operation.ts';
 
 /** What kind of difference a finding is. */
@@ -109,7 +110,7 @@ const validators = new WeakMap<AnyOperation, ValidateFunction>();
 function validatorOf(op: AnyOperation): ValidateFunction {
   let validate = validators.get(op);
   if (validate === undefined) {
-    ajv ??= new Ajv2020({ allErrors: true, verbose: true, strict: false, validateFormats: false });
+    ajv ??= new (loadAjv())({ allErrors: true, verbose: true, strict: false, validateFormats: false });
     const { $schema: _ignored, ...schema } = strictAnswerSchema(op);
     validate = ajv.compile(schema);
     validators.set(op, validate);

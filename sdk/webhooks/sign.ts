@@ -3,7 +3,7 @@
  * correctly signed request.
  */
 import { createHmac } from 'node:crypto';
-import { WEBHOOK_HEADERS } from '../contract/events.ts';
+import { WEBHOOK_HEADERS } from '../contract/constants.ts';
 import {
   nowMilliseconds,
   rawBodyBytes,

@@ -3,7 +3,10 @@
  * Deno, Bun and browsers. No `node:` imports here: this module (and the shared verification steps
  * it exports for `verify.ts`) must stay bundleable for any runtime.
  */
-import { WEBHOOK_HEADERS, WEBHOOK_TOLERANCE_SECONDS, WebhookEvent } from '../contract/events.ts';
+import { WEBHOOK_HEADERS, WEBHOOK_TOLERANCE_SECONDS } from '../contract/constants.ts';
+import type { WebhookEvent } from '../contract/events.ts';
+import { WEBHOOK_EVENT_SCHEMA } from './event-schema.derived.ts';
+import { checkJson } from './json-check.ts';
 import { WebhookVerificationError } from './errors.ts';
 
 /** The request body exactly as received: text, or bytes (a Node `Buffer` is a `Uint8Array`). */
@@ -262,18 +265,17 @@ export function finishVerification(
       { cause },
     );
   }
-  const parsed = WebhookEvent.safeParse(json);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    const where = first ? ` (${first.path.join('.') || 'body'}: ${first.message})` : '';
+  // The contract's JSON Schema of an event (derived at build time: no schema library here).
+  const issue = checkJson(WEBHOOK_EVENT_SCHEMA, json);
+  if (issue) {
     throw new WebhookVerificationError(
       'malformed_body',
-      `Webhook signature is valid but the body is not a known webhook event${where}. ` +
+      `Webhook signature is valid but the body is not a known webhook event (${issue.path.join('.') || 'body'}: ${issue.message}). ` +
         'If the service has added an event kind, update service-seller.',
-      { cause: parsed.error },
+      { cause: issue },
     );
   }
-  return parsed.data as unknown as WebhookEvent;
+  return json as WebhookEvent;
 }
 
 // ---------------------------------------------------------------------------------------------

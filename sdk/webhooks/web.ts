@@ -24,5 +24,7 @@ export {
   type WebhookVerificationErrorDetails,
   type WebhookVerificationReason,
 } from './errors.ts';
-export { EventData, WEBHOOK_HEADERS, WEBHOOK_TOLERANCE_SECONDS, WebhookEvent, type EventDataOf } from '../contract/events.ts';
-export { EVENT_KINDS, EventKind } from '../contract/enums.ts';
+// The event types; their zod schemas (`WebhookEvent`, `EventData`) are in `service-seller/contract`.
+export type { EventDataOf, WebhookEvent } from '../contract/events.ts';
+export type { EventKind } from '../contract/enums.ts';
+export { EVENT_KINDS, WEBHOOK_HEADERS, WEBHOOK_TOLERANCE_SECONDS } from '../contract/constants.ts';

@@ -25,7 +25,7 @@ interface BenchRow {
 
 beforeAll(() => {
   // The benches import the built server and SDK (npm test builds first; a lone run may not have).
-  if (!existsSync(join(root, 'dist', 'server', 'index.js'))) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root });
+  if (!existsSync(join(root, 'server', 'dist', 'esm', 'index.js'))) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

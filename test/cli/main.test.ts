@@ -15,13 +15,15 @@ import { bundleCli } from '../helpers/bundle.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { NOUNS } from '../../cli/nouns.ts';
 import { invokedNoun } from '../../cli/program.ts';
-import pkg from '../../package.json' with { type: 'json' };
+import pkg from '../../cli/package.json' with { type: 'json' };
 import { bufferIO, run } from './helpers.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 // Inside the repository so that bare imports (commander, …) resolve from node_modules; `.vitest-*` is git-ignored.
 const outdir = join(root, `.vitest-cli-dist-${process.pid}`);
-const HEAVY = ['/node_modules/conf/', '/node_modules/@inquirer/', '/node_modules/zod/', '/node_modules/ky/'];
+const HEAVY = ['/node_modules/conf/', '/node_modules/@inquirer/', '/node_modules/zod/'];
+// ky is the SDK's transport (issue 23): a call loads it, `--help` does not.
+const HEAVY_FOR_HELP = [...HEAVY, '/node_modules/ky/'];
 
 beforeAll(async () => {
   mkdirSync(outdir, { recursive: true });
@@ -77,7 +79,7 @@ describe('start-up of the built CLI', () => {
     const { code, out, loaded } = seller(['--help']);
     expect(code).toBe(0);
     for (const noun of NOUNS) expect(out).toMatch(new RegExp(`^  ${noun.name}\\s+${escapeRegExp(noun.summary)}`, 'm'));
-    expect(loaded.filter((url) => HEAVY.some((part) => url.includes(part)))).toEqual([]);
+    expect(loaded.filter((url) => HEAVY_FOR_HELP.some((part) => url.includes(part)))).toEqual([]);
     for (const noun of NOUNS) expect(chunkOf(loaded, noun.name), noun.name).toBe(false);
     expect(chunkOf(loaded, 'command') || chunkOf(loaded, 'errors')).toBe(false);
     expect(loaded.some((url) => url.includes('/node_modules/commander/'))).toBe(true);

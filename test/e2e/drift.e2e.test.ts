@@ -12,8 +12,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { apiOperations } from '../../sdk/contract/public.ts';
 import {
-  apiOperations,
   PermissionError,
   RejectedError,
   ResponseValidationError,

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventData, verifyWebhook } from '../../sdk/webhooks/index.ts';
+import { EventData } from '../../sdk/contract/index.ts';
+import { verifyWebhook } from '../../sdk/webhooks/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 interface Received {

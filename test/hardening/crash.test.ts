@@ -12,7 +12,7 @@
  *   after the restart, with the receiver answering 200 and the clock moved past the next attempt,
  *   the receiver gets each of them and the log shows `deliveredAt`.
  *
- * Uses dist/ (built once if missing; never rebuilt here, other tests use it at the same time).
+ * Uses server/dist/ (built once if missing; never rebuilt here, other tests use it at the same time).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -148,7 +148,7 @@ describe('SIGKILL in the middle of a write load', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   beforeAll(() => {
-    if (!existsSync(path.join(ROOT, 'dist/server/main.js'))) {
+    if (!existsSync(path.join(ROOT, 'server/dist/esm/main.js'))) {
       const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
       if (built.status !== 0) throw new Error('npm run build failed');
     }

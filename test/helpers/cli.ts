@@ -1,5 +1,5 @@
 /**
- * The real `seller` binary for end-to-end tests: `ensureBuilt()` bundles it when dist/ is missing or
+ * The real `seller` binary for end-to-end tests: `ensureBuilt()` bundles it when cli/dist/ is missing or
  * older than the sources (once per process, one build at a time across test workers), `runSeller()`
  * runs it to completion and `spawnSeller()` starts a long-running one (`orders watch`).
  *
@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = join(ROOT, 'bin/seller.js');
-const BUNDLE = join(ROOT, 'dist/cli/main.cjs');
+const BUNDLE = join(ROOT, 'cli/dist/seller.cjs');
 const SOURCES = ['cli', 'sdk', 'package.json'];
 const LOCK = join(ROOT, 'node_modules/.seller-build.lock');
 
@@ -25,7 +25,8 @@ function newestSource(path: string): number {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
-  for (const name of readdirSync(path)) newest = Math.max(newest, newestSource(join(path, name)));
+  // A package's built output (cli/dist, sdk/dist) is not a source.
+  for (const name of readdirSync(path)) if (name !== 'dist' && name !== 'node_modules') newest = Math.max(newest, newestSource(join(path, name)));
   return newest;
 }
 

@@ -2,8 +2,8 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fillPath, pathParamNames, sandboxOperations } from '../../sdk/contract/index.ts';
+import { apiOperations } from '../../sdk/contract/public.ts';
 import {
-  apiOperations,
   AuthenticationError,
   BASE_PATH,
   ResponseValidationError,
