@@ -89,6 +89,16 @@ describe('a failed action says why', () => {
     expect((await client.orders.get(order.id)).status).toBe('awaiting_delivery');
   });
 
+  it("an action answering a next charge day in the past (by the service's clock) fails the delivery, saying so", async () => {
+    const { client, sandbox, card } = await shop(server);
+    const order = await sandbox.createOrder({ number: card });
+    await sandbox.pay(order.id);
+    const command = `echo '{"nextChargeDay":"2025-01-01"}'`;
+    const events = await runUntil(client, { pollSeconds: 0.1, deliver: [{ match: { card }, action: { command } }] }, join(dir, 'past.state.json'), 'the failure', (es) => es.some((e) => e.type === 'failed'));
+    expect(events.find((e) => e.type === 'failed')!.message).toMatch(/"nextChargeDay" 2025-01-01 is in the past \(the service's today is \d{4}-\d{2}-\d{2}\)/);
+    expect((await client.orders.get(order.id)).status).toBe('awaiting_delivery');
+  });
+
   it('a long stderr is bounded to its end', async () => {
     const { client, sandbox, card } = await shop(server);
     const order = await sandbox.createOrder({ number: card });
