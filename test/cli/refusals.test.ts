@@ -123,6 +123,14 @@ describe('texts for buyers are checked offline before sending', () => {
     expect(dropped.code).toBe(0);
   });
 
+  it('in Russian too (the messages come from the catalogues)', async () => {
+    const id = await paidOrder(codeCard);
+    const result = await cli(['orders', 'message', id, '--text', 'звоните 8 999 123-45-67'], { LANG: 'ru_RU.UTF-8' });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('ошибка: сообщение содержит номер телефона «8 999 123-45-67»');
+    expect(result.err).toContain('подсказка: перепишите текст');
+  });
+
   it('a message, a dispute reply, a declined reason: refused with the contact named, nothing sent', async () => {
     const id = await paidOrder(codeCard);
     const before = (await client.orders.get(id)).messages.length;
