@@ -10,8 +10,7 @@
 import type { Command, Option } from 'commander';
 import { ProfileStore } from './lib/config.ts';
 import type { IO } from './lib/io.ts';
-import { NOUNS } from './nouns.ts';
-import { COMPLETE_WORD } from './program.ts';
+import { COMPLETE_WORD } from './complete-word.ts';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -127,15 +126,13 @@ function optionFlags(command: Command, program: Command): string[] {
   return flags;
 }
 
-/** Prints the candidates of `words`, one a line (what the scripts read). */
+/** Prints the candidates of `words`, one a line (what the scripts read). `loadNoun` answers undefined for a name that is no noun. */
 export async function printCompletions(
   words: readonly string[],
   io: IO,
   program: Command,
   loadNoun: (name: string) => Promise<Command | undefined>,
 ): Promise<void> {
-  const known = NOUNS.map((noun) => noun.name);
-  const load = (name: string) => (known.includes(name) ? loadNoun(name) : Promise.resolve(undefined));
   // Saved profiles are local: `--profile <Tab>` offers them (a config file that cannot be read offers none).
   const profiles = () => {
     try {
@@ -144,6 +141,6 @@ export async function printCompletions(
       return [];
     }
   };
-  const candidates = await complete(words.length === 0 ? [''] : words, program, load, profiles);
+  const candidates = await complete(words.length === 0 ? [''] : words, program, loadNoun, profiles);
   if (candidates.length > 0) io.stdout.write(`${candidates.join('\n')}\n`);
 }

@@ -6,15 +6,13 @@ import { Command, CommanderError } from 'commander';
 import pkg from './package.json' with { type: 'json' };
 import type { Deps } from './lib/deps.ts';
 import type { IO } from './lib/io.ts';
+import { COMPLETE_WORD } from './complete-word.ts';
 import { localize } from './i18n/commander.ts';
 import { t, useLanguage } from './i18n/index.ts';
 import { useTimeZone } from './i18n/format.ts';
 import { chooseLanguage } from './i18n/language.ts';
 import { savedLanguage } from './lib/config.ts';
 import { NOUNS, type Noun } from './nouns.ts';
-
-/** The hidden word the completion scripts call `seller` with (cli/completion.ts). */
-export const COMPLETE_WORD = '__complete';
 
 export interface RunOptions {
   io: IO;
@@ -81,7 +79,11 @@ export async function runCli(argv: readonly string[], options: RunOptions): Prom
   if (argv[0] === COMPLETE_WORD) {
     // What the completion scripts call on Tab: candidates on stdout, never an error.
     const { printCompletions } = await import('./completion.ts');
-    await printCompletions(argv.slice(1), io, program, (name) => loadNoun(NOUNS.find((n) => n.name === name)!)).catch(() => undefined);
+    const loadByName = async (name: string) => {
+      const noun = NOUNS.find((n) => n.name === name);
+      return noun ? loadNoun(noun) : undefined;
+    };
+    await printCompletions(argv.slice(1), io, program, loadByName).catch(() => undefined);
     return 0;
   }
   try {

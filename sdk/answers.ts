@@ -11,14 +11,10 @@
  *   (sdk/strict.ts, loaded on the first strict call), for contract tests.
  */
 import type { Route } from './contract/route.ts';
-import type { AnswerIssue } from './errors.ts';
+import type { AnswerCheck, Checked } from './checked.ts';
 import { loadPeer } from './peer.ts';
 
-/** The verdict on an answer: the value to hand out, or what is wrong with it. */
-export type Checked = { success: true; data: unknown } | { success: false; issues: AnswerIssue[] };
-
-/** Checks an answer of operation `id`; `strict` mode's check comes from sdk/strict.ts. */
-export type AnswerCheck = (id: string, answer: unknown) => Checked;
+export type { AnswerCheck, Checked };
 
 /** How answers are read. */
 export type AnswerMode = 'tolerant' | 'strict';

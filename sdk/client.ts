@@ -12,11 +12,12 @@ import { apiRoutes } from './contract/routes/index.ts';
 import { AuthenticationError } from './errors.ts';
 import { deriveMethods, OperationCaller, queryString, type SectionMethods } from './methods.ts';
 import { abortableSleep, type Sleep } from './backoff.ts';
+import { DEFAULT_BASE_URL } from './defaults.ts';
 import { newIdempotencyKey, Transport, type RawResponse } from './transport.ts';
 import { orderPolling, type OrderPolling } from './watch.ts';
 
 export const SDK_VERSION = '0.1.0';
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
+export { DEFAULT_BASE_URL };
 
 /** Options shared by `SellerClient` and `SandboxClient`. */
 export interface CommonClientOptions {

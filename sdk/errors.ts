@@ -150,7 +150,7 @@ export class ConnectionError extends SellerError {
   }
 }
 
-/** One problem found in an answer (by zod in the SDK, by the plain check in the CLI: sdk/routes.ts). */
+/** One problem found in an answer: by the tolerant reader (sdk/answers.ts) or, in strict mode, by zod (sdk/strict.ts). */
 export interface AnswerIssue {
   path: readonly PropertyKey[];
   message: string;

@@ -75,3 +75,5 @@ export * from './card-builder.ts';
 // description, note or message offline before sending it.
 export { findContacts, hasContacts } from './contacts.ts';
 export type { ContactKind, ContactMatch } from './contacts.ts';
+// What it found, worded as the reference server words its `contacts` refusal.
+export { CONTACT_WORDS, contactsIn, contactsSentence, type ContactsFound } from './contact-words.ts';

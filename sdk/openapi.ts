@@ -22,59 +22,23 @@
 import { z } from 'zod';
 import pkg from '../package.json' with { type: 'json' };
 import {
-  ApiKey,
   BASE_PATH,
-  Card,
-  CardCreated,
-  CardUpdate,
-  CatalogRequest,
-  Client,
-  Complaint,
-  Deliver,
-  DeliverAnswer,
-  Delivery,
-  DemandItem,
   ERROR_STATUS,
   ErrorBody,
-  EVENT_KINDS,
-  Hooks,
-  HooksSet,
   IMAGE_MAX_BYTES,
   IMAGE_TYPES,
-  IssuedKey,
-  Me,
-  Message,
-  NewCard,
-  NewCatalogRequest,
-  Order,
-  OrderWithMessages,
-  PAGE_LIMIT_DEFAULT,
-  PAGE_LIMIT_MAX,
-  Papers,
   pathParamNames,
-  Payout,
-  PayoutSet,
-  Position,
-  ProbeHit,
-  Question,
-  Rating,
-  Refusal,
-  Review,
-  Stats,
-  StockCounts,
-  StockRefill,
-  UsualPrice,
-  Vault,
   WEBHOOK_HEADERS,
   WEBHOOK_TOLERANCE_SECONDS,
   WebhookEvent,
-  WorkMode,
-  WorkModeSet,
   type AnyOperation,
   type ErrorCode,
 } from './contract/index.ts';
+import { DEFAULT_BASE_URL } from './defaults.ts';
+import { SchemaConverter, type JsonSchema } from './openapi-schemas.ts';
+import { EVENT_TEXT, INFO_DESCRIPTION, paramText, SECTIONS, sectionName, sectionOf, SUCCESS_TEXT } from './openapi-text.ts';
 
-export type JsonSchema = { [key: string]: unknown };
+export type { JsonSchema };
 
 /** The document as plain JSON data. */
 export interface OpenApiDocument {
@@ -110,86 +74,13 @@ export interface OpenApiOperation {
 }
 
 export interface OpenApiOptions {
-  /** The `servers` entry, e.g. `http://127.0.0.1:8787`. @default http://127.0.0.1:8787 */
+  /** The `servers` entry, e.g. `https://seller.example`. @default DEFAULT_BASE_URL (sdk/defaults.ts) */
   serverUrl?: string;
   /** `info.version`. @default the package version */
   version?: string;
 }
 
-export const OPENAPI_DEFAULT_SERVER = 'http://127.0.0.1:8787';
-
-/** Names of the shared component schemas: answers (converted as output). */
-const OUTPUT_COMPONENTS: Record<string, z.ZodType> = {
-  ErrorBody,
-  Refusal,
-  Me,
-  Payout,
-  Stats,
-  Client,
-  Rating,
-  Question,
-  Review,
-  Complaint,
-  WorkMode,
-  Papers,
-  Position,
-  UsualPrice,
-  DemandItem,
-  CatalogRequest,
-  Card,
-  CardCreated,
-  StockCounts,
-  Order,
-  OrderWithMessages,
-  Message,
-  DeliverAnswer,
-  Vault,
-  ApiKey,
-  IssuedKey,
-  Hooks,
-  Delivery,
-  ProbeHit,
-};
-
-/** Request bodies shared or worth a name (converted as input). */
-const INPUT_COMPONENTS: Record<string, z.ZodType> = {
-  NewCard,
-  CardUpdate,
-  StockRefill,
-  NewCatalogRequest,
-  WorkModeSet,
-  PayoutSet,
-  Deliver,
-  HooksSet,
-};
-
-/** The sections (tags): a human name and what they hold. Unknown sections get a plain name. */
-const SECTIONS: Record<string, [name: string, description: string]> = {
-  me: ['Identity', 'Who the key belongs to: the seller, the key mode and its scopes.'],
-  catalog: ['Catalogue', 'The marketplace catalogue of services (read-only), the usual price of a position and demand.'],
-  catalogRequests: ['Catalogue requests', 'Requests for a missing catalogue position; a person at the marketplace reviews each.'],
-  listings: ['Cards', 'Your cards (listings): create (always switched off), change, switch on and off, mark as test, copy, illustrate, delete.'],
-  stock: ['Stock', 'The auto-delivery stock of a card. Units are secrets: they go in and are never shown again; reads show counts.'],
-  orders: ['Orders', 'Orders of your cards: read, confirm, decline, deliver, message the buyer, exchange secrets through vaults, answer a dispute. Polling with `updatedSince` is the reliable way to follow them.'],
-  questions: ['Questions', 'Buyer questions about your cards.'],
-  reviews: ['Reviews', 'Buyer reviews and your replies.'],
-  complaints: ['Complaints', 'Your complaints about buyers of your orders.'],
-  workMode: ['Work mode', 'Capacity, do-not-disturb and quiet hours. Presence itself is decided by the marketplace.'],
-  papers: ['Admission papers', 'Nickname, offer, seller status with the tax number, registry confirmation and payout details.'],
-  payouts: ['Payouts', 'Money paid out to you.'],
-  stats: ['Statistics', 'Revenue and orders for a period.'],
-  clients: ['Clients', 'Your buyers under pseudonyms, with their orders and spend.'],
-  rating: ['Rating', 'Your rating: score, reviews and disputes.'],
-  keys: ['API keys', 'Issue and revoke API keys. A key is shown once, at issue.'],
-  hooks: ['Event subscription', 'The webhook subscription, its signing secret, the delivery log and a probe receiver for trying it out.'],
-};
-
 const WEBHOOK_TAG = 'webhooks';
-
-/** Operations that may answer 404 although their path names no record. */
-const NOT_FOUND_WITHOUT_PATH_RECORD = new Set(['complaints.create', 'hooks.rotateSecret', 'hooks.resume', 'hooks.test']);
-
-const SUCCESS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted' };
 
 const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -198,14 +89,6 @@ const codesOf = (status: number): ErrorCode[] =>
   (Object.entries(ERROR_STATUS) as [ErrorCode, number][]).filter(([, s]) => s === status).map(([code]) => code);
 
 const codeList = (codes: readonly string[]) => codes.map((c) => `\`${c}\``).join(', ');
-
-export function sectionOf(op: Pick<AnyOperation, 'id'>): string {
-  return op.id.slice(0, op.id.indexOf('.'));
-}
-
-export function sectionName(section: string): string {
-  return SECTIONS[section]?.[0] ?? section.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
-}
 
 /** The document for `operations` (normally `Object.values(apiOperations)`). */
 export function buildOpenApi(operations: readonly AnyOperation[], options: OpenApiOptions = {}): OpenApiDocument {
@@ -242,7 +125,7 @@ export function buildOpenApi(operations: readonly AnyOperation[], options: OpenA
     description: `What the service POSTs to your subscribed address (see the \`hooks\` section), one delivery per event. Each is signed: \`${WEBHOOK_HEADERS.signature}\` is \`sha256=\` and the lowercase hex HMAC-SHA256, keyed with the signing secret, of \`<${WEBHOOK_HEADERS.timestamp}>.<raw body>\`. Compare in constant time and refuse a timestamp ${WEBHOOK_TOLERANCE_SECONDS} seconds or more away from now.`,
   });
 
-  const serverUrl = (options.serverUrl ?? OPENAPI_DEFAULT_SERVER).replace(/\/+$/, '');
+  const serverUrl = (options.serverUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   return {
     openapi: '3.1.0',
     info: {
@@ -281,21 +164,6 @@ export function buildOpenApi(operations: readonly AnyOperation[], options: OpenA
     },
   };
 }
-
-const INFO_DESCRIPTION = `The seller side of the marketplace: catalogue, cards, stock, orders, feedback, papers, keys and the event subscription.
-
-Generated from the operation table of \`service-seller\` (sdk/contract), the same table the SDK, the \`seller\` CLI, the MCP tools and the reference server are derived from.
-
-- **Authentication**: \`Authorization: Bearer <API key>\`; each operation names the scope it needs (\`x-scope\`).
-- **Changing calls** (POST, PUT, PATCH, DELETE) need an \`Idempotency-Key\` header; a retry with the same key replays the first answer.
-- **Errors** share one body: \`{"error": code, "detail"?: string | object, "refusal"?: {"kind", "field"?, "allowed"?, "reason"?}}\`. A rule refusal is 409 \`rejected\` with \`refusal.kind\`; each operation lists its kinds.
-- **Records of other sellers** look exactly like absent ones (\`not_found\`).
-- **Lists** page with \`limit\` (1–${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT}) and the opaque \`cursor\` from \`nextCursor\` (null on the last page); the client list pages with \`limit\` and \`skip\`.
-- **Rate limit**: a token bucket per key, inside a bucket per seller over all its keys (twice a key's); answers carry \`RateLimit\` and \`RateLimit-Policy\` of the bucket closer to empty, a refusal (429 \`rate\`) \`Retry-After\`.
-- **Formats**: timestamps ISO 8601 UTC with milliseconds, dates \`YYYY-MM-DD\`, money in integer roubles, cards by integer \`number\`, other records by prefixed ids (\`ord_…\`, \`key_…\`).
-- **Webhooks**: the signed deliveries are described under \`webhooks\`.
-
-The reference server's sandbox (\`/sandbox/v1\`, the marketplace and buyer simulation) is not part of this API and not in this document.`;
 
 const HEADERS: Record<string, JsonSchema> = {
   RequestId: {
@@ -417,7 +285,7 @@ function pathParameters(op: AnyOperation, schemas: SchemaConverter): JsonSchema[
   return names.map((name) => {
     const schema = props.get(name);
     if (!schema) throw new Error(`${op.id}: path parameter "${name}" is not in the params schema`);
-    return { name, in: 'path', required: true, ...describe(name, op), schema };
+    return { name, in: 'path', required: true, ...paramText(name, op), schema };
   });
 }
 
@@ -428,36 +296,9 @@ function queryParameters(op: AnyOperation, schemas: SchemaConverter): JsonSchema
     name,
     in: 'query',
     required: required.has(name),
-    ...describe(name, op),
+    ...paramText(name, op),
     schema,
   }));
-}
-
-const PARAM_TEXT: Record<string, string> = {
-  limit: `Page size, 1–${PAGE_LIMIT_MAX} (default ${PAGE_LIMIT_DEFAULT}).`,
-  cursor: 'The `nextCursor` of the previous page (opaque); omit it for the first page.',
-  skip: 'How many items to skip.',
-  number: 'The card number.',
-  slug: 'The slug of the catalogue position.',
-  service: 'The slug of a catalogue position.',
-  productType: 'The product type.',
-  period: 'The period to count (default `all`).',
-  sort: '`revenue`: per-card rows by revenue, highest first.',
-  onlyUnanswered: '`true`: only questions without your answer.',
-  q: 'Text to look for in the slug, title or category of a position.',
-  category: 'Only positions of this category.',
-  top: 'How many rows to answer, 1–100 (default 10).',
-  active: 'Only cards switched on (`true`) or off (`false`).',
-  status: 'Only orders in this status.',
-  updatedSince: 'Only orders updated at or after this instant: pass the `updatedAt` of the last order you saw.',
-  needsAction: '`true`: only orders that wait for you.',
-  'listings.list service': 'Only cards of this catalogue position.',
-  'catalog.demand service': 'Only demand for this catalogue position.',
-};
-
-function describe(name: string, op: AnyOperation): { description: string } {
-  if (name === 'id') return { description: `The ${sectionOf(op).replace(/s$/, '')} id.` };
-  return { description: PARAM_TEXT[`${op.id} ${name}`] ?? PARAM_TEXT[name] ?? `The \`${name}\` filter.` };
 }
 
 /**
@@ -512,8 +353,7 @@ function responsesOf(op: AnyOperation, schemas: SchemaConverter): Record<string,
     op.scope ? { error: 'scope', detail: { needed: op.scope } } : { error: 'seller_blocked', detail: 'the seller is blocked' },
     commonHeaders(false),
   );
-  const namesRecord = pathParamNames(op.path).length > 0 || NOT_FOUND_WITHOUT_PATH_RECORD.has(op.id);
-  if (namesRecord && !op.refusals.includes('not_found')) responses['404'] = ref('responses', 'NotFound');
+  if (op.notFound && !op.refusals.includes('not_found')) responses['404'] = ref('responses', 'NotFound');
   if (op.refusals.length > 0) responses['409'] = rejectedResponse(op);
   if (op.changes) responses['422'] = ref('responses', 'IdempotencyMismatch');
   responses['429'] = ref('responses', 'RateLimited');
@@ -582,81 +422,3 @@ function webhookOf(kind: string, body: JsonSchema): OpenApiOperation {
   };
 }
 
-const EVENT_TEXT: Record<(typeof EVENT_KINDS)[number], string> & Record<string, string | undefined> = {
-  'order.new': 'a buyer places an order for one of your cards',
-  'order.paid': 'an order is paid (`slaMinutes` is the time you have to deliver)',
-  'order.message': 'the buyer or the marketplace writes in an order',
-  'order.dispute': 'the buyer opens a dispute',
-  'order.cancelled': 'an order is cancelled',
-  'order.completed': 'an order is completed',
-  'stock.out': 'the free auto-delivery stock of a card runs out',
-  'review.new': 'a buyer leaves a review',
-  'question.new': 'a buyer asks a question',
-};
-
-/**
- * zod → JSON Schema 2020-12 with the shared records as `#/components/schemas/*` references.
- * Answers are converted as output and request parts as input, each against its own set of named
- * components, so a schema whose input and output differ never shares a name.
- */
-class SchemaConverter {
-  readonly #registries = { input: z.registry<{ id: string }>(), output: z.registry<{ id: string }>() };
-  readonly #components: Record<string, JsonSchema> = {};
-  readonly #cache = { input: new Map<z.ZodType, JsonSchema>(), output: new Map<z.ZodType, JsonSchema>() };
-
-  constructor() {
-    for (const [id, schema] of Object.entries(OUTPUT_COMPONENTS)) this.#registries.output.add(schema, { id });
-    for (const [id, schema] of Object.entries(INPUT_COMPONENTS)) this.#registries.input.add(schema, { id });
-  }
-
-  convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-    const cached = this.#cache[io].get(schema);
-    if (cached) return structuredClone(cached);
-    const json = z.toJSONSchema(schema, {
-      io,
-      target: 'draft-2020-12',
-      unrepresentable: 'any',
-      metadata: this.#registries[io],
-      // Descriptions given with `.describe()`/`.meta()` live in the global registry.
-      override: ({ zodSchema, jsonSchema }) => {
-        const description = z.globalRegistry.get(zodSchema)?.description;
-        if (description && jsonSchema.description === undefined) jsonSchema.description = description;
-      },
-    }) as JsonSchema;
-    const { $schema: _dialect, $defs, ...rest } = json;
-    for (const [name, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) this.#addComponent(name, clean(def));
-    const result = clean(rest);
-    this.#cache[io].set(schema, result);
-    return structuredClone(result);
-  }
-
-  #addComponent(name: string, schema: JsonSchema): void {
-    const prior = this.#components[name];
-    if (prior && JSON.stringify(prior) !== JSON.stringify(schema)) {
-      throw new Error(`component schema "${name}" comes out in two different shapes`);
-    }
-    this.#components[name] = schema;
-  }
-
-  /** The named schemas some operation referred to, sorted by name. */
-  components(): Record<string, JsonSchema> {
-    return Object.fromEntries(Object.entries(this.#components).sort(([a], [b]) => a.localeCompare(b)));
-  }
-}
-
-/** `#/$defs/X` → `#/components/schemas/X`; the ±2^53 bounds zod adds to every integer are dropped. */
-function clean(node: JsonSchema): JsonSchema {
-  const walk = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(walk);
-    if (!value || typeof value !== 'object') return value;
-    const out: JsonSchema = {};
-    for (const [key, v] of Object.entries(value as JsonSchema)) {
-      if (key === '$ref' && typeof v === 'string') out[key] = v.replace(/^#\/\$defs\//, '#/components/schemas/');
-      else if (key === 'minimum' && v === Number.MIN_SAFE_INTEGER) continue;
-      else if (key === 'maximum' && v === Number.MAX_SAFE_INTEGER) continue;
-      else out[key] = walk(v);
-    }
-    return out;
-  };
-  return walk(node) as JsonSchema;
-}

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { apiOperations, sandboxOperations } from './contract/index.ts';
 import type { AnyOperation } from './contract/operation.ts';
-import type { Checked } from './answers.ts';
+import type { Checked } from './checked.ts';
 
 const byId = new Map<string, AnyOperation>(Object.values({ ...apiOperations, ...sandboxOperations }).map((op) => [op.id, op]));
 

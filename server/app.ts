@@ -1,17 +1,24 @@
 /**
- * `buildApp(options)`: one fastify instance serving the seller API and the sandbox, with every
- * route registered from the operation table. Used by `seller-server` and by `inject` tests.
+ * `buildApp(options)`: the composition root. It builds the server context (every part that lives
+ * once per server, {@link buildContext}), one fastify instance serving the seller API and the
+ * sandbox with every route registered from the operation table, and wires who hears what (events,
+ * clock). Used by `seller-server` and by `inject` tests.
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { apiOperations, sandboxOperations } from '../sdk/contract/index.ts';
 import { Clock } from './clock.ts';
-import { registerDocs } from './docs.ts';
 import type { ServerContext } from './context.ts';
 import { UnitOfWork } from './context.ts';
+import { registerDocs } from './docs.ts';
+import { EventBus } from './domain/event-bus.ts';
+import { buildMarket } from './domain/market.ts';
+import { sweepOrders } from './domain/order-clock.ts';
+import { OrderDeadlines } from './domain/order-deadlines.ts';
 import { checkAnswersDefault } from './http/answer-json.ts';
 import { InFlight } from './http/idempotency.ts';
+import { registerImageRoute } from './http/image-route.ts';
+import { KeptPages } from './http/kept-pages.ts';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './http/rate-limit.ts';
 import { JSON_BODY_LIMIT, registerOperations } from './http/routes.ts';
 import { base62 } from './ids.ts';
@@ -20,12 +27,12 @@ import { apiHandlerTable } from './routes/index.ts';
 import { sandboxHandlerTable } from './sandbox/index.ts';
 import { SEED_CATALOG } from './seed/catalog.ts';
 import { loadMasterKey, Sealer } from './store/crypto.ts';
-import { registerImageRoute } from './store/images.ts';
-import { installOrderClock } from './domain/order-clock.ts';
-import { installMarket } from './domain/market.ts';
+import { ImageStore } from './store/images.ts';
 import { Store } from './store/store.ts';
 import type { ResolveLookup } from './webhooks/address.ts';
-import { installWebhooks } from './webhooks/install.ts';
+import { enqueueEvent, resumeAll, runDue, webhooksIdle } from './webhooks/outbox.ts';
+import { WebhookOutbox } from './webhooks/outbox-state.ts';
+import { registerProbeRoute } from './webhooks/probe.ts';
 import { ATTEMPT_TIMEOUT_MS } from './webhooks/sender.ts';
 
 export interface AppOptions {
@@ -75,30 +82,8 @@ declare module 'fastify' {
 }
 
 export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> {
-  const store = opts.store ?? (await Store.open({ dataDir: opts.memory ? undefined : opts.dataDir, fsync: opts.fsync }));
-  await Promise.all((await store.sellerIds()).map((id) => store.sellerDb(id)));
-  const clock = opts.clock ?? new Clock(store.shared.clock.offsetMs);
-  const sealer = new Sealer(await loadMasterKey(store.dataDir));
-  const svc: ServerContext = {
-    store,
-    sealer,
-    clock,
-    limiter: new RateLimiter({ ...DEFAULT_RATE_LIMIT, ...opts.rateLimit }),
-    inflight: new InFlight(),
-    adminToken: opts.adminToken ?? process.env.SERVICE_ADMIN_TOKEN ?? `adm_${base62(32)}`,
-    options: {
-      allowLocalHooks: opts.allowLocalHooks ?? false,
-      publicUrl: null,
-      hookSecrets: opts.hookSecrets ?? process.env.SERVICE_HOOK_VAULT !== 'off',
-      hookTimeoutMs: opts.hookTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
-      hookLookup: opts.hookLookup ?? null,
-      checkAnswers: opts.checkAnswers ?? checkAnswersDefault(),
-    },
-    lastPrune: new Map(),
-    services: {},
-  };
+  const svc = await buildContext(opts);
   await seedCatalog(svc);
-
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: JSON_BODY_LIMIT,
@@ -114,8 +99,6 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
       return reply.code(400).send({ error: 'bad_request', detail: err.code === 'FST_ERR_BAD_URL' ? 'path: not a valid URL' : 'malformed request' });
     },
   });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
   app.decorate('service', svc);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   // fastify parses text/plain into a string by default; JSON routes must see it as a non-JSON body.
@@ -125,7 +108,7 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
     reply.header('x-request-id', req.id);
     // `Date` is the server's clock, which the sandbox moves: a client that checks a date against
     // "today" (the next charge day) reads the service's today, not its own computer's.
-    reply.header('date', clock.now().toUTCString());
+    reply.header('date', svc.clock.now().toUTCString());
     done();
   });
   app.setNotFoundHandler((req, reply) => {
@@ -147,12 +130,55 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
   registerDocs(app, svc);
   registerMcp(app, svc, apiHandlerTable);
   registerImageRoute(app, svc);
-  installOrderClock(svc);
-  // Market aggregates for usual price and demand (server/domain/market.ts), derived at start.
-  const market = await installMarket(svc);
-  app.addHook('onClose', async () => market.detach());
-  await installWebhooks(app, svc);
+  registerProbeRoute(app, svc);
+
+  // Who hears what: a recorded event becomes a pending delivery; each clock tick (real time, or a
+  // sandbox advance) sweeps order deadlines, then runs the webhook deliveries that came due.
+  svc.events.on((sellerId, event, doc) => enqueueEvent(svc, sellerId, event, doc));
+  svc.clock.onAdvance(async (now) => void (await sweepOrders(svc, now)));
+  svc.clock.onAdvance((now) => runDue(svc, now.getTime()));
+  svc.outbox.app = app; // deliveries to the server's own probe receiver go through `app.inject`
+  app.addHook('onClose', async () => {
+    svc.market.detach();
+    svc.outbox.closed = true;
+    await webhooksIdle(svc);
+  });
+  // Nothing is lost across restarts: every pending delivery found in the store is queued again.
+  await resumeAll(svc);
   return app;
+}
+
+/**
+ * The composition root: every part that lives once per server, built here and nowhere else
+ * (server/context.ts says what each part is for).
+ */
+async function buildContext(opts: AppOptions): Promise<ServerContext> {
+  const store = opts.store ?? (await Store.open({ dataDir: opts.memory ? undefined : opts.dataDir, fsync: opts.fsync }));
+  await Promise.all((await store.sellerIds()).map((id) => store.sellerDb(id)));
+  return {
+    store,
+    sealer: new Sealer(await loadMasterKey(store.dataDir)),
+    images: new ImageStore(store.dataDir),
+    clock: opts.clock ?? new Clock(store.shared.clock.offsetMs),
+    deadlines: new OrderDeadlines(),
+    limiter: new RateLimiter({ ...DEFAULT_RATE_LIMIT, ...opts.rateLimit }),
+    inflight: new InFlight(),
+    lastPrune: new Map(),
+    keptPages: new KeptPages(),
+    adminToken: opts.adminToken ?? process.env.SERVICE_ADMIN_TOKEN ?? `adm_${base62(32)}`,
+    options: {
+      allowLocalHooks: opts.allowLocalHooks ?? false,
+      publicUrl: null,
+      hookSecrets: opts.hookSecrets ?? process.env.SERVICE_HOOK_VAULT !== 'off',
+      hookTimeoutMs: opts.hookTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
+      hookLookup: opts.hookLookup ?? null,
+      checkAnswers: opts.checkAnswers ?? checkAnswersDefault(),
+    },
+    events: new EventBus(),
+    outbox: new WebhookOutbox(),
+    // Market aggregates for usual price and demand, derived at start and kept in step.
+    market: await buildMarket(store),
+  };
 }
 
 /** A client error raised by fastify itself (body parsing, size): a safe, specific detail. */

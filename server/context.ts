@@ -1,14 +1,22 @@
 /**
- * What every handler can reach: the store, the clock, options; and the unit of work of one call
- * (which documents it touched, so that exactly those are written before the answer).
+ * The server context: every part that lives once per server, built by `buildApp` (server/app.ts,
+ * the composition root) and handed to every handler as `ctx.svc`. Nothing per server lives anywhere
+ * else: no module keeps state keyed by the server. Also the unit of work of one call (which
+ * documents it touched, so that exactly those are written before the answer).
  */
 import type { Clock } from './clock.ts';
+import type { EventBus } from './domain/event-bus.ts';
+import type { Market } from './domain/market.ts';
+import type { OrderDeadlines } from './domain/order-deadlines.ts';
 import type { InFlight } from './http/idempotency.ts';
+import type { KeptPages } from './http/kept-pages.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import type { Sealer } from './store/crypto.ts';
 import type { SellerDoc, SharedDoc } from './store/docs.ts';
+import type { ImageStore } from './store/images.ts';
 import type { Store } from './store/store.ts';
 import type { ResolveLookup } from './webhooks/address.ts';
+import type { WebhookOutbox } from './webhooks/outbox-state.ts';
 
 export interface ServerOptions {
   /** Lets webhook addresses be `http://` on loopback (local development only). */
@@ -26,18 +34,40 @@ export interface ServerOptions {
 }
 
 export interface ServerContext {
+  // ---- what is kept on disk
+  /** The data files: the shared document, the card sequence, each seller's documents (server/store/store.ts). */
   store: Store;
   /** Seals secrets at rest (stock items, vaults, payout account, hook secrets). */
   sealer: Sealer;
+  /** Card images' bytes (server/store/images.ts). */
+  images: ImageStore;
+
+  // ---- time
+  /** The server's one clock; its listeners (order sweep, webhook due-queue) are wired by `buildApp`. */
   clock: Clock;
+  /** Which sellers have an order deadline coming, and the order sweep's state (server/domain/order-deadlines.ts). */
+  deadlines: OrderDeadlines;
+
+  // ---- one call's way in (server/http/execute.ts)
+  /** Rate limits per key and per seller (server/http/rate-limit.ts). */
   limiter: RateLimiter;
+  /** Calls running under an idempotency key, so that a twin waits (server/http/idempotency.ts). */
   inflight: InFlight;
+  /** Per seller, the time of the last prune of its idempotency records. */
+  lastPrune: Map<string, number>;
+  /** Kept `GET /orders` pages (server/http/kept-pages.ts). */
+  keptPages: KeptPages;
+  /** The sandbox's admin token. */
   adminToken: string;
   options: ServerOptions;
-  /** Per-seller time of the last idempotency prune. */
-  lastPrune: Map<string, number>;
-  /** Extension slots that later capabilities fill (stock crypto, webhook outbox, ...). */
-  services: Record<string, unknown>;
+
+  // ---- what follows from changes
+  /** Who hears of a recorded event (server/domain/event-bus.ts): the webhook outbox. */
+  events: EventBus;
+  /** The webhook outbox's queue, running attempts and probe tokens (server/webhooks/outbox-state.ts). */
+  outbox: WebhookOutbox;
+  /** Usual price and demand aggregates, kept in step with the documents (server/domain/market.ts). */
+  market: Market;
 }
 
 /** The documents one call touched; `commit` writes them (the answer waits for it). */

@@ -18,11 +18,12 @@ import {
 import { CREDITS_TYPES, DELIVERY_METHODS, PRODUCT_TYPES, STOCKABLE_METHODS } from '../../sdk/contract/constants.ts';
 import type { CreditsType, DeliveryMethod, Position, ProductType, SellerType } from '../lib/records.ts';
 import type { SellerClient } from '../../sdk/client.ts';
-import { findContacts } from '../../sdk/contacts.ts';
+import { contactsIn, contactsSentence } from '../../sdk/contact-words.ts';
 import { openOption, positiveInt } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CancelledError, CliError, UsageError } from '../lib/errors.ts';
-import { isInteractive, readAll, type IO } from '../lib/io.ts';
+import { readTextInput } from '../lib/input.ts';
+import { isInteractive, type IO } from '../lib/io.ts';
 import { note, printJson, say } from '../lib/output.ts';
 import { cancellable, type Choice } from '../lib/prompts.ts';
 import { minutes, nearestSlugs, positionOf } from './catalog.ts';
@@ -111,39 +112,14 @@ export function createCommand(noun: Command): Command {
     );
 }
 
-// ---------------------------------------------------------------------------------------------
-// Reading text input
-
-/** A file's text, or stdin's for `-`; an unreadable file is an error naming it. */
-export async function readTextInput(deps: Pick<Deps, 'io'>, path: string): Promise<string> {
-  if (path === '-') return readAll(deps.io.stdin);
-  return (await readInputFile(path)).toString('utf8');
-}
-
-/** A file's bytes; an unreadable file is an error naming it (exit 1). */
-export async function readInputFile(path: string): Promise<Buffer> {
-  // Loaded here, not with the module: every `seller cards …` command loads this module, few read a file.
-  const { readFile } = await import('node:fs/promises');
-  try {
-    return await readFile(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
-    throw new CliError(`cannot read ${path}: ${why}`);
-  }
-}
-
 /**
  * What the marketplace's contact filter (sdk/contacts.ts, the one the server applies) finds in a
- * description, as a sentence; undefined when the text is clean.
+ * description, as a sentence worded like the server's refusal (sdk/contact-words.ts), with the first
+ * contact shown to its writer; undefined when the text is clean.
  */
 export function contactsProblem(text: string): string | undefined {
-  const found = findContacts(text);
-  if (found.length === 0) return undefined;
-  const kinds = { email: 'an e-mail address', phone: 'a phone number', messenger: 'a messenger contact', link: 'a social profile link' } as const;
-  const first = found[0]!;
-  const more = found.length > 1 ? ` (and ${found.length - 1} more)` : '';
-  return `a description may not hold contact details: ${kinds[first.kind]} "${first.match}"${more}`;
+  const found = contactsIn(text);
+  return found ? contactsSentence('a description', found, { quote: true }) : undefined;
 }
 
 /** `--description` or `--description-file` (trailing blank lines dropped); both is a usage error. */
@@ -152,7 +128,7 @@ export async function descriptionOf(opts: EditableFlags, deps: Pick<Deps, 'io'>)
     throw new UsageError('give --description or --description-file, not both');
   }
   if (opts.descriptionFile === undefined) return opts.description;
-  return (await readTextInput(deps, opts.descriptionFile)).replace(/\s+$/, '');
+  return (await readTextInput(deps, opts.descriptionFile, '--description-file')).replace(/\s+$/, '');
 }
 
 /** The credits part of the choices, if any credits flag was given. */

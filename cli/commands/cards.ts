@@ -15,6 +15,7 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CliError, UsageError } from '../lib/errors.ts';
 import { listOptions, pageFlags, printList, type ListOptions, type RawListOptions } from '../lib/list.ts';
 import { note, printFields, printJson, say } from '../lib/output.ts';
+import { readInputFile } from '../lib/input.ts';
 import { confirmDestructive } from '../lib/prompts.ts';
 import { minutes } from './catalog.ts';
 import {
@@ -22,7 +23,6 @@ import {
   createCommand,
   creditsOf,
   descriptionOf,
-  readInputFile,
   runCardsCreate,
   type CardsCreateOptions,
   type EditableFlags,

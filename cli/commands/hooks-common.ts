@@ -10,7 +10,8 @@ import { AUTH_CODES } from '../../sdk/contract/constants.ts';
 import { SellerError } from '../../sdk/errors.ts';
 import type { Deps } from '../lib/deps.ts';
 import { describeError, UsageError } from '../lib/errors.ts';
-import type { IO } from '../lib/io.ts';
+import { readTextInput } from '../lib/input.ts';
+import { readAll, type IO } from '../lib/io.ts';
 import type { SellerClient } from '../../sdk/client.ts';
 import type { ProbeHit } from '../lib/records.ts';
 import { note, say, warn } from '../lib/output.ts';
@@ -23,25 +24,6 @@ export const SECRET_SOURCES_HELP = `--secret-file FILE or ${SECRET_ENV}`;
 // ---------------------------------------------------------------------------------------------
 // Reading
 // ---------------------------------------------------------------------------------------------
-
-/** Reads a whole stream as bytes (never decoded: a signature is over the exact bytes). */
-export async function readBytes(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) {
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array));
-  }
-  return Buffer.concat(chunks);
-}
-
-/** Reads a file as bytes; a failure is a usage error naming the flag. */
-export async function readFileBytes(path: string, flag: string): Promise<Buffer> {
-  const { readFile } = await import('node:fs/promises');
-  try {
-    return await readFile(path);
-  } catch (error) {
-    throw new UsageError(`${flag}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-}
 
 /**
  * The secrets in a text: one per line, blank lines and `#` comments skipped, surrounding blanks
@@ -71,10 +53,10 @@ export async function loadSecrets(deps: Deps, opts: SecretSourceOptions, allowSt
   let secrets: string[];
   let source: string;
   if (opts.secretFile !== undefined) {
-    secrets = parseSecrets((await readFileBytes(opts.secretFile, '--secret-file')).toString('utf8'));
+    secrets = parseSecrets(await readTextInput(deps, opts.secretFile, '--secret-file'));
     source = `--secret-file ${opts.secretFile}`;
   } else if (opts.secretStdin) {
-    secrets = parseSecrets((await readBytes(deps.io.stdin)).toString('utf8'));
+    secrets = parseSecrets(await readAll(deps.io.stdin));
     source = '--secret-stdin';
   } else if (deps.io.env[SECRET_ENV] !== undefined && deps.io.env[SECRET_ENV] !== '') {
     secrets = parseSecrets(deps.io.env[SECRET_ENV]!);

@@ -20,7 +20,8 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CliError, EXIT, UsageError } from '../lib/errors.ts';
 import { nodeFetch } from '../lib/http.ts';
 import { printJson, say } from '../lib/output.ts';
-import { loadSecrets, readBytes, readFileBytes, SECRET_ENV } from './hooks-common.ts';
+import { readInput } from '../lib/input.ts';
+import { loadSecrets, SECRET_ENV } from './hooks-common.ts';
 import { parseForwardTo } from './hooks-relay.ts';
 
 export interface HooksSendOptions {
@@ -76,7 +77,7 @@ function newDeliveryId(): string {
 export async function runHooksSend(opts: HooksSendOptions, deps: Deps): Promise<void> {
   if (opts.file === undefined) throw new UsageError('--file: give the body to send (a file, or - for stdin)');
   const [secret] = await loadSecrets(deps, { secretFile: opts.secretFile }, false);
-  const body = opts.file === '-' ? await readBytes(deps.io.stdin) : await readFileBytes(opts.file, '--file');
+  const body = await readInput(deps, opts.file, '--file');
   let fields: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(body.toString('utf8'));

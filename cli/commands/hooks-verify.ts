@@ -25,10 +25,9 @@ import {
   parseHeadersText,
   parseInstant,
   positiveNumber,
-  readBytes,
-  readFileBytes,
   SECRET_ENV,
 } from './hooks-common.ts';
+import { readInput } from '../lib/input.ts';
 
 export interface HooksVerifyOptions {
   payload?: string | undefined;
@@ -103,7 +102,7 @@ export function registerVerify(noun: Command, app: App): void {
 async function collectHeaders(opts: HooksVerifyOptions, deps: Deps): Promise<Record<string, string>> {
   const headers: Record<string, string> = {};
   if (opts.headersFile !== undefined) {
-    const bytes = opts.headersFile === '-' ? await readBytes(deps.io.stdin) : await readFileBytes(opts.headersFile, '--headers-file');
+    const bytes = await readInput(deps, opts.headersFile, '--headers-file');
     Object.assign(headers, parseHeadersText(bytes.toString('utf8'), `--headers-file ${opts.headersFile}`));
   }
   for (const line of opts.headers) {
@@ -129,7 +128,7 @@ export async function runHooksVerify(opts: HooksVerifyOptions, deps: Deps): Prom
   if (stdinUsers.length > 1) throw new UsageError(`only one input can come from stdin, but ${stdinUsers.join(' and ')} both read it`);
 
   const secrets = await loadSecrets(deps, opts, true);
-  const body = opts.payload === '-' ? await readBytes(deps.io.stdin) : await readFileBytes(opts.payload, '--payload');
+  const body = await readInput(deps, opts.payload, '--payload');
   const headers = await collectHeaders(opts, deps);
   const options = {
     ...(opts.toleranceSeconds === undefined ? {} : { toleranceSeconds: opts.toleranceSeconds }),

@@ -54,17 +54,6 @@ export function isoDate(value: string): string {
 /** Drops the one line break a file or `echo` leaves at the end. */
 export const chompNewline = (text: string) => text.replace(/\r?\n$/, '');
 
-/** Reads a file, or stdin for `-`. */
-export async function readFileArg(deps: Deps, path: string): Promise<string> {
-  if (path === '-') return readAll(deps.io.stdin);
-  const { readFile } = await import('node:fs/promises');
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
-  }
-}
-
 /** A `--text` value: the flag (`-` reads stdin), else a question on a terminal, else a usage error. */
 export async function textArg(deps: Deps, value: string | undefined, flag: string, question: string): Promise<string> {
   const text = value === '-' ? chompNewline(await readAll(deps.io.stdin)) : await flagOrAsk(deps, value, flag, (p) => p.text(question));

@@ -12,7 +12,8 @@ import { isInteractive, readAll } from '../lib/io.ts';
 import { printJson, printTable, say, warn } from '../lib/output.ts';
 import { confirmDestructive } from '../lib/prompts.ts';
 import { labelOf } from '../lib/records.ts';
-import { chompNewline, readFileArg, stateMovedHint, withHints } from './orders-common.ts';
+import { readTextInput } from '../lib/input.ts';
+import { chompNewline, stateMovedHint, withHints } from './orders-common.ts';
 
 export interface VaultPutOptions {
   id: string;
@@ -74,7 +75,7 @@ export async function runVaultList(opts: { id: string }, deps: Deps): Promise<vo
 async function readSecret(opts: VaultPutOptions, deps: Deps): Promise<string> {
   const { io } = deps;
   let secret: string;
-  if (opts.secretFile !== undefined) secret = chompNewline(await readFileArg(deps, opts.secretFile));
+  if (opts.secretFile !== undefined) secret = chompNewline(await readTextInput(deps, opts.secretFile, '--secret-file'));
   else if (!io.stdinIsTTY) secret = chompNewline(await readAll(io.stdin));
   else if (isInteractive(io)) secret = await deps.prompter.secret('Credentials for the buyer');
   else throw new UsageError('--secret-file is required when not running interactively', 'or pipe the secret into stdin');

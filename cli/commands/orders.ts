@@ -17,7 +17,6 @@ import {
   chompNewline,
   orderRow,
   parseSince,
-  readFileArg,
   SINCE_HELP,
   stateMovedHint,
   textArg,
@@ -25,6 +24,7 @@ import {
 } from './orders-common.ts';
 import { registerVault } from './orders-vault.ts';
 import { registerWatch } from './orders-watch.ts';
+import { readTextInput } from '../lib/input.ts';
 
 export interface OrdersListOptions extends ListOptions {
   status?: OrderStatus | undefined;
@@ -251,7 +251,7 @@ async function checkVaultFilled(client: SellerClient, order: Order): Promise<voi
 export async function runOrdersDeliver(opts: DeliverOptions, deps: Deps): Promise<void> {
   if (opts.note !== undefined && opts.noteFile !== undefined) throw new UsageError('use either --note or --note-file, not both');
   const client = deps.client();
-  const text = opts.noteFile !== undefined ? chompNewline(await readFileArg(deps, opts.noteFile)) : opts.note;
+  const text = opts.noteFile !== undefined ? chompNewline(await readTextInput(deps, opts.noteFile, '--note-file')) : opts.note;
   const noteText = text?.trim() ? text : undefined;
   // Checked offline before any change: a note with contacts would be withheld from a delivered order.
   refuseContacts(noteText, 'note', dropNoteHint(opts.noteFile !== undefined ? '--note-file' : '--note'));

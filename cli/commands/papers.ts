@@ -30,7 +30,8 @@ import { UsageError } from '../lib/errors.ts';
 import { isInteractive } from '../lib/io.ts';
 import { note, printFields, printJson, say, warn } from '../lib/output.ts';
 import { flagOrAsk } from '../lib/prompts.ts';
-import { chompNewline, readFileArg, withHints } from './orders-common.ts';
+import { readTextInput } from '../lib/input.ts';
+import { chompNewline, withHints } from './orders-common.ts';
 
 type PapersView = Papers;
 type Missing = PapersView['missing'][number];
@@ -314,7 +315,7 @@ export async function runPapersPayout(opts: PayoutOptions, deps: Deps): Promise<
   if (method === 'account') {
     if (opts.bik !== undefined) given.bik = digitsOnly(opts.bik);
     if (opts.account !== undefined) given.account = digitsOnly(opts.account);
-    if (opts.accountFile !== undefined) given.account = digitsOnly(chompNewline(await readFileArg(deps, opts.accountFile)));
+    if (opts.accountFile !== undefined) given.account = digitsOnly(chompNewline(await readTextInput(deps, opts.accountFile, '--account-file')));
     if (opts.kpp !== undefined) given.kpp = opts.kpp.trim().toUpperCase();
     if (given.bik !== undefined) {
       const bik = validateBik(given.bik);

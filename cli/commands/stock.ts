@@ -22,7 +22,7 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CliError, UsageError } from '../lib/errors.ts';
 import type { IO } from '../lib/io.ts';
 import { note, printFields, printJson, say } from '../lib/output.ts';
-import { readTextInput } from './cards-create.ts';
+import { readTextInput } from '../lib/input.ts';
 
 export interface StockShowOptions {
   number: number;
@@ -172,7 +172,7 @@ export async function refillStock(opts: StockRefillOptions, deps: Deps, signal: 
     throw new UsageError('--file is required', 'give a file with one item per line, or --file - to read stdin');
   }
   const source = opts.file === '-' ? 'stdin' : opts.file;
-  const { items, lines } = parseStockItems(await readTextInput(deps, opts.file));
+  const { items, lines } = parseStockItems(await readTextInput(deps, opts.file, '--file'));
   if (items.length === 0) throw new UsageError(`${source} has no items (blank lines are skipped)`);
   checkLengths(items, lines, source);
 

@@ -9,15 +9,13 @@
  * not know (an order status, a field, an error code) is shown as it came. `SELLER_STRICT=1` checks
  * every answer against the contract instead (contract tests, bug reports).
  */
-import { SellerClient } from '../../sdk/client.ts';
+import { DEFAULT_BASE_URL, SellerClient } from '../../sdk/client.ts';
 import { AuthenticationError } from '../../sdk/errors.ts';
 import { DEFAULT_PROFILE, PROFILE_NAME, type ProfileStore } from './config.ts';
 import { UsageError } from './errors.ts';
 import { nodeFetch } from './http.ts';
 import { pacedFetch } from '../../sdk/pacing.ts';
 import { dateRecordingFetch, trackServiceClock } from './service-clock.ts';
-
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 
 /** The options every command accepts (defined on the program). */
 export interface GlobalOptions {

@@ -52,11 +52,16 @@ export function useColor(io: IO, stream: 'stdout' | 'stderr' = 'stdout'): boolea
   return io.env.TERM !== 'dumb';
 }
 
-/** Reads the whole of stdin as UTF-8 text. */
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+/** Reads the whole of a stream (stdin) as bytes. */
+export async function readAllBytes(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) {
     chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array));
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** Reads the whole of a stream (stdin) as UTF-8 text. */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  return (await readAllBytes(stream)).toString('utf8');
 }

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { PRODUCT_TYPES } from '../contract/constants.ts';
 import type { ProductType } from '../contract/enums.ts';
 import type { Widened } from '../open.ts';
-import { findContacts } from '../contacts.ts';
+import { contactsIn, contactsSentence } from '../contact-words.ts';
 
 const positive = z.number().int().positive();
 
@@ -51,8 +51,8 @@ const BuyerText = (max: number) =>
     .min(1)
     .max(max)
     .superRefine((text, ctx) => {
-      const found = findContacts(text);
-      if (found.length > 0) ctx.addIssue({ code: 'custom', message: `holds a contact (${found.map((m) => m.kind).join(', ')}): the marketplace would refuse it` });
+      const found = contactsIn(text);
+      if (found) ctx.addIssue({ code: 'custom', message: `${contactsSentence('the text', found)}: the marketplace would refuse it` });
     });
 
 export const DeliverRule = z.strictObject({

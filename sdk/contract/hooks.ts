@@ -19,9 +19,6 @@ export const HooksSet = z.strictObject({
   events: z.array(z.string().max(100)).max(100),
 });
 
-/** Reason codes of the `url` refusal. */
-export const URL_REFUSAL_REASONS = ['malformed', 'https_only', 'credentials', 'public_host_only'] as const;
-
 export const Delivery = z.object({
   id: prefixedId('dlv'),
   event: EventKind,

@@ -71,9 +71,3 @@ export function op<
     serverOnly: route.surface === 'sandbox',
   };
 }
-
-/** What a client needs of an operation to send it: its route (the row without its schemas). */
-export function routeOf(op: AnyOperation): Route {
-  const { params: _p, query, body: _b, answer: _a, serverOnly: _s, ...rest } = op;
-  return { ...rest, query: query !== undefined };
-}

@@ -35,6 +35,12 @@ export interface Route<Id extends string = string, M extends HttpMethod = HttpMe
   refusals: readonly Kinds[];
   /** How the list pages: by opaque cursor, by skip, or not at all. */
   paging: 'cursor' | 'skip' | null;
+  /**
+   * Whether the operation may answer 404 `not_found` (a record it names is absent, or not the
+   * caller's): every path naming a record, and the routes declared with `notFound`. Where
+   * `refusals` lists `not_found`, the answer is the 409 refusal instead.
+   */
+  notFound: boolean;
   /** How the body is sent: JSON, raw bytes (the image upload), or there is none. */
   bodyType: 'json' | 'binary' | 'none';
   /** Whether the operation takes a query (its input is then the query). */
@@ -51,6 +57,8 @@ interface RouteSpec<Id extends string, M extends HttpMethod, P extends string, K
   status?: 200 | 201 | 202;
   refusals?: readonly Kinds[];
   paging?: 'cursor' | 'skip';
+  /** The operation may answer 404 although its path names no record (a record named in its body, or the seller's one subscription). */
+  notFound?: true;
   surface?: Surface;
   input?: InputKind;
 }
@@ -69,6 +77,7 @@ export function route<const Id extends string, const M extends HttpMethod, const
     status: spec.status ?? 200,
     refusals: spec.refusals ?? [],
     paging: spec.paging ?? null,
+    notFound: spec.notFound ?? pathParamNames(spec.path).length > 0,
     bodyType: spec.input === 'json' ? 'json' : spec.input === 'binary' ? 'binary' : 'none',
     query: spec.input === 'query',
     summary: spec.summary,

@@ -1,7 +1,8 @@
 /**
  * Card rules, free of HTTP: whether a card fits its catalogue position and its seller, which
  * card starts as a test card, when a card may go real, when auto-delivery may be on, and what an
- * uploaded image must look like. Every check answers one refusal (or null); the routes throw it.
+ * uploaded image must look like. Every check answers one refusal (server/domain/refusal.ts) or null;
+ * the routes answer it.
  *
  * Order of the card checks (one refusal at a time, the most fundamental first):
  *   1. `service`        unknown catalogue position                 → complaint {field:'service'}
@@ -29,7 +30,8 @@ import type { KeyMode } from '../../sdk/contract/index.ts';
 import type { PapersRecord } from '../store/docs.ts';
 import type { CardRecord } from '../store/records/listings.ts';
 import { admissionComplete } from './admission.ts';
-import { findContacts } from '../../sdk/contacts.ts';
+import { contactsRefusal } from './contacts-rule.ts';
+import { refuse, type Refusal } from './refusal.ts';
 
 /** The fields a card is judged by (a creation body, or the card's fixed fields plus a PATCH body). */
 export interface CardFields {
@@ -53,14 +55,7 @@ export interface SellerFacts {
 
 export type CardRuleKind = 'complaint' | 'contacts' | 'type_not_available' | 'self_employed_forbidden';
 
-export interface RuleRefusal<K extends string = string> {
-  kind: K;
-  field?: string;
-  allowed?: (string | number)[];
-  reason?: string;
-}
-
-export type CardRefusal = RuleRefusal<CardRuleKind>;
+export type CardRefusal = Refusal<CardRuleKind>;
 
 /** What a self-employed seller may sell (gaps.md, Enumerations). */
 export const SELF_EMPLOYED_TYPES: readonly ProductType[] = ['subscription'];
@@ -70,7 +65,7 @@ const CREDITS_FIELDS = ['creditsType', 'creditsAmount', 'creditsRate'] as const;
 
 /** A card (new, or after an update) against its position and its seller; null when it fits. */
 export function validateCard(position: Position | undefined, card: CardFields, seller: SellerFacts): CardRefusal | null {
-  if (!position) return { kind: 'complaint', field: 'service', reason: 'unknown_service' };
+  if (!position) return refuse('complaint', { field: 'service', reason: 'unknown_service' });
   return (
     fitsPosition(position, card) ??
     sellerMay(card, seller) ??
@@ -88,21 +83,21 @@ export function validateUpdate(position: Position | undefined, current: CardReco
   const card: CardFields = { ...update, service: current.service, tariff: current.tariff };
   if (position && update.productType !== current.productType) {
     if (!position.productTypes.includes(update.productType)) return typeNotAvailable(position);
-    return { kind: 'complaint', field: 'productType', allowed: [current.productType], reason: 'fixed_after_creation' };
+    return refuse('complaint', { field: 'productType', allowed: [current.productType], reason: 'fixed_after_creation' });
   }
   return validateCard(position, card, seller);
 }
 
 function typeNotAvailable(position: Position): CardRefusal {
-  return { kind: 'type_not_available', field: 'productType', allowed: [...position.productTypes] };
+  return refuse('type_not_available', { field: 'productType', allowed: [...position.productTypes] });
 }
 
 function fitsPosition(position: Position, card: CardFields): CardRefusal | null {
   const tariffs = position.tariffs.map((t) => t.slug);
-  if (!tariffs.includes(card.tariff)) return { kind: 'complaint', field: 'tariff', allowed: tariffs };
+  if (!tariffs.includes(card.tariff)) return refuse('complaint', { field: 'tariff', allowed: tariffs });
   if (!position.productTypes.includes(card.productType)) return typeNotAvailable(position);
   const methods = position.deliveryMethods[card.productType] ?? [];
-  if (!methods.includes(card.deliveryMethod)) return { kind: 'complaint', field: 'deliveryMethod', allowed: [...methods] };
+  if (!methods.includes(card.deliveryMethod)) return refuse('complaint', { field: 'deliveryMethod', allowed: [...methods] });
   return null;
 }
 
@@ -111,35 +106,34 @@ function sellerMay(card: CardFields, seller: SellerFacts): CardRefusal | null {
   if (SELF_EMPLOYED_TYPES.includes(card.productType) && SELF_EMPLOYED_METHODS.includes(card.deliveryMethod)) return null;
   const field = SELF_EMPLOYED_TYPES.includes(card.productType) ? 'deliveryMethod' : 'productType';
   const allowed = field === 'productType' ? [...SELF_EMPLOYED_TYPES] : [...SELF_EMPLOYED_METHODS];
-  return { kind: 'self_employed_forbidden', field, allowed };
+  return refuse('self_employed_forbidden', { field, allowed });
 }
 
 function creditsRefusal(position: Position, card: CardFields): CardRefusal | null {
   if (card.productType !== 'credits') {
     const stray = CREDITS_FIELDS.find((f) => card[f] !== undefined);
-    return stray ? { kind: 'complaint', field: stray, reason: 'credits_only' } : null;
+    return stray ? refuse('complaint', { field: stray, reason: 'credits_only' }) : null;
   }
   const types = [...(position.creditsTypes ?? [])];
-  if (card.creditsType === undefined) return { kind: 'complaint', field: 'creditsType', allowed: types, reason: 'required' };
-  if (!types.includes(card.creditsType)) return { kind: 'complaint', field: 'creditsType', allowed: types };
+  if (card.creditsType === undefined) return refuse('complaint', { field: 'creditsType', allowed: types, reason: 'required' });
+  if (!types.includes(card.creditsType)) return refuse('complaint', { field: 'creditsType', allowed: types });
   const [needed, other] = card.creditsType === 'pack' ? (['creditsAmount', 'creditsRate'] as const) : (['creditsRate', 'creditsAmount'] as const);
-  if (card[needed] === undefined) return { kind: 'complaint', field: needed, reason: 'required' };
-  if (card[other] !== undefined) return { kind: 'complaint', field: other, reason: `not_for_${card.creditsType}` };
+  if (card[needed] === undefined) return refuse('complaint', { field: needed, reason: 'required' });
+  if (card[other] !== undefined) return refuse('complaint', { field: other, reason: `not_for_${card.creditsType}` });
   return null;
 }
 
 function choicesRefusal(position: Position, card: CardFields): CardRefusal | null {
-  if (!position.slaChoices.includes(card.slaMinutes)) return { kind: 'complaint', field: 'slaMinutes', allowed: [...position.slaChoices] };
+  if (!position.slaChoices.includes(card.slaMinutes)) return refuse('complaint', { field: 'slaMinutes', allowed: [...position.slaChoices] });
   if (!position.guaranteeChoices.includes(card.guaranteeDays)) {
-    return { kind: 'complaint', field: 'guaranteeDays', allowed: [...position.guaranteeChoices] };
+    return refuse('complaint', { field: 'guaranteeDays', allowed: [...position.guaranteeChoices] });
   }
   return null;
 }
 
 /** The description is the only free text of a card; the found contact itself is never echoed. */
 function descriptionRefusal(description: string | undefined): CardRefusal | null {
-  const found = description ? findContacts(description)[0] : undefined;
-  return found ? { kind: 'contacts', field: 'description', reason: found.kind } : null;
+  return contactsRefusal(description, 'description');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -161,9 +155,9 @@ export function sellerStanding(caller: { seller: { mode: KeyMode }; key: { mode:
 export const startsAsTest = (s: SellerStanding): boolean => !s.admissionComplete || s.testMode;
 
 /** Turning a test card real needs complete papers and a live seller. */
-export function goRealRefusal(s: SellerStanding): RuleRefusal<'test_to_real_needs_papers'> | null {
-  if (s.testMode) return { kind: 'test_to_real_needs_papers', reason: 'test_seller' };
-  if (!s.admissionComplete) return { kind: 'test_to_real_needs_papers', reason: 'admission_incomplete' };
+export function goRealRefusal(s: SellerStanding): Refusal<'test_to_real_needs_papers'> | null {
+  if (s.testMode) return refuse('test_to_real_needs_papers', { reason: 'test_seller' });
+  if (!s.admissionComplete) return refuse('test_to_real_needs_papers', { reason: 'admission_incomplete' });
   return null;
 }
 
@@ -182,13 +176,13 @@ export function stateRefusal(
   card: Pick<CardRecord, 'deliveryMethod' | 'autoIssue'>,
   body: { active: boolean; autoIssue?: boolean | undefined },
   free: number,
-): RuleRefusal<'complaint' | 'stock_empty'> | null {
+): Refusal<'complaint' | 'stock_empty'> | null {
   const autoIssue = body.autoIssue ?? card.autoIssue;
   if (!autoIssue || !(body.autoIssue === true || body.active)) return null;
   if (!stockable(card.deliveryMethod)) {
-    return { kind: 'complaint', field: 'autoIssue', reason: 'delivery_method_not_stockable' };
+    return refuse('complaint', { field: 'autoIssue', reason: 'delivery_method_not_stockable' });
   }
-  if (free === 0) return { kind: 'stock_empty', field: 'autoIssue' };
+  if (free === 0) return refuse('stock_empty', { field: 'autoIssue' });
   return null;
 }
 
@@ -273,11 +267,11 @@ export function sniffImage(bytes: Uint8Array): ImageType | null {
  * An upload: the declared type must be one of the three, the size at most `maxBytes`, and the
  * bytes must really be of the declared type. Checked in that order.
  */
-export function checkImage(contentType: string | undefined, bytes: Uint8Array, maxBytes: number): { type: ImageType } | RuleRefusal<'image_type' | 'image_size'> {
+export function checkImage(contentType: string | undefined, bytes: Uint8Array, maxBytes: number): { type: ImageType } | Refusal<'image_type' | 'image_size'> {
   const declared = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const allowed = Object.keys(IMAGE_EXTENSIONS);
-  if (!(declared in IMAGE_EXTENSIONS)) return { kind: 'image_type', field: 'content-type', allowed, reason: 'unsupported_type' };
-  if (bytes.length > maxBytes) return { kind: 'image_size', reason: `at most ${maxBytes} bytes` };
-  if (sniffImage(bytes) !== declared) return { kind: 'image_type', allowed, reason: 'content_mismatch' };
+  if (!(declared in IMAGE_EXTENSIONS)) return refuse('image_type', { field: 'content-type', allowed, reason: 'unsupported_type' });
+  if (bytes.length > maxBytes) return refuse('image_size', { reason: `at most ${maxBytes} bytes` });
+  if (sniffImage(bytes) !== declared) return refuse('image_type', { allowed, reason: 'content_mismatch' });
   return { type: declared as ImageType };
 }

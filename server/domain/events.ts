@@ -1,31 +1,16 @@
 /**
  * Events: every change a subscriber may care about is recorded in the seller's document (the
- * outbox) in the same write as the change itself, then announced to listeners (the webhook sender).
- * `data` carries no buyer identity.
+ * outbox) in the same write as the change itself, then announced on the server's event bus
+ * (`svc.events`, server/domain/event-bus.ts; the webhook outbox listens). `data` carries no buyer identity.
  */
 import type { EventDataOf, EventKind } from '../../sdk/contract/index.ts';
 import type { ServerContext } from '../context.ts';
 import { newId } from '../ids.ts';
 import type { SellerDoc } from '../store/docs.ts';
-
-export interface EventRecord {
-  id: string;
-  kind: EventKind;
-  data: Record<string, unknown>;
-  at: string;
-}
-
-/** `doc` is the seller's document the event was recorded in (the listener may add to it in the same write). */
-export type EventListener = (sellerId: string, event: EventRecord, doc: SellerDoc) => void;
-
-const listeners = new WeakMap<ServerContext, EventListener[]>();
-
-export function onEvent(svc: ServerContext, listener: EventListener): void {
-  listeners.set(svc, [...(listeners.get(svc) ?? []), listener]);
-}
+import type { EventRecord } from '../store/records/events.ts';
 
 /**
- * Appends the event to the seller's outbox and tells the listeners synchronously, so that what they
+ * Appends the event to the seller's outbox and tells the bus's listeners synchronously, so that what they
  * add to the same document (a pending delivery) is written in the same write as the change.
  * Listeners must only change the document and schedule work; never await.
  */
@@ -33,7 +18,7 @@ export function recordEvent<K extends EventKind>(svc: ServerContext, doc: Seller
   const event: EventRecord = { id: newId('evt'), kind, data: data as Record<string, unknown>, at: now.toISOString() };
   doc.events.push(event);
   if (doc.events.length > EVENTS_KEPT) doc.events.splice(0, doc.events.length - EVENTS_KEPT);
-  for (const listener of listeners.get(svc) ?? []) listener(doc.sellerId, event, doc);
+  svc.events.emit(doc.sellerId, event, doc);
   return event;
 }
 

@@ -22,9 +22,9 @@
  * Settling costs the number of keys changed since the last settle, so its cost is spread over the
  * changes themselves.
  */
-import type { ServerContext } from '../context.ts';
 import type { SellerEntry } from '../store/docs.ts';
 import type { SellerFiles } from '../store/seller-files.ts';
+import type { Store } from '../store/store.ts';
 import type { CardRecord } from '../store/records/listings.ts';
 import type { OrderRecord } from '../store/records/orders.ts';
 import { DEMAND_WINDOW_MS, isLive, NOT_DEMAND, pairKey, type MarketView } from './usual-price.ts';
@@ -352,35 +352,15 @@ export class Market {
   }
 }
 
-const markets = new WeakMap<ServerContext, Promise<Market>>();
-const built = new WeakMap<ServerContext, Market>();
-
 /**
- * Builds the market aggregates of a server from every seller's documents and keeps them in step
- * (documents opened later are taken as they open). Once per server; answers the market.
+ * Builds the market aggregates from every seller's documents in `store` and keeps them in step
+ * (documents opened later are taken as they open). `buildApp` builds one per server (`svc.market`)
+ * and detaches it when the server closes.
  */
-export function installMarket(svc: ServerContext): Promise<Market> {
-  let pending = markets.get(svc);
-  if (!pending) {
-    pending = build(svc);
-    markets.set(svc, pending);
-  }
-  return pending;
-}
-
-async function build(svc: ServerContext): Promise<Market> {
-  const market = new Market(() => svc.store.shared.sellers);
+export async function buildMarket(store: Store): Promise<Market> {
+  const market = new Market(() => store.shared.sellers);
   // Documents opened while the existing ones load are taken as they open (attach replaces).
-  market.onDetach(svc.store.watchOpens((id, files) => market.attach(id, files)));
-  for (const id of await svc.store.sellerIds()) market.attach(id, await svc.store.sellerDb(id));
-  built.set(svc, market);
+  market.onDetach(store.watchOpens((id, files) => market.attach(id, files)));
+  for (const id of await store.sellerIds()) market.attach(id, await store.sellerDb(id));
   return market;
-}
-
-/** The market of a server, built on first use when {@link installMarket} was not called. */
-export const marketOf = (svc: ServerContext): Promise<Market> => installMarket(svc);
-
-/** Tells the market of a server (when it has one) that a seller's status was set. */
-export function sellerStatusSet(svc: ServerContext, sellerId: string): void {
-  built.get(svc)?.sellerStatusSet(sellerId);
 }

@@ -209,27 +209,12 @@ export function stampUpdate(doc: Pick<SellerDoc, 'lastOrderUpdate'>, order: Orde
 // ---------------------------------------------------------------------------------------------
 // Changing an order in a seller's document
 
-const deadlines = new WeakMap<ServerContext, Map<string, number>>();
-
-/**
- * Per server: seller id → a moment at or before that seller's next order deadline. The sweep
- * visits only sellers whose moment has come; a value may be early (the sweep then recomputes it).
- */
-export function orderDeadlines(svc: ServerContext): Map<string, number> {
-  let map = deadlines.get(svc);
-  if (!map) deadlines.set(svc, (map = new Map()));
-  return map;
-}
-
-/** Call after every change of an order: stamps `updatedAt` and notes its deadline for the clock. */
+/** Call after every change of an order: stamps `updatedAt` and notes its deadline for the clock (`svc.deadlines`). */
 export function touched(svc: ServerContext, doc: SellerDoc, order: OrderRecord, now: Date): void {
   stampUpdate(doc, order, now);
   noteOrderUpdate(doc, order);
   const due = deadlineOf(order);
-  if (due === null) return;
-  const map = orderDeadlines(svc);
-  const known = map.get(doc.sellerId);
-  if (known === undefined || due < known) map.set(doc.sellerId, due);
+  if (due !== null) svc.deadlines.note(doc.sellerId, due);
 }
 
 /** The event each action records (gaps.md event kinds); the other actions record none. */

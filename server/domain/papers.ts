@@ -1,6 +1,6 @@
 /**
  * Admission papers and payout details: the rules, free of HTTP. Each change answers either its
- * result or a {@link PaperRefusal} (kind, field, detail) that the route turns into a 409 refusal.
+ * result or a {@link Refusal} (server/domain/refusal.ts) with the field at fault and a sentence.
  *
  * - Nickname: 3–32 characters (the contract checks the characters), unique among all sellers by
  *   {@link nicknameKey} (case, invisible characters, full-width forms and look-alike letters of other
@@ -23,19 +23,9 @@ import { registryName } from '../seed/registry.ts';
 import type { Sealer } from '../store/crypto.ts';
 import type { PapersRecord, SharedDoc } from '../store/docs.ts';
 import { missingPapers, payoutFilled, type MissingPaper } from './admission.ts';
-import { findContacts } from '../../sdk/contacts.ts';
+import { contactsRefusal } from './contacts-rule.ts';
+import { refuse, type Refusal } from './refusal.ts';
 import { nicknameKey } from '../../sdk/text-fold.ts';
-
-export interface PaperRefusal {
-  refused: true;
-  kind: string;
-  field: string;
-  detail: string;
-}
-
-const refuse = (kind: string, field: string, detail: string): PaperRefusal => ({ refused: true, kind, field, detail });
-
-export const isRefusal = (x: unknown): x is PaperRefusal => typeof x === 'object' && x !== null && (x as PaperRefusal).refused === true;
 
 /** AAD of the sealed payout account or phone. */
 export const payoutAad = (sellerId: string): string => `payout:${sellerId}`;
@@ -72,15 +62,13 @@ export function papersView(p: PapersRecord): PapersView {
 }
 
 /** Sets the nickname, keeping `shared.nicknames` in step (the old one is released). */
-export function setNickname(shared: SharedDoc, sellerId: string, p: PapersRecord, nickname: string): { nickname: string } | PaperRefusal {
-  const contacts = findContacts(nickname);
-  if (contacts.length > 0) {
-    return refuse('contacts', 'nickname', `a nickname must not be a contact detail (${contacts[0]!.kind})`);
-  }
+export function setNickname(shared: SharedDoc, sellerId: string, p: PapersRecord, nickname: string): { nickname: string } | Refusal {
+  const contacts = contactsRefusal(nickname, 'nickname');
+  if (contacts) return contacts;
   const lower = nicknameKey(nickname);
   // Own keys only: `constructor` or `__proto__` is a nickname like any other, not a taken one.
   const owner = Object.hasOwn(shared.nicknames, lower) ? shared.nicknames[lower] : undefined;
-  if (owner !== undefined && owner !== sellerId) return refuse('nickname_taken', 'nickname', 'this nickname belongs to another seller');
+  if (owner !== undefined && owner !== sellerId) return refuse('nickname_taken', { field: 'nickname' }, 'this nickname belongs to another seller');
   if (p.nickname !== null) {
     const old = nicknameKey(p.nickname);
     if (old !== lower && shared.nicknames[old] === sellerId) delete shared.nicknames[old];
@@ -104,9 +92,9 @@ export interface StatusAnswer {
 }
 
 /** Sets the seller type and INN; a change of either needs the registry name confirmed again. */
-export function setStatus(p: PapersRecord, sellerType: SellerType, inn: string): StatusAnswer | PaperRefusal {
+export function setStatus(p: PapersRecord, sellerType: SellerType, inn: string): StatusAnswer | Refusal {
   const check = validateInn(inn, sellerType);
-  if (!check.ok) return refuse('inn_bad', 'inn', check.detail);
+  if (!check.ok) return refuse('inn_bad', { field: 'inn' }, check.detail);
   const changed = p.sellerType !== sellerType || p.inn !== inn;
   p.sellerType = sellerType;
   p.inn = inn;
@@ -115,9 +103,9 @@ export function setStatus(p: PapersRecord, sellerType: SellerType, inn: string):
   return { sellerType, inn, registryName: p.registryName, needsConfirm: !p.registryConfirmed };
 }
 
-export function confirmRegistry(p: PapersRecord): { confirmed: boolean; already: boolean } | PaperRefusal {
+export function confirmRegistry(p: PapersRecord): { confirmed: boolean; already: boolean } | Refusal {
   if (!p.sellerType || !p.inn || !p.registryName) {
-    return refuse('no_status', 'status', 'set the seller type and INN first (PUT /papers/status)');
+    return refuse('no_status', { field: 'status' }, 'set the seller type and INN first (PUT /papers/status)');
   }
   if (p.registryConfirmed) return { confirmed: true, already: true };
   p.registryConfirmed = true;
@@ -143,9 +131,9 @@ export function setPayout(
   p: PapersRecord,
   body: PayoutInput,
   now: Date,
-): PapersView['payout'] | PaperRefusal {
+): PapersView['payout'] | Refusal {
   const check = validatePayout(body, p.sellerType);
-  if (!check.ok) return refuse(check.kind, PAYOUT_FIELD[check.kind] ?? 'method', check.detail);
+  if (!check.ok) return refuse(check.kind, { field: PAYOUT_FIELD[check.kind] ?? 'method' }, check.detail);
   const secret = body.method === 'account' ? body.account! : body.phone!;
   const wasFilled = payoutFilled(p);
   p.payout = {

@@ -40,7 +40,7 @@
 import { createHash } from 'node:crypto';
 import type { KeyMode, OrderStatus } from '../../sdk/contract/index.ts';
 import type { PapersRecord } from '../store/docs.ts';
-import type { EventRecord } from './events.ts';
+import type { EventRecord } from '../store/records/events.ts';
 import type { PayoutRecord, ReviewRecord } from '../store/records/account.ts';
 import type { OrderRecord } from '../store/records/orders.ts';
 import { payoutFilled } from './admission.ts';

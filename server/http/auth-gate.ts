@@ -16,11 +16,7 @@ import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fa
 import { authenticate } from '../auth.ts';
 import type { ServerContext } from '../context.ts';
 import { ApiError } from './errors.ts';
-
-const header = (req: FastifyRequest, name: string): string | undefined => {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
+import { header } from './header.ts';
 
 /** Whether fastify reads a body for this method (it never does for GET and HEAD). */
 export const readsBody = (method: string): boolean => method !== 'GET' && method !== 'HEAD';

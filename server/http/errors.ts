@@ -1,8 +1,10 @@
 /**
- * Errors a handler throws, and the one function that turns any error into the API's envelope.
- * No stack trace or internal message ever reaches an answer.
+ * Errors a handler throws, and the one function that turns any error, and any domain refusal
+ * (server/domain/refusal.ts), into the API's envelope. No stack trace or internal message ever
+ * reaches an answer.
  */
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../../sdk/contract/index.ts';
+import { Refusal } from '../domain/refusal.ts';
 
 /** An error with one of the contract's codes. */
 export class ApiError extends Error {
@@ -23,22 +25,6 @@ export class ApiError extends Error {
   }
 }
 
-/** A rule refusal: 409 `{error:'rejected', refusal:{kind, ...details}}`. */
-export class Refused extends ApiError {
-  readonly kind: string;
-  readonly extra: Record<string, unknown>;
-  constructor(kind: string, extra: { field?: string; allowed?: readonly (string | number)[]; reason?: string; [k: string]: unknown } = {}, detail?: string) {
-    super('rejected', detail);
-    this.kind = kind;
-    this.extra = extra;
-  }
-  override toBody(): ErrorBody {
-    const body: ErrorBody = { error: 'rejected', refusal: { kind: this.kind, ...this.extra } as ErrorBody['refusal'] & object };
-    if (this.detail !== undefined) body.detail = this.detail;
-    return body;
-  }
-}
-
 export const badRequest = (detail: string) => new ApiError('bad_request', detail);
 
 export interface ErrorAnswer {
@@ -47,8 +33,17 @@ export interface ErrorAnswer {
   headers: Record<string, string>;
 }
 
-/** Any thrown value → the envelope. Unknown errors become 500 `internal`, logged by the caller. */
+/**
+ * Any thrown value, or a refusal a handler answered → the envelope. A refusal is a 409
+ * `{error:'rejected', refusal:{kind, ...details}, detail?}`. Unknown errors become 500 `internal`,
+ * logged by the caller.
+ */
 export function toErrorAnswer(err: unknown): ErrorAnswer & { unexpected: boolean } {
+  if (err instanceof Refusal) {
+    const body: ErrorBody = { error: 'rejected', refusal: err.details() as ErrorBody['refusal'] & object };
+    if (err.detail !== undefined) body.detail = err.detail;
+    return { status: ERROR_STATUS.rejected, body, headers: {}, unexpected: false };
+  }
   if (err instanceof ApiError) return { status: err.status, body: err.toBody(), headers: err.headers, unexpected: false };
   return { status: 500, body: { error: 'internal', detail: 'internal error; the request id identifies it in the server log' }, headers: {}, unexpected: true };
 }

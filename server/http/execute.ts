@@ -9,8 +9,8 @@ import type { AnyOperation } from '../../sdk/contract/index.ts';
 import { authenticate, requireScope, sameSecret, type Caller } from '../auth.ts';
 import { UnitOfWork, type ServerContext } from '../context.ts';
 import { checkAnswer, serializerOf } from './answer-json.ts';
-import { KeptPages } from './kept-pages.ts';
-import { ApiError, Refused, toErrorAnswer } from './errors.ts';
+import { Refusal } from '../domain/refusal.ts';
+import { ApiError, toErrorAnswer } from './errors.ts';
 import type { ApiContext, CallContext, HandlerInput } from './handlers.ts';
 import { fingerprint, lookup, prune, remember, requireIdempotencyKey, storedAnswer, type StoredAnswer } from './idempotency.ts';
 import { parseInput } from './validate.ts';
@@ -88,22 +88,13 @@ export async function execute(svc: ServerContext, handler: AnyHandler, req: Exec
   }
 }
 
-/** Kept `GET /orders` pages, per server (server/http/kept-pages.ts). */
-const keptPages = new WeakMap<ServerContext, KeptPages>();
-
-export function keptPagesOf(svc: ServerContext): KeptPages {
-  let pages = keptPages.get(svc);
-  if (!pages) keptPages.set(svc, (pages = new KeptPages()));
-  return pages;
-}
-
 /**
  * The kept page of a `GET /orders` call over HTTP: its answer depends on the seller's orders, the
  * key's mode and the URL, nothing else (no clock: the clock changes orders through `touched`).
  */
 function keptPage(svc: ServerContext, req: ExecRequest, caller: Caller): { fresh(): JsonAnswer | undefined; begin(): (json: string) => Buffer } | undefined {
   if (req.op.id !== 'orders.list' || req.url === undefined) return undefined;
-  const page = keptPagesOf(svc).page(`${caller.seller.id}\n${caller.key.mode}\n${req.url}`, caller.doc);
+  const page = svc.keptPages.page(`${caller.seller.id}\n${caller.key.mode}\n${req.url}`, caller.doc);
   return {
     fresh: () => {
       const bytes = page.fresh();
@@ -144,8 +135,8 @@ function callContext(svc: ServerContext, op: AnyOperation, now: Date, epoch?: nu
     tx: new UnitOfWork(svc, epoch),
     now,
     op,
-    notFound(what?: string): ApiError {
-      return op.refusals.includes('not_found') ? new Refused('not_found', {}, what) : new ApiError('not_found', what);
+    notFound(what?: string): ApiError | Refusal {
+      return op.refusals.includes('not_found') ? new Refusal('not_found', {}, what) : new ApiError('not_found', what);
     },
   };
 }
@@ -168,16 +159,22 @@ async function runHandler(
   try {
     // The version of a kept page is read before the handler runs: a change meanwhile makes it stale.
     const keep = page?.begin();
-    const answer = serialize(svc, op, await handler(ctx, input));
+    const answer = serialize(svc, op, refusedOr(await handler(ctx, input)));
     return { answer: keep ? new JsonAnswer(answer.status, keep(answer.json as string)) : answer, ctx };
   } catch (err) {
-    if (err instanceof ApiError && err.code !== 'bad_request') {
+    if (err instanceof Refusal || (err instanceof ApiError && err.code !== 'bad_request')) {
       const e = toErrorAnswer(err);
       // Refusals and not-found answers are the handler's answers: stored for replay like successes.
       return { answer: { status: e.status, body: e.body }, ctx };
     }
     throw err;
   }
+}
+
+/** A handler's result; a refusal it answered goes the way of a thrown one (to `toErrorAnswer`). */
+function refusedOr(result: unknown): unknown {
+  if (result instanceof Refusal) throw result;
+  return result;
 }
 
 /**
@@ -240,7 +237,7 @@ async function runSandbox(svc: ServerContext, handler: AnyHandler, req: ExecRequ
   if (!sameSecret(match[1]!, svc.adminToken)) throw new ApiError('bad_key', 'not the admin token of this server');
   const input = parseAll(req);
   const ctx = callContext(svc, req.op, svc.clock.now());
-  const answer = serialize(svc, req.op, await handler(ctx, input));
+  const answer = serialize(svc, req.op, refusedOr(await handler(ctx, input)));
   await ctx.tx.commit();
   return answer;
 }

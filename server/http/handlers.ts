@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { AnyOperation, ApiOperations, SandboxOperations } from '../../sdk/contract/index.ts';
 import type { Caller } from '../auth.ts';
 import type { ServerContext, UnitOfWork } from '../context.ts';
+import type { Refusal } from '../domain/refusal.ts';
 import type { ApiError } from './errors.ts';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -25,7 +26,7 @@ export interface CallContext {
   now: Date;
   op: AnyOperation;
   /** The error for a missing or foreign record (`throw ctx.notFound()`): 409 `not_found` where the op lists it, else 404. */
-  notFound(what?: string): ApiError;
+  notFound(what?: string): ApiError | Refusal;
 }
 
 export interface ApiContext extends CallContext {
@@ -34,8 +35,11 @@ export interface ApiContext extends CallContext {
 
 type Answer<Op extends AnyOperation> = z.input<Op['answer']>;
 
-export type ApiHandler<Op extends AnyOperation> = (ctx: ApiContext, input: HandlerInput<Op>) => Promise<Answer<Op>> | Answer<Op>;
-export type SandboxHandler<Op extends AnyOperation> = (ctx: CallContext, input: HandlerInput<Op>) => Promise<Answer<Op>> | Answer<Op>;
+/** A handler answers its operation's answer, or a domain refusal (the 409, server/http/errors.ts `toErrorAnswer`). */
+type Outcome<Op extends AnyOperation> = Answer<Op> | Refusal;
+
+export type ApiHandler<Op extends AnyOperation> = (ctx: ApiContext, input: HandlerInput<Op>) => Promise<Outcome<Op>> | Outcome<Op>;
+export type SandboxHandler<Op extends AnyOperation> = (ctx: CallContext, input: HandlerInput<Op>) => Promise<Outcome<Op>> | Outcome<Op>;
 
 export type ApiHandlers = { [Id in keyof ApiOperations]?: ApiHandler<ApiOperations[Id]> };
 export type SandboxHandlers = { [Id in keyof SandboxOperations]?: SandboxHandler<SandboxOperations[Id]> };

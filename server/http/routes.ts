@@ -7,14 +7,10 @@ import { BASE_PATH, IMAGE_MAX_BYTES, type AnyOperation } from '../../sdk/contrac
 import type { ServerContext } from '../context.ts';
 import { authBeforeBody, readsBody } from './auth-gate.ts';
 import { execute } from './execute.ts';
+import { header } from './header.ts';
 
 export const JSON_BODY_LIMIT = 16 * 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
-
-const header = (req: FastifyRequest, name: string): string | undefined => {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
 
 function bodyOf(op: AnyOperation, req: FastifyRequest): { body: unknown; raw?: Buffer } {
   const body = req.body;

@@ -22,17 +22,13 @@ import { INSTRUCTIONS } from './instructions.ts';
 import { failure, parseMessage, RpcCode, RpcFault, success, type RpcId, type RpcResponse } from './jsonrpc.ts';
 import { listResources, listTemplates, readResource } from './resources.ts';
 import { toolsFor } from './tools.ts';
+import { header } from '../http/header.ts';
 
 export const MCP_PATH = '/api/mcp';
 export const MCP_PROTOCOL_VERSION = '2025-06-18';
 export const MCP_SERVER_INFO = { name: 'service-seller', version: '1.0.0' } as const;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
-
-const header = (req: FastifyRequest, name: string): string | undefined => {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
 
 /** Registers the tool endpoint (in its own encapsulated context: it reads its body raw). */
 export function registerMcp(app: FastifyInstance, svc: ServerContext, handlers: Record<string, unknown>): void {

@@ -1,33 +1,19 @@
 /**
  * The seller's own records: papers, payout details, work mode, questions, reviews, complaints,
- * payouts, stats, clients, rating. The rules live in server/domain (papers, work-mode, stats); this
- * module reads the caller's document, applies them and shapes the answers.
+ * payouts, stats, clients, rating. The rules live in server/domain (papers, work-mode, stats, the
+ * contact rule); this module reads the caller's document, applies them and shapes the answers; a
+ * domain refusal is answered as it is.
  */
 import { PAGE_LIMIT_DEFAULT, type KeyMode } from '../../sdk/contract/index.ts';
-import { findContacts } from '../../sdk/contacts.ts';
+import { contactsRefusal } from '../domain/contacts-rule.ts';
 import * as papers from '../domain/papers.ts';
 import { clientsOf, payoutsOf, ratingOf, statsOf, withMoments } from '../domain/stats.ts';
 import { presenceOf } from '../domain/work-mode.ts';
-import { Refused } from '../http/errors.ts';
 import { apiHandlers, type ApiContext } from '../http/handlers.ts';
 import { pageOf } from '../http/paging.ts';
 import type { SellerDoc } from '../store/docs.ts';
 import type { QuestionRecord, ReviewRecord } from '../store/records/account.ts';
 import { newId } from '../ids.ts';
-
-/** Refuses text holding contact details (kind `contacts`, the detail names what kind was found). */
-export function refuseContacts(text: string, field = 'text'): void {
-  const found = findContacts(text);
-  if (found.length === 0) return;
-  const kinds = [...new Set(found.map((f) => f.kind))];
-  throw new Refused('contacts', { field, reason: kinds[0]! }, `${field}: contact details are not allowed (${kinds.join(', ')} found)`);
-}
-
-/** A domain refusal becomes a 409; a result passes through. */
-function settle<T>(outcome: T | papers.PaperRefusal): T {
-  if (papers.isRefusal(outcome)) throw new Refused(outcome.kind, { field: outcome.field }, outcome.detail);
-  return outcome;
-}
 
 const newestFirst = <T extends { at: string; id: string }>(r: T) => `${r.at}|${r.id}`;
 
@@ -53,15 +39,15 @@ export const accountHandlers = apiHandlers({
 
   // The nickname index is derived from the sellers' papers: nothing in the shared document to write.
   'papers.setNickname': ({ svc, caller }, { body }) =>
-    settle(papers.setNickname(svc.store.shared, caller.seller.id, caller.doc.papers, body.nickname)),
+    papers.setNickname(svc.store.shared, caller.seller.id, caller.doc.papers, body.nickname),
 
   'papers.acceptOffer': ({ caller, now }) => papers.acceptOffer(caller.doc.papers, now),
 
-  'papers.setStatus': ({ caller }, { body }) => settle(papers.setStatus(caller.doc.papers, body.sellerType, body.inn)),
+  'papers.setStatus': ({ caller }, { body }) => papers.setStatus(caller.doc.papers, body.sellerType, body.inn),
 
-  'papers.confirmRegistry': ({ caller }) => settle(papers.confirmRegistry(caller.doc.papers)),
+  'papers.confirmRegistry': ({ caller }) => papers.confirmRegistry(caller.doc.papers),
 
-  'papers.setPayout': ({ svc, caller, now }, { body }) => settle(papers.setPayout(svc.sealer, caller.seller.id, caller.doc.papers, body, now)),
+  'papers.setPayout': ({ svc, caller, now }, { body }) => papers.setPayout(svc.sealer, caller.seller.id, caller.doc.papers, body, now),
 
   // ---- work mode -------------------------------------------------------------------------------
 
@@ -87,7 +73,8 @@ export const accountHandlers = apiHandlers({
   'questions.answer': (ctx, { params, body }) => {
     const q = ctx.caller.doc.questions.find((x) => x.id === params.id);
     if (!q) throw ctx.notFound('no such question');
-    refuseContacts(body.text);
+    const refusal = contactsRefusal(body.text, 'text');
+    if (refusal) return refusal;
     q.answer = body.text;
     return questionView(q);
   },
@@ -101,7 +88,8 @@ export const accountHandlers = apiHandlers({
   'reviews.reply': (ctx, { params, body }) => {
     const r = ctx.caller.doc.reviews.find((x) => x.id === params.id);
     if (!r) throw ctx.notFound('no such review');
-    refuseContacts(body.text);
+    const refusal = contactsRefusal(body.text, 'text');
+    if (refusal) return refusal;
     r.reply = body.text;
     return reviewView(r);
   },
@@ -110,7 +98,8 @@ export const accountHandlers = apiHandlers({
 
   'complaints.create': (ctx, { body }) => {
     if (!Object.hasOwn(ctx.caller.doc.orders, body.order)) throw ctx.notFound('no such order');
-    refuseContacts(body.text);
+    const refusal = contactsRefusal(body.text, 'text');
+    if (refusal) return refusal;
     const complaint = { id: newId('cmp'), order: body.order, reason: body.reason, text: body.text, at: ctx.now.toISOString() };
     ctx.caller.doc.complaints.push(complaint);
     return complaint;

@@ -1,13 +1,12 @@
 /**
  * Catalogue extras: the usual price of a position and the demand of the last 30 days, over every
  * active seller's live cards and orders at the time of the call (an update, a deletion or a switch
- * is reflected at once). They are read from the market aggregates (server/domain/market.ts), kept
+ * is reflected at once). They are read from the server's market aggregates (`svc.market`, server/domain/market.ts), kept
  * in step with every change, so a call costs about the size of its answer, not the size of the store.
  */
 import type { ProductType } from '../../sdk/contract/index.ts';
 import type { Caller } from '../auth.ts';
 import { sellerStanding } from '../domain/cards.ts';
-import { marketOf } from '../domain/market.ts';
 import { DEMAND_TOP_DEFAULT, demandRows, pairKey, usualPriceOfSorted, type MarketView } from '../domain/usual-price.ts';
 import { apiHandlers } from '../http/handlers.ts';
 
@@ -15,14 +14,14 @@ import { apiHandlers } from '../http/handlers.ts';
 const viewOf = (caller: Caller): MarketView => (sellerStanding(caller).testMode ? 'test' : 'real');
 
 export const catalogExtraHandlers = apiHandlers({
-  'catalog.usualPrice': async ({ svc, caller }, { query }) => {
-    const book = (await marketOf(svc)).book(viewOf(caller));
+  'catalog.usualPrice': ({ svc, caller }, { query }) => {
+    const book = svc.market.book(viewOf(caller));
     const prices = book.prices.get(pairKey(query.service, query.productType)) ?? [];
     return { service: query.service, productType: query.productType, usualPriceRub: usualPriceOfSorted(prices), liveCards: prices.length };
   },
 
-  'catalog.demand': async ({ svc, caller, now }, { query }) => {
-    const book = (await marketOf(svc)).book(viewOf(caller));
+  'catalog.demand': ({ svc, caller, now }, { query }) => {
+    const book = svc.market.book(viewOf(caller));
     const orders = book.ordersIn(now);
     const offered = svc.store.shared.catalog.flatMap((p) => p.productTypes.map((productType) => ({ service: p.slug, productType })));
     const ordered = [...orders.keys()].map((k) => {

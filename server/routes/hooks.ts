@@ -1,6 +1,6 @@
 /** The event subscription, delivery log, test event and probe receiver (scope `hooks`). */
 import { EVENT_KINDS, type EventDataOf, type EventKind } from '../../sdk/contract/index.ts';
-import { Refused } from '../http/errors.ts';
+import { refuse } from '../domain/refusal.ts';
 import { apiHandlers } from '../http/handlers.ts';
 import { pageOf } from '../http/paging.ts';
 import { base62, newId } from '../ids.ts';
@@ -31,7 +31,7 @@ const deliveryView = (d: DeliveryRecord) => ({
   test: d.test,
 });
 
-const vaultOff = () => new Refused('vault_off', {}, 'the secret storage for signing secrets is not configured on this server');
+const vaultOff = () => refuse('vault_off', {}, 'the secret storage for signing secrets is not configured on this server');
 
 /** Realistic `data` of a test event of each kind (on the seller's first card when there is one). */
 function sampleData(doc: SellerDoc, kind: EventKind, now: Date): Record<string, unknown> {
@@ -63,13 +63,13 @@ export const hookHandlers = apiHandlers({
     // This server's own probe address of this seller is always allowed.
     if (probeTarget(svc, doc, body.url) === null) {
       const check = checkHookUrl(body.url, { allowLocal: svc.options.allowLocalHooks });
-      if (!check.ok) throw new Refused('url', { field: 'url', reason: check.reason }, check.message);
+      if (!check.ok) return refuse('url', { field: 'url', reason: check.reason }, check.message);
     }
     const events = normaliseEvents(body.events);
     if (events.length === 0) {
-      throw new Refused('no_events', { field: 'events', allowed: [...EVENT_KINDS] }, 'subscribe to at least one known event kind');
+      return refuse('no_events', { field: 'events', allowed: [...EVENT_KINDS] }, 'subscribe to at least one known event kind');
     }
-    if (!svc.options.hookSecrets) throw vaultOff();
+    if (!svc.options.hookSecrets) return vaultOff();
 
     const existing = doc.hooks;
     if (!existing) {
@@ -106,7 +106,7 @@ export const hookHandlers = apiHandlers({
   'hooks.rotateSecret': (ctx) => {
     const doc = ctx.caller.doc;
     if (!doc.hooks) throw ctx.notFound('no event subscription');
-    if (!ctx.svc.options.hookSecrets) throw vaultOff();
+    if (!ctx.svc.options.hookSecrets) return vaultOff();
     const secret = newSecret();
     doc.hooks.sealedSecret = ctx.svc.sealer.seal(secret, secretAad(doc.sellerId));
     return { secret };

@@ -1,6 +1,6 @@
 /** API keys: list, issue (never beyond the issuer's scopes), revoke (refused at once everywhere). */
 import { issueKey } from '../auth.ts';
-import { Refused } from '../http/errors.ts';
+import { refuse } from '../domain/refusal.ts';
 import { apiHandlers } from '../http/handlers.ts';
 import { pageOf } from '../http/paging.ts';
 import type { KeyRecord } from '../store/docs.ts';
@@ -26,7 +26,7 @@ export const keyHandlers = apiHandlers({
   'keys.create': ({ svc, caller, now }, { body }) => {
     const beyond = body.scopes.filter((s) => !caller.key.scopes.includes(s));
     if (beyond.length > 0) {
-      throw new Refused('scope_escalation', { allowed: caller.key.scopes }, `the issuing key lacks: ${beyond.join(', ')}`);
+      return refuse('scope_escalation', { allowed: caller.key.scopes }, `the issuing key lacks: ${beyond.join(', ')}`);
     }
     const { record, key } = issueKey(svc.store, caller.doc, { name: body.name, scopes: body.scopes, mode: caller.key.mode, now });
     return { id: record.id, name: record.name, prefix: record.prefix, scopes: record.scopes, mode: record.mode, createdAt: record.createdAt, key };

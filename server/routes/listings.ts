@@ -1,7 +1,7 @@
 /**
  * Cards: create, list, read, update, delete, state, copy, test marking, image.
- * The rules live in domain/cards.ts; here they meet the seller's documents. Every check and change
- * happens synchronously after the handler's last await.
+ * The rules live in domain/cards.ts; here they meet the seller's documents, and a refusal of theirs
+ * is answered as it is. Every check and change happens synchronously after the handler's last await.
  */
 import type { Card, Position } from '../../sdk/contract/index.ts';
 import { IMAGE_MAX_BYTES } from '../../sdk/contract/index.ts';
@@ -18,20 +18,15 @@ import {
   validateCard,
   validateUpdate,
   type CardFields,
-  type RuleRefusal,
 } from '../domain/cards.ts';
 import { dropStock, stockCounts } from '../domain/stock.ts';
-import { Refused } from '../http/errors.ts';
+import { isRefusal } from '../domain/refusal.ts';
 import { apiHandlers, type ApiContext } from '../http/handlers.ts';
 import { pageOf } from '../http/paging.ts';
 import type { SellerDoc } from '../store/docs.ts';
-import { extensionOf, imageRecord, imagesOf, imageUrl } from '../store/images.ts';
+import { imageUrl } from '../http/image-route.ts';
+import { extensionOf, imageRecord } from '../store/images.ts';
 import type { CardRecord } from '../store/records/listings.ts';
-
-export const refused = (r: RuleRefusal): Refused => {
-  const { kind, ...details } = r;
-  return new Refused(kind, details);
-};
 
 export const positionOf = (svc: ServerContext, slug: string): Position | undefined => svc.store.shared.catalog.find((p) => p.slug === slug);
 
@@ -79,7 +74,7 @@ export function cardView(svc: ServerContext, doc: SellerDoc, card: CardRecord): 
 function createCard(ctx: ApiContext, fields: CardFields & { stock?: number | undefined; confirmRequired?: boolean | undefined }) {
   const { caller, svc, now } = ctx;
   const refusal = validateCard(positionOf(svc, fields.service), fields, caller.doc.papers);
-  if (refusal) throw refused(refusal);
+  if (refusal) return refusal;
   const number = ctx.tx.nextCardNumber();
   svc.store.shared.cardIndex[String(number)] = caller.seller.id;
   const card = newCardRecord(number, fields, startsAsTest(sellerStanding(caller)), now);
@@ -106,7 +101,7 @@ export const listingHandlers = apiHandlers({
   'listings.update': (ctx, { params, body }) => {
     const card = ownCard(ctx, params.number);
     const refusal = validateUpdate(positionOf(ctx.svc, card.service), card, body, ctx.caller.doc.papers);
-    if (refusal) throw refused(refusal);
+    if (refusal) return refusal;
     // Orders keep their own price snapshot; only the card changes (and with it the usual price).
     applyUpdate(card, body, ctx.now);
     return { number: card.number, isActive: card.isActive };
@@ -126,14 +121,14 @@ export const listingHandlers = apiHandlers({
     dropStock(caller.doc, card.number);
     // The index is derived (in memory only); the number stays used: the sequence is never lowered.
     delete ctx.svc.store.shared.cardIndex[String(card.number)];
-    if (card.image) await imagesOf(ctx.svc).remove(card.number, extensionOf(card.image.contentType));
+    if (card.image) await ctx.svc.images.remove(card.number, extensionOf(card.image.contentType));
     return { number: card.number, result: 'deleted' as const };
   },
 
   'listings.setState': (ctx, { params, body }) => {
     const card = ownCard(ctx, params.number);
     const refusal = stateRefusal(card, body, stockCounts(ctx.caller.doc, card.number).free);
-    if (refusal) throw refused(refusal);
+    if (refusal) return refusal;
     card.isActive = body.active;
     if (body.autoIssue !== undefined) card.autoIssue = body.autoIssue;
     if (body.active) card.hidden = false;
@@ -147,7 +142,7 @@ export const listingHandlers = apiHandlers({
     const card = ownCard(ctx, params.number);
     if (!body.isTest) {
       const refusal = goRealRefusal(sellerStanding(ctx.caller));
-      if (refusal) throw refused(refusal);
+      if (refusal) return refusal;
     }
     card.isTest = body.isTest;
     card.updatedAt = ctx.now.toISOString();
@@ -158,8 +153,8 @@ export const listingHandlers = apiHandlers({
     const bytes = raw ?? Buffer.alloc(0);
     ownCard(ctx, params.number);
     const checked = checkImage(contentType, bytes, IMAGE_MAX_BYTES);
-    if ('kind' in checked) throw refused(checked);
-    const images = imagesOf(ctx.svc);
+    if (isRefusal(checked)) return checked;
+    const images = ctx.svc.images;
     const image = imageRecord(params.number, checked.type, bytes);
     await images.put(params.number, extensionOf(image.contentType), bytes);
     // After the write: the card may have gone meanwhile.
@@ -183,7 +178,7 @@ export const listingHandlers = apiHandlers({
     if (previous) {
       card.image = null;
       card.updatedAt = ctx.now.toISOString();
-      await imagesOf(ctx.svc).remove(card.number, extensionOf(previous.contentType));
+      await ctx.svc.images.remove(card.number, extensionOf(previous.contentType));
     }
     return { number: card.number, image: null };
   },

@@ -6,7 +6,7 @@
  * one is refused with `state_moved` too (the order has moved on past reviewing).
  */
 import { recordEvent } from '../domain/events.ts';
-import { Refused } from '../http/errors.ts';
+import { refuse } from '../domain/refusal.ts';
 import { sandboxHandlers } from '../http/handlers.ts';
 import { newId } from '../ids.ts';
 import type { QuestionRecord, ReviewRecord } from '../store/records/account.ts';
@@ -36,10 +36,10 @@ export const feedbackSandboxHandlers = sandboxHandlers({
     const order = Object.hasOwn(doc.orders, params.id) ? doc.orders[params.id] : undefined;
     if (!order) throw ctx.notFound(`no order ${params.id}`);
     if (order.status !== 'completed') {
-      throw new Refused('state_moved', { reason: order.status }, `only a completed order can be reviewed; this one is ${order.status}`);
+      return refuse('state_moved', { reason: order.status }, `only a completed order can be reviewed; this one is ${order.status}`);
     }
     if (doc.reviews.some((r) => r.order === order.id)) {
-      throw new Refused('state_moved', { reason: 'reviewed' }, 'this order has a review already');
+      return refuse('state_moved', { reason: 'reviewed' }, 'this order has a review already');
     }
     const review: ReviewRecord = {
       id: newId('rev'),

@@ -1,5 +1,5 @@
 /** Sandbox: the marketplace's decisions and the clock. */
-import { Refused } from '../http/errors.ts';
+import { refuse } from '../domain/refusal.ts';
 import { sandboxHandlers } from '../http/handlers.ts';
 
 export const marketplaceSandboxHandlers = sandboxHandlers({
@@ -8,7 +8,7 @@ export const marketplaceSandboxHandlers = sandboxHandlers({
     const sellerId = Object.hasOwn(index, params.id) ? index[params.id] : undefined;
     const request = sellerId ? (await ctx.tx.seller(sellerId)).catalogRequests.find((r) => r.id === params.id) : undefined;
     if (!request) throw ctx.notFound(`no catalogue request ${params.id}`);
-    if (request.status !== 'pending') throw new Refused('already_decided', {}, `the request is already ${request.status}`);
+    if (request.status !== 'pending') return refuse('already_decided', {}, `the request is already ${request.status}`);
     request.status = body.approve ? 'approved' : 'rejected';
     request.decidedAt = ctx.now.toISOString();
     return request;

@@ -1,7 +1,6 @@
 /** Sandbox: sellers, their status and admission (the marketplace's side of a seller). */
 import { SCOPES, type KeyMode, type Scope, type SellerType } from '../../sdk/contract/index.ts';
 import { issueKey } from '../auth.ts';
-import { sellerStatusSet } from '../domain/market.ts';
 import type { ServerContext, UnitOfWork } from '../context.ts';
 import { sandboxHandlers } from '../http/handlers.ts';
 import { base62 } from '../ids.ts';
@@ -64,7 +63,7 @@ export function clearPapers(svc: ServerContext, doc: SellerDoc): void {
   doc.papers = newSellerDoc(doc.sellerId).papers;
 }
 
-async function existingSeller(ctx: { svc: ServerContext; tx: UnitOfWork; notFound(w?: string): Error }, sellerId: string) {
+async function existingSeller(ctx: { svc: ServerContext; tx: UnitOfWork; notFound(w?: string): unknown }, sellerId: string) {
   // Own keys only: `__proto__` or `constructor` must not find Object.prototype (and pollute it).
   if (!Object.hasOwn(ctx.svc.store.shared.sellers, sellerId)) throw ctx.notFound(`no seller ${sellerId}`);
   return ctx.tx.seller(sellerId);
@@ -76,7 +75,7 @@ export const sellerSandboxHandlers = sandboxHandlers({
   'sandbox.setSellerStatus': async (ctx, { params, body }) => {
     await existingSeller(ctx, params.sellerId);
     ctx.tx.shared().sellers[params.sellerId]!.status = body.status;
-    sellerStatusSet(ctx.svc, params.sellerId); // the market aggregates follow the status
+    ctx.svc.market.sellerStatusSet(params.sellerId); // the market aggregates follow the status
     return { sellerId: params.sellerId, status: body.status };
   },
 

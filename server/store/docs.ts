@@ -8,7 +8,7 @@
  * contract's schemas.
  */
 import type { KeyMode, Position, Scope, SellerType } from '../../sdk/contract/index.ts';
-import type { EventRecord } from '../domain/events.ts';
+import type { EventRecord } from './records/events.ts';
 import type { ComplaintRecord, PayoutRecord, QuestionRecord, ReviewRecord, WorkModeRecord } from './records/account.ts';
 import type { DeliveryRecord, HookRecord, ProbeHitRecord } from './records/hooks.ts';
 import type { CardRecord, StockItemRecord } from './records/listings.ts';

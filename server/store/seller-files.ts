@@ -1,13 +1,14 @@
 /**
- * One seller's documents: a core document `sellers/<id>.json` (keys, papers, idempotency records,
- * hooks, deliveries, events and the other small sections) and shard documents
- * `sellers/<id>/<section>-<n>.json` for the sections that grow with the business (`cards`,
- * `stock`, `orders`: server/store/shards.ts). The seller document handed to handlers looks as it
+ * One seller's documents: a core document `sellers/<id>.json` (keys, papers, hooks, deliveries,
+ * events and the other small sections) and shard documents `sellers/<id>/<section>-<n>.json` for
+ * the sections that grow with the business or with its calls (`cards`, `stock`, `orders`, and the
+ * `idempotency` records: server/store/shards.ts). The seller document handed to handlers looks as it
  * always did: `doc.cards`, `doc.stock`, `doc.orders` read and change like plain objects.
  *
  * A write (`write()`) takes one snapshot of the seller, synchronously: the core document and every
- * dirty shard serialised at the same instant. It then writes the shard files side by side and the
- * core document last, each through lowdb's text file adapter (atomic replace). Writes of one seller never
+ * dirty shard serialised at the same instant. It then writes the shard files side by side, the core
+ * document, and the idempotency records' shards last, each through lowdb's text file adapter
+ * (atomic replace). Writes of one seller never
  * overlap: a write asked for while another runs waits for it and takes its own snapshot then, and
  * every write asked for meanwhile shares that one (coalesced, as lowdb coalesces one file's writes).
  * So a file is never overwritten by an older snapshot.
@@ -16,7 +17,7 @@
  * all together, to `sellers/<id>/journal` (atomic replace), then each to its place, then the journal
  * is removed. Opening a seller whose journal is still there (a crash, or a failed write, between the
  * two) writes its files to their places first. So a seller's write is on disk whole or not at all:
- * an idempotency record (in the core) is never without its changes, nor changes without their record
+ * an idempotency record (in its shard) is never without its changes, nor changes without their record
  * (docs/decisions.md, "Store layout").
  *
  * An older seller file holding `cards`, `stock` and `orders` inline loads: its records go into

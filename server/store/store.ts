@@ -1,6 +1,6 @@
 /**
- * The document store: lowdb documents, on files (atomic replace through steno, concurrent writes
- * coalesced) or in memory. A changing call is answered only after `write()` resolved.
+ * The document store: lowdb documents, on files (atomic replace and flush through
+ * server/store/durable-file.ts, concurrent writes coalesced) or in memory. A changing call is answered only after `write()` resolved.
  * A data file that cannot be read or parsed stops the server; it is never overwritten.
  *
  * Files: `shared.json` (catalogue, sellers, catalogue request index, clock, demo seller), `seq.json`

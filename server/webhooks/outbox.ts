@@ -1,7 +1,9 @@
 /**
  * The webhook outbox: every recorded event becomes a pending delivery (in the same write as the
- * change, when the seller's subscription is active and includes the kind), and a due-queue driven
- * by the server clock runs the attempts on the ladder.
+ * change, when the seller's subscription is active and includes the kind: {@link enqueueEvent}
+ * listens on `svc.events`), and a due-queue driven by the server clock ({@link runDue} on
+ * `svc.clock`) runs the attempts on the ladder. Its memory is `svc.outbox` (./outbox-state.ts);
+ * `buildApp` wires both listeners and {@link resumeAll} at start.
  *
  * - The first attempt runs at once (scheduled after the event's write); later ones when the clock
  *   reaches `nextAttemptAt` (`clock.onAdvance`: the sandbox's advance and the real-time tick).
@@ -10,15 +12,15 @@
  * - 20 failed attempts in a row (across deliveries) pause the subscription; a success resets the
  *   count. A paused subscription gets no attempts until it is resumed or edited.
  */
-import type { FastifyInstance } from 'fastify';
 import { EVENT_KINDS, type EventKind } from '../../sdk/contract/index.ts';
 import { iso } from '../clock.ts';
 import type { ServerContext } from '../context.ts';
-import type { EventRecord } from '../domain/events.ts';
+import type { EventRecord } from '../store/records/events.ts';
 import { newId } from '../ids.ts';
 import type { SellerDoc } from '../store/docs.ts';
 import type { DeliveryRecord, HookRecord } from '../store/records/hooks.ts';
-import { MAX_ATTEMPTS, nextAttemptAt, PAUSE_AFTER_FAILURES } from './ladder.ts';
+import { nextAttemptAt, PAUSE_AFTER_FAILURES } from './ladder.ts';
+import type { WebhookOutbox } from './outbox-state.ts';
 import { probeTarget } from './probe.ts';
 import { judgeStatus, sendAttempt, signDelivery, type AttemptResult, type SignedDelivery } from './sender.ts';
 
@@ -28,31 +30,6 @@ import { judgeStatus, sendAttempt, signDelivery, type AttemptResult, type Signed
  * subscription would otherwise grow the log without bound).
  */
 export const DELIVERIES_KEPT = 500;
-
-export interface WebhookState {
-  app: FastifyInstance | null;
-  /** delivery id → its seller and when it is due (epoch ms). */
-  queue: Map<string, { sellerId: string; due: number }>;
-  /** delivery id → the attempt running now. */
-  running: Map<string, Promise<void>>;
-  /** probe token → seller id. */
-  probeTokens: Map<string, string>;
-  /** The scheduled run of due deliveries (after an event's write). */
-  kicked: Promise<void> | null;
-  closed: boolean;
-}
-
-const KEY = 'webhooks';
-
-/** The outbox state of a server (created on first use; `installWebhooks` gives it the app). */
-export function webhookState(svc: ServerContext): WebhookState {
-  let st = svc.services[KEY] as WebhookState | undefined;
-  if (!st) {
-    st = { app: null, queue: new Map(), running: new Map(), probeTokens: new Map(), kicked: null, closed: false };
-    svc.services[KEY] = st;
-  }
-  return st;
-}
 
 /** AAD of a seller's sealed signing secret. */
 export const secretAad = (sellerId: string) => `hook:${sellerId}`;
@@ -107,14 +84,14 @@ function pruneLog(doc: SellerDoc): void {
 
 /** Puts a delivery in the due-queue (or takes it out when nothing is scheduled). */
 export function queueDelivery(svc: ServerContext, sellerId: string, d: DeliveryRecord): void {
-  const st = webhookState(svc);
+  const st = svc.outbox;
   if (d.nextAttemptAt === null || d.deliveredAt !== null) st.queue.delete(d.id);
   else st.queue.set(d.id, { sellerId, due: Date.parse(d.nextAttemptAt) });
 }
 
 /** Runs the due deliveries soon (after the current call's write). */
 export function kick(svc: ServerContext): void {
-  const st = webhookState(svc);
+  const st = svc.outbox;
   if (st.closed || st.kicked) return;
   st.kicked = new Promise<void>((resolve) => {
     setImmediate(() => {
@@ -155,7 +132,7 @@ export function enqueueEvent(svc: ServerContext, sellerId: string, event: EventR
 
 /** Starts every due delivery that is not running and waits for them. */
 export async function runDue(svc: ServerContext, nowMs = svc.clock.nowMs()): Promise<void> {
-  const st = webhookState(svc);
+  const st = svc.outbox;
   if (st.closed) return;
   const work: Promise<void>[] = [];
   for (const [id, entry] of st.queue) {
@@ -165,8 +142,8 @@ export async function runDue(svc: ServerContext, nowMs = svc.clock.nowMs()): Pro
 }
 
 /** Waits until no attempt runs and nothing is scheduled to start at once (tests, shutdown). */
-export async function idle(svc: ServerContext): Promise<void> {
-  const st = webhookState(svc);
+export async function webhooksIdle(svc: ServerContext): Promise<void> {
+  const st = svc.outbox;
   for (;;) {
     const pending = [...st.running.values(), ...(st.kicked ? [st.kicked] : [])];
     if (pending.length === 0) return;
@@ -176,7 +153,7 @@ export async function idle(svc: ServerContext): Promise<void> {
 
 /** One attempt of a delivery, if it is still due and its subscription active. */
 export function attempt(svc: ServerContext, sellerId: string, deliveryId: string): Promise<void> {
-  const st = webhookState(svc);
+  const st = svc.outbox;
   const running = st.running.get(deliveryId);
   if (running) return running;
   const work = runAttempt(svc, st, sellerId, deliveryId).finally(() => st.running.delete(deliveryId));
@@ -184,7 +161,7 @@ export function attempt(svc: ServerContext, sellerId: string, deliveryId: string
   return work;
 }
 
-async function runAttempt(svc: ServerContext, st: WebhookState, sellerId: string, deliveryId: string): Promise<void> {
+async function runAttempt(svc: ServerContext, st: WebhookOutbox, sellerId: string, deliveryId: string): Promise<void> {
   const doc = await svc.store.seller(sellerId);
   // Whatever led here (the event's own write, the previous attempt) is on disk before we send.
   await svc.store.writeSeller(sellerId);
@@ -236,7 +213,7 @@ async function runAttempt(svc: ServerContext, st: WebhookState, sellerId: string
 
 async function deliver(
   svc: ServerContext,
-  st: WebhookState,
+  st: WebhookOutbox,
   doc: SellerDoc,
   hook: HookRecord,
   d: DeliveryRecord,
@@ -260,7 +237,7 @@ async function deliver(
 }
 
 /** The probe receiver is this server: the signed request goes to its route without the network. */
-async function deliverInternally(st: WebhookState, path: string, signed: SignedDelivery): Promise<AttemptResult> {
+async function deliverInternally(st: WebhookOutbox, path: string, signed: SignedDelivery): Promise<AttemptResult> {
   if (!st.app) return { ok: false, status: null, error: 'the probe receiver is not running' };
   try {
     const res = await st.app.inject({ method: 'POST', url: path, headers: signed.headers, payload: signed.body });
@@ -272,7 +249,7 @@ async function deliverInternally(st: WebhookState, path: string, signed: SignedD
 
 /** Puts every pending delivery of every seller in the queue (start-up) and runs the due ones. */
 export async function resumeAll(svc: ServerContext): Promise<void> {
-  const st = webhookState(svc);
+  const st = svc.outbox;
   for (const id of await svc.store.sellerIds()) {
     const doc = await svc.store.seller(id);
     if (doc.probe) st.probeTokens.set(doc.probe.token, id);
@@ -281,4 +258,3 @@ export async function resumeAll(svc: ServerContext): Promise<void> {
   kick(svc);
 }
 
-export { MAX_ATTEMPTS };

@@ -14,7 +14,6 @@ import { base62 } from '../ids.ts';
 import { isLoopbackAddress } from './address.ts';
 import type { SellerDoc } from '../store/docs.ts';
 import type { ProbeHitRecord } from '../store/records/hooks.ts';
-import { webhookState } from './outbox.ts';
 
 export const PROBE_PREFIX = '/hooks-probe/';
 /** Hits kept per seller. */
@@ -34,7 +33,7 @@ export const probeUrl = (svc: ServerContext, token: string): string => `${probeO
 /** The seller's probe token, created once and kept. */
 export function ensureProbe(svc: ServerContext, doc: SellerDoc): string {
   if (!doc.probe) doc.probe = { token: `prb_${base62(32)}`, hits: [] };
-  webhookState(svc).probeTokens.set(doc.probe.token, doc.sellerId);
+  svc.outbox.probeTokens.set(doc.probe.token, doc.sellerId);
   return doc.probe.token;
 }
 
@@ -76,7 +75,7 @@ export function registerProbeRoute(app: FastifyInstance, svc: ServerContext): vo
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
     scope.post<{ Params: { token: string } }>(`${PROBE_PREFIX}:token`, async (req, reply) => {
       const token = req.params.token;
-      const sellerId = TOKEN.test(token) ? webhookState(svc).probeTokens.get(token) : undefined;
+      const sellerId = TOKEN.test(token) ? svc.outbox.probeTokens.get(token) : undefined;
       if (!sellerId) return reply.code(404).send({ error: 'not_found', detail: 'no probe receiver at this address' });
       const doc = await svc.store.seller(sellerId);
       if (doc.probe?.token !== token) return reply.code(404).send({ error: 'not_found', detail: 'no probe receiver at this address' });

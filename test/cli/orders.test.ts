@@ -174,6 +174,9 @@ describe('seller orders deliver', () => {
     const badDate = await run(['orders', 'deliver', 'ord_a', '--next-charge', '21.12.2026'], bufferIO({ env }), { client: client({ deliver }) });
     expect(badDate.code).toBe(1);
     expect(badDate.err).toContain('"21.12.2026" is not a real date');
+    const missing = await run(['orders', 'deliver', 'ord_a', '--note-file', join(tmpdir(), 'no-such-note-file.txt')], bufferIO({ env }), { client: client({ deliver }) });
+    expect(missing.code).toBe(2); // the same exit code and wording as every file a command reads (cli/lib/input.ts)
+    expect(missing.err).toMatch(/--note-file: cannot read .*no-such-note-file\.txt: no such file \(ENOENT\)/);
     expect(deliver).toHaveBeenCalledTimes(1);
   });
 
@@ -484,7 +487,8 @@ describe('seller sandbox', () => {
 
 // ---------------------------------------------------------------------------------------------
 // The live table of `seller orders watch` on a terminal (imports are hoisted; kept here with the tests).
-import { ago, describeChange, dueIn, runOrdersWatch, span, tableOrder, watchFrame, type WatchView } from '../../cli/commands/orders-watch.ts';
+import { runOrdersWatch } from '../../cli/commands/orders-watch.ts';
+import { ago, describeChange, dueIn, span, tableOrder, watchFrame, type WatchView } from '../../cli/commands/orders-watch-view.ts';
 import { createDeps } from '../../cli/lib/deps.ts';
 import { ESC } from '../../cli/lib/live-table.ts';
 

@@ -115,7 +115,7 @@ describe('texts for buyers are checked offline before sending', () => {
     const id = await paidOrder(subscriptionCard);
     const result = await cli(['orders', 'deliver', id, '--next-charge', day(Date.now() + 30 * 86_400_000), '--note', 'Done! Questions? Call 8 999 123-45-67']);
     expect(result.code).toBe(1);
-    expect(result.err).toMatch(/^error: the note holds a phone number "8 999 123-45-67": the marketplace forbids contacts in texts for buyers; nothing was sent\n/);
+    expect(result.err).toMatch(/^error: the note contains a phone number "8 999 123-45-67"; contacts are not allowed in texts for buyers; nothing was sent\n/);
     expect(result.err).toContain('hint: rewrite the note without contacts, or deliver without --note to send no note');
     expect((await client.orders.get(id)).status).toBe('awaiting_delivery');
     // the seller drops the note explicitly: delivered
@@ -127,7 +127,7 @@ describe('texts for buyers are checked offline before sending', () => {
     const id = await paidOrder(codeCard);
     const result = await cli(['orders', 'message', id, '--text', 'звоните 8 999 123-45-67'], { LANG: 'ru_RU.UTF-8' });
     expect(result.code).toBe(1);
-    expect(result.err).toContain('ошибка: сообщение содержит номер телефона «8 999 123-45-67»');
+    expect(result.err).toContain('ошибка: сообщение содержит номер телефона «8 999 123-45-67»; контакты в текстах для покупателей запрещены');
     expect(result.err).toContain('подсказка: перепишите текст');
   });
 
@@ -136,13 +136,13 @@ describe('texts for buyers are checked offline before sending', () => {
     const before = (await client.orders.get(id)).messages.length;
     const message = await cli(['orders', 'message', id, '--text', 'write me at ivan.petrov@gmail.com']);
     expect(message.code).toBe(1);
-    expect(message.err).toContain('error: the message holds an e-mail address "ivan.petrov@gmail.com"');
+    expect(message.err).toContain('error: the message contains an e-mail address "ivan.petrov@gmail.com"');
     const decline = await cli(['orders', 'decline', id, '--reason', 'out of stock, ask me in t.me/ivan_shop']);
     expect(decline.code).toBe(1);
-    expect(decline.err).toContain('error: the reason holds a messenger contact "t.me/ivan_shop"');
+    expect(decline.err).toContain('error: the reason contains a messenger contact "t.me/ivan_shop"');
     const dispute = await cli(['orders', 'dispute-reply', id, '--text', 'whatsapp +7 912 345 67 89']);
     expect(dispute.code).toBe(1);
-    expect(dispute.err).toMatch(/error: the answer holds a (phone number|messenger contact) "/);
+    expect(dispute.err).toMatch(/error: the answer contains a (phone number|messenger contact) "/);
     const after = await client.orders.get(id);
     expect(after.status).toBe('awaiting_delivery');
     expect(after.messages.length).toBe(before);
@@ -153,7 +153,7 @@ describe('texts for buyers are checked offline before sending', () => {
     for (const text of ['call 8 999 I23 45 67', 'call 8 9O0 123 45 67', 'call 8/999/123/45/67']) {
       const offline = await cli(['orders', 'message', id, '--text', text]);
       expect(offline.code, text).toBe(1);
-      expect(offline.err).toContain('error: the message holds a phone number');
+      expect(offline.err).toContain('error: the message contains a phone number');
       await expect(client.orders.message(id, { text })).rejects.toMatchObject({ code: 'rejected', refusal: { kind: 'contacts' } });
     }
     const honest = await cli(['orders', 'message', id, '--text', 'Order 1234567 is OK, I sent it on 21/11/2026 for 1 990 RUB']);
@@ -164,7 +164,7 @@ describe('texts for buyers are checked offline before sending', () => {
     const question = await server.sandbox<{ id: string }>('POST', '/questions', { number: codeCard, text: 'Does it work in Kazakhstan?' });
     const answer = await cli(['questions', 'answer', question.id, '--text', 'Yes. Details: vk.com/ivan_shop']);
     expect(answer.code).toBe(1);
-    expect(answer.err).toContain('error: the answer holds a social profile link "vk.com/ivan_shop"');
+    expect(answer.err).toContain('error: the answer contains a social profile link "vk.com/ivan_shop"');
     const plain = await cli(['questions', 'answer', question.id, '--text', 'Yes, order #1042 worked there on 12.11.2026 for 300 RUB.']);
     expect(plain.code).toBe(0);
 
@@ -175,7 +175,7 @@ describe('texts for buyers are checked offline before sending', () => {
     const review = await server.sandbox<{ id: string }>('POST', `/orders/${id}/review`, { stars: 4, text: 'Fine.' });
     const reply = await cli(['reviews', 'reply', review.id, '--text', 'Thanks! Next time: @ivan_shop_bot']);
     expect(reply.code).toBe(1);
-    expect(reply.err).toContain('error: the reply holds a messenger contact "@ivan_shop_bot"');
+    expect(reply.err).toContain('error: the reply contains a messenger contact "@ivan_shop_bot"');
     const reviews = await client.reviews.list({});
     expect(reviews.items.find((r) => r.id === review.id)?.reply ?? null).toBeNull();
   });

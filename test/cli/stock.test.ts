@@ -136,7 +136,8 @@ describe('seller stock refill', () => {
     expect(empty.code).toBe(2);
     expect(empty.err).toContain('has no items');
     const missing = await run(['stock', 'refill', '1001', '--file', join(files, 'nope.txt')], bufferIO({ env }), { client });
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2); // one exit code for a file that cannot be read (cli/lib/input.ts)
+    expect(missing.err).toContain('--file: cannot read');
     expect(missing.err).toContain('no such file');
     expect(stub.request).not.toHaveBeenCalled();
   });

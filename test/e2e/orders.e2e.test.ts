@@ -148,7 +148,7 @@ describe('an order through the CLI', { timeout: 90_000 }, () => {
       env: seller,
     });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('error: the note holds an e-mail address "shop@example.com"');
+    expect(refused.stderr).toContain('error: the note contains an e-mail address "shop@example.com"');
     expect(refused.stderr).toContain('deliver without --note');
     const past = await runSeller(['orders', 'deliver', id, '--next-charge', '2025-01-01'], { env: seller });
     expect(past.code).toBe(1);

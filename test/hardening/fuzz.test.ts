@@ -25,7 +25,7 @@ import {
   type AnyOperation,
 } from '../../sdk/contract/index.ts';
 import { toolCatalogue } from '../../server/mcp/tools.ts';
-import { webhooksIdle } from '../../server/webhooks/install.ts';
+import { webhooksIdle } from '../../server/webhooks/outbox.ts';
 import { FIXTURE_INNS } from '../../server/seed/registry.ts';
 import {
   ADMIN,

@@ -15,7 +15,7 @@ import {
   type ErrorCode,
 } from '../../sdk/contract/index.ts';
 import { buildApp, type AppOptions } from '../../server/app.ts';
-import { webhooksIdle } from '../../server/webhooks/install.ts';
+import { webhooksIdle } from '../../server/webhooks/outbox.ts';
 
 export const ADMIN = 'adm_hardening_token_0123456789';
 

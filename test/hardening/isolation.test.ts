@@ -20,7 +20,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiOperations, BASE_PATH, pathParamNames, type AnyOperation } from '../../sdk/contract/index.ts';
 import { toolCatalogue } from '../../server/mcp/tools.ts';
-import { webhooksIdle } from '../../server/webhooks/install.ts';
+import { webhooksIdle } from '../../server/webhooks/outbox.ts';
 import { api, ok, openApp, sandbox, seedWorld, send, SUB_CARD, type Reply, type SellerKey, type World } from './helpers.ts';
 
 const TINY_PNG = Buffer.from(

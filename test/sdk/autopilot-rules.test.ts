@@ -41,7 +41,7 @@ describe('config', () => {
 
   it('refuses a config without rules, and templates or notes that hold contacts', () => {
     expect(() => defineAutopilot({})).toThrow(/no rule configured/);
-    expect(() => defineAutopilot({ replies: { templates: [{ keywords: ['when'], text: 'write me at seller@example.com' }] } })).toThrow(/replies.templates\[0\].text: holds a contact/);
+    expect(() => defineAutopilot({ replies: { templates: [{ keywords: ['when'], text: 'write me at seller@example.com' }] } })).toThrow(/replies.templates\[0\].text: the text contains an e-mail address; contacts are not allowed: the marketplace would refuse it/);
     expect(() => defineAutopilot({ deliver: [{ match: {}, action, note: 'call +7 912 345-67-89' }] })).toThrow(/deliver\[0\].note/);
   });
 

@@ -10,7 +10,7 @@ import { findContacts } from '../../sdk/contacts.ts';
 import { JSON_BODY_LIMIT } from '../../server/http/routes.ts';
 import { DELIVERIES_KEPT } from '../../server/webhooks/outbox.ts';
 import { PROBE_BODY_KEPT, PROBE_HITS_KEPT } from '../../server/webhooks/probe.ts';
-import { webhooksIdle } from '../../server/webhooks/install.ts';
+import { webhooksIdle } from '../../server/webhooks/outbox.ts';
 import { call, expectError, makeApp, newSeller, sandbox, type SellerCreated } from '../server/helpers.ts';
 import { CODE_CARD } from '../helpers/fixtures.ts';
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { KEY_FILE } from '../../server/store/crypto.ts';
 import { FIXTURE_BIK, FIXTURE_INNS } from '../../server/seed/registry.ts';
-import { webhooksIdle } from '../../server/webhooks/install.ts';
+import { webhooksIdle } from '../../server/webhooks/outbox.ts';
 import { TOOL_NAMES } from '../../server/mcp/names.ts';
 import { CODE_CARD } from '../helpers/fixtures.ts';
 

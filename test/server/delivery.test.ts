@@ -16,7 +16,7 @@ import { buildApp, type AppOptions } from '../../server/app.ts';
 import { Clock } from '../../server/clock.ts';
 import { recordEvent } from '../../server/domain/events.ts';
 import type { ResolveLookup } from '../../server/webhooks/address.ts';
-import { webhooksIdle } from '../../server/webhooks/install.ts';
+import { webhooksIdle } from '../../server/webhooks/outbox.ts';
 import { attempt, runDue } from '../../server/webhooks/outbox.ts';
 import { ADMIN, call, makeApp, newSeller, sandbox, type SellerCreated } from './helpers.ts';
 import { CODE_CARD } from '../helpers/fixtures.ts';

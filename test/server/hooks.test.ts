@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KINDS, EventData, WebhookEvent } from '../../sdk/contract/index.ts';
 import { verifyWebhook } from '../../sdk/webhooks/index.ts';
 import { Clock } from '../../server/clock.ts';
-import { webhooksIdle } from '../../server/webhooks/install.ts';
+import { webhooksIdle } from '../../server/webhooks/outbox.ts';
 import { call, expectError, makeApp, newSeller, type SellerCreated } from './helpers.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');

@@ -10,7 +10,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { issueKey } from '../../server/auth.ts';
-import { keptPagesOf } from '../../server/http/execute.ts';
 import { KeptPages } from '../../server/http/kept-pages.ts';
 import { newSellerDoc } from '../../server/store/docs.ts';
 import { dropOrderIndex } from '../../server/store/order-index.ts';
@@ -173,10 +172,10 @@ describe('kept GET /orders answers', () => {
     const id = await buy(number);
     await act(id, 'message', { text: 'hi' });
     const first = await checked();
-    const entries = keptPagesOf(app.service).size.entries;
+    const entries = app.service.keptPages.size.entries;
     await ok(call(app, seller.apiKey, 'GET', `/api/v1/orders/${id}`));
     for (let i = 0; i < 3; i++) expect(await list(seller.apiKey)).toBe(first);
-    expect(keptPagesOf(app.service).size.entries).toBe(entries);
+    expect(app.service.keptPages.size.entries).toBe(entries);
   });
 
   it('keys of different modes keep apart; a foreign seller never gets another seller’s bytes', async () => {
@@ -186,9 +185,9 @@ describe('kept GET /orders answers', () => {
     const doc = await app.service.store.seller(seller.sellerId);
     const other = issueKey(app.service.store, doc, { name: 'test mode', scopes: ['orders'], mode: 'test', now: new Date() });
     const live = await checked();
-    const before = keptPagesOf(app.service).size.entries;
+    const before = app.service.keptPages.size.entries;
     const test = await list(other.key);
-    expect(keptPagesOf(app.service).size.entries).toBe(before + 1); // its own entry, not the live key's
+    expect(app.service.keptPages.size.entries).toBe(before + 1); // its own entry, not the live key's
     expect(test).toBe(await list(other.key, freshUrl()));
 
     const foreign = await newSeller(app, { admission: 'complete' });
@@ -240,6 +239,6 @@ describe('kept GET /orders answers', () => {
     seller = await newSeller(app, { admission: 'complete' });
     await buy(await makeCard(seller.apiKey));
     for (let i = 1; i <= 1100; i++) await list(seller.apiKey, `/api/v1/orders?limit=${(i % 100) + 1}${'&'.repeat(Math.floor(i / 100))}`);
-    expect(keptPagesOf(app.service).size.entries).toBe(1024);
+    expect(app.service.keptPages.size.entries).toBe(1024);
   });
 });

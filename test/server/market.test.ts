@@ -15,7 +15,6 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProductType } from '../../sdk/contract/index.ts';
 import { buildApp } from '../../server/app.ts';
-import { marketOf } from '../../server/domain/market.ts';
 import { demandRows, livePrices, recentOrders, type MarketView } from '../../server/domain/usual-price.ts';
 import type { CardRecord } from '../../server/store/records/listings.ts';
 import type { OrderRecord } from '../../server/store/records/orders.ts';
@@ -61,7 +60,7 @@ async function everything(app: FastifyInstance): Promise<{ cards: CardRecord[]; 
 
 /** The aggregates as the market keeps them and as a recomputation from scratch finds them, per view. */
 async function compare(app: FastifyInstance, what: string): Promise<void> {
-  const market = await marketOf(app.service);
+  const market = app.service.market;
   const now = app.service.clock.now();
   const all = await everything(app);
   for (const view of ['real', 'test'] as MarketView[]) {
@@ -205,7 +204,7 @@ describe('market aggregates follow every change', () => {
     for (const kind of ['create card', 'update price', 'switch', 'mark test or real', 'copy card', 'delete card', 'create order', 'clock', 'seller status', 'document change', 'pay', 'cancel', 'deliver', 'resolve for buyer']) {
       expect(seen, kind).toContain(kind);
     }
-    const market = await marketOf(app.service);
+    const market = app.service.market;
     expect(market.book('real').prices.size).toBeGreaterThan(0);
     expect(market.book('test').prices.size).toBeGreaterThan(0);
   });
@@ -220,12 +219,12 @@ describe('market aggregates follow every change', () => {
       await call(app, s.apiKey, 'POST', `/api/v1/listings/${res.body.number}/state`, { active: true });
     }
     await compare(app, 'five cards');
-    expect((await marketOf(app.service)).book('real').prices.get('spotify\u0000code')).toEqual([100, 200, 300, 400, 500]);
+    expect(app.service.market.book('real').prices.get('spotify\u0000code')).toEqual([100, 200, 300, 400, 500]);
     const doc = await app.service.store.seller(s.sellerId);
     const kept = Object.fromEntries(Object.entries(doc.cards).slice(0, 2).map(([k, v]) => [k, { ...v }]));
     doc.cards = kept;
     await compare(app, 'section replaced');
-    expect((await marketOf(app.service)).book('real').prices.get('spotify\u0000code')).toEqual([100, 200]);
+    expect(app.service.market.book('real').prices.get('spotify\u0000code')).toEqual([100, 200]);
   });
 
   it('a bulk change straight in the documents (thousands of records): derived again whole, equal to scratch', async () => {
@@ -246,7 +245,7 @@ describe('market aggregates follow every change', () => {
     await compare(app, 'bulk cards');
     for (let i = 0; i < 3000; i += 2) delete doc.cards[String(900_000 + i)];
     await compare(app, 'bulk delete');
-    expect((await marketOf(app.service)).book('real').prices.get('spotify\u0000code')).toContain(999);
+    expect(app.service.market.book('real').prices.get('spotify\u0000code')).toContain(999);
   });
 
   it('a restart derives the same aggregates from the stored documents', async () => {
@@ -268,14 +267,14 @@ describe('market aggregates follow every change', () => {
       // changes made straight in the documents are not written by a call: write them
       if (what === 'document change') for (const s of sellers) await app.service.store.writeSeller(s.sellerId);
     }
-    const before = await marketOf(app.service);
+    const before = app.service.market;
     const now = app.service.clock.now();
     const snapshot = (view: MarketView) => ({ prices: Object.fromEntries(before.book(view).prices), orders: Object.fromEntries(before.book(view).ordersIn(now)) });
     const expected = { real: snapshot('real'), test: snapshot('test') };
     await app.close();
     open.splice(open.indexOf(app), 1);
     app = await start();
-    const after = await marketOf(app.service);
+    const after = app.service.market;
     expect(after).not.toBe(before);
     for (const view of ['real', 'test'] as const) {
       expect({ prices: Object.fromEntries(after.book(view).prices), orders: Object.fromEntries(after.book(view).ordersIn(now)) }).toEqual(expected[view]);

@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, type OrderStatus } from '../../sdk/contract/index.ts';
 import type { ServerContext } from '../../server/context.ts';
+import { EventBus } from '../../server/domain/event-bus.ts';
+import { OrderDeadlines } from '../../server/domain/order-deadlines.ts';
 import { needsAction, orderCreated, touched } from '../../server/domain/orders.ts';
 import { cursorKey, pageOf } from '../../server/http/paging.ts';
 import { newSellerDoc, type SellerDoc } from '../../server/store/docs.ts';
@@ -22,7 +24,8 @@ import {
 import { orderRecord } from '../helpers/fixtures.ts';
 import type { OrderRecord } from '../../server/store/records/orders.ts';
 
-const svc = {} as ServerContext;
+// What `touched` and `orderCreated` reach of a server: its order deadlines and its event bus.
+const svc = { deadlines: new OrderDeadlines(), events: new EventBus() } as ServerContext;
 
 /** A small deterministic generator (the failures must be reproducible). */
 function rng(seed: number) {

@@ -157,7 +157,7 @@ describe('POST /orders/{id}/decline', () => {
     const id = await orderIn('awaiting_delivery');
     const res = await api('POST', `/orders/${id}/decline`, { reason: 'write me at seller@example.com' });
     expectRefusal(res, 'contacts');
-    expect(res.body.refusal).toMatchObject({ field: 'body.reason', reason: 'email' });
+    expect(res.body.refusal).toMatchObject({ field: 'reason', reason: 'email' });
     expect((await read(id)).status).toBe('awaiting_delivery');
   });
 
@@ -231,7 +231,7 @@ describe('POST /orders/{id}/deliver', () => {
     const id = await orderIn('awaiting_delivery');
     const res = await ok(api('POST', `/orders/${id}/deliver`, { note: 'call me +7 999 123-45-67' }));
     expect(res.status).toBe('delivered');
-    expect(res.noteRejected).toMatch(/^contacts: the note contains a phone number; send it without contacts through POST \/orders\/ord_\w+\/messages$/);
+    expect(res.noteRejected).toMatch(/^contacts: the note contains a phone number; contacts are not allowed, send it without them through POST \/orders\/ord_\w+\/messages$/);
     const order = await read(id);
     expect(order.status).toBe('delivered');
     expect(order.messages).toEqual([]);
@@ -276,7 +276,7 @@ describe('POST /orders/{id}/messages', () => {
     const id = await orderIn('delivered');
     const res = await api('POST', `/orders/${id}/messages`, { text: 'telegram: @best_seller' });
     expectRefusal(res, 'contacts');
-    expect(res.body.refusal.field).toBe('body.text');
+    expect(res.body.refusal.field).toBe('text');
     expect((await read(id)).messages).toEqual([]);
   });
 

@@ -21,7 +21,7 @@ import type { SellerDoc } from '../../server/store/docs.ts';
 import type { OrderRecord } from '../../server/store/records/orders.ts';
 import { rawOf } from '../../server/store/shards.ts';
 import { Store, type StoreOptions } from '../../server/store/store.ts';
-import { webhooksIdle } from '../../server/webhooks/install.ts';
+import { webhooksIdle } from '../../server/webhooks/outbox.ts';
 import { ADMIN, call, newSeller, sandbox, type Answer, type SellerCreated } from './helpers.ts';
 import { CODE_CARD } from '../helpers/fixtures.ts';
 

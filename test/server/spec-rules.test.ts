@@ -22,7 +22,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnyOperation, apiOperations, BASE_PATH, SCOPES, sandboxOperations } from '../../sdk/contract/index.ts';
 import { Clock } from '../../server/clock.ts';
-import { webhooksIdle } from '../../server/webhooks/install.ts';
+import { webhooksIdle } from '../../server/webhooks/outbox.ts';
 import { bundleServerMain } from '../helpers/bundle.ts';
 import { ADMIN, call, expectError, makeApp, type Method, newSeller, sandbox, type SellerCreated } from './helpers.ts';
 

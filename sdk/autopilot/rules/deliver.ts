@@ -18,7 +18,8 @@
  */
 import { isRejected, SellerError } from '../../errors.ts';
 import type { Order } from '../../records.ts';
-import { findContacts } from '../../contacts.ts';
+import { contactsIn, contactsSentence } from '../../contact-words.ts';
+import type { ContactKind } from '../../contacts.ts';
 import { nextChargeProblem } from '../../next-charge.ts';
 import { matches, type AutopilotConfig, type DeliverRule } from '../config.ts';
 import { ActionError, parseDelivery, runAction } from '../actions.ts';
@@ -35,11 +36,11 @@ export function pickDeliverRule(order: Pick<Order, 'status' | 'productType' | 's
 }
 
 /** The note to send: the action's, else the rule's; withheld (with the contact kinds found) when the contact filter would refuse it. */
-export function noteToSend(actionNote: string | undefined, ruleNote: string | undefined): { note?: string; withheld?: string[] } {
+export function noteToSend(actionNote: string | undefined, ruleNote: string | undefined): { note?: string; withheld?: ContactKind[] } {
   const note = actionNote ?? ruleNote;
   if (note === undefined || note.trim() === '') return {};
-  const found = findContacts(note);
-  if (found.length > 0) return { withheld: [...new Set(found.map((m) => m.kind))] };
+  const found = contactsIn(note);
+  if (found) return { withheld: found.kinds };
   return { note };
 }
 
@@ -100,7 +101,7 @@ export async function deliverOrder(ctx: RuleContext, order: Order, rule: Deliver
       return;
     }
     const { note, withheld } = noteToSend(output.note, rule.note);
-    if (withheld) ctx.emit({ ...base(order), type: 'note-withheld', message: `${id}: the note holds a contact (${withheld.join(', ')}) and is not sent`, detail: { kinds: withheld } });
+    if (withheld) ctx.emit({ ...base(order), type: 'note-withheld', message: `${id}: ${contactsSentence('the note', { kinds: withheld })}; it is not sent`, detail: { kinds: withheld } });
     if (output.secret !== undefined) {
       try {
         await ctx.client.orders.putVault(id, { secret: output.secret }, { idempotencyKey: idempotencyKey('deliver', id, entry.attempts, 'vault') });

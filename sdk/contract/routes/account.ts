@@ -96,6 +96,7 @@ export const accountRoutes = {
     summary: 'File a complaint about the buyer of an order.',
     status: 201,
     refusals: ['contacts'],
+    notFound: true,
     input: 'json',
   }),
   'workMode.get': route({

@@ -30,6 +30,7 @@ export const hooksRoutes = {
     method: 'POST',
     path: '/hooks/secret',
     scope: 'hooks',
+    notFound: true,
     summary: 'Rotate the signing secret; the new one is returned once.',
     refusals: ['vault_off'],
   }),
@@ -38,6 +39,7 @@ export const hooksRoutes = {
     method: 'POST',
     path: '/hooks/resume',
     scope: 'hooks',
+    notFound: true,
     summary: 'Resume a paused subscription.',
   }),
   'hooks.test': route({
@@ -45,6 +47,7 @@ export const hooksRoutes = {
     method: 'POST',
     path: '/hooks/test',
     scope: 'hooks',
+    notFound: true,
     summary: 'Send a test event the same way as real ones (signature, log, ladder), with test:true.',
     status: 202,
     input: 'json',
