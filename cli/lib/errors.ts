@@ -62,6 +62,12 @@ export function describeError(error: unknown, context: ErrorContext = {}): Repor
   return { lines: [t('errors.prefix', { message })], exitCode: EXIT.error };
 }
 
+/** A report's line without its `error: ` prefix (in the active language). */
+export function withoutErrorPrefix(line: string): string {
+  const prefix = t('errors.prefix', { message: '' });
+  return line.startsWith(prefix) ? line.slice(prefix.length) : line;
+}
+
 /**
  * Writes the report on stderr and answers the exit code. With `--json`, a failure from the service
  * is also one JSON line on stderr (`{"error": code, "detail"?, "refusal"?, "requestId"?}`), so a

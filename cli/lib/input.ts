@@ -6,8 +6,10 @@
 import type { Deps } from './deps.ts';
 import { UsageError } from './errors.ts';
 import { readAllBytes } from './io.ts';
+import { has, t } from '../i18n/index.ts';
 
-const WHY: Record<string, string> = { ENOENT: 'no such file', EISDIR: 'it is a directory', EACCES: 'permission denied' };
+/** Why a file cannot be read, in words for the codes people meet (`input.why.*`). */
+const whyOf = (code: string, message: string): string => (has(`input.why.${code}`) ? t(`input.why.${code}`) : message);
 
 /** A file's bytes; an unreadable file is a usage error naming the flag (when given), the path and why. */
 export async function readInputFile(path: string, flag?: string): Promise<Buffer> {
@@ -17,8 +19,8 @@ export async function readInputFile(path: string, flag?: string): Promise<Buffer
     return await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === undefined ? (error as Error).message : `${WHY[code] ?? (error as Error).message} (${code})`;
-    throw new UsageError(`${flag === undefined ? '' : `${flag}: `}cannot read ${path}: ${why}`);
+    const why = code === undefined ? (error as Error).message : t('input.withCode', { why: whyOf(code, (error as Error).message), code });
+    throw new UsageError(flag === undefined ? t('input.cannotRead', { path, why }) : t('input.cannotReadFlag', { flag, path, why }));
   }
 }
 
