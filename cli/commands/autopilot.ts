@@ -84,12 +84,15 @@ export async function runAutopilotCommand(opts: AutopilotCliOptions, deps: Deps)
   }
 }
 
-/** `12:03:04  deliver   delivered  ord_… delivered by subs` */
+/** `12:03:04  deliver   delivered  ord_… delivered by subs` (a message that repeats its rule and type drops them). */
 export function eventLine(event: AutopilotEvent): string {
   // English keeps the line it always printed; other languages show the time by the locale and --utc.
   const time = language() === 'en' ? new Date(event.at).toTimeString().slice(0, 8) : clockTime(Date.parse(event.at));
+  const said = `${event.rule} ${event.type}`;
+  const text = eventMessage(event);
+  const message = text.startsWith(said) ? text.slice(said.length).replace(/^[:;,]?\s*/, '') : text;
   // i18next-instrument-ignore-next-line: the columns of the line; each is translated
-  return `${time}  ${event.rule.padEnd(9)} ${eventType(event.type).padEnd(14)} ${eventMessage(event)}`;
+  return `${time}  ${event.rule.padEnd(9)} ${eventType(event.type).padEnd(14)} ${message}`;
 }
 
 /** Event types counted in the panel's header. */
@@ -99,10 +102,19 @@ const COUNTED: Record<string, string> = {
   'deliver.refused': 'refused',
   'deliver.skipped': 'skipped',
   'deadline.warned': 'warnings',
+  'deadline.missed': 'missed',
+  'orders.refunded': 'refunded',
+  'orders.cancelled': 'cancelled',
+  'orders.disputed': 'disputes',
   'reprice.repriced': 'repriced',
   'replies.replied': 'replies',
   'stock.reenabled': 'restocked',
 };
+
+/** `1 reply, 2 warnings`: the panel's counts (by label), in the seller's language and plurals. */
+export function countsLine(counts: ReadonlyMap<string, number>): string {
+  return [...counts].map(([label, n]) => t(`autopilot.panel.counted.${label}`, { count: n })).join(', ') || t('autopilot.panel.nothingYet');
+}
 
 /** The live panel: counts, then the latest events that fit, redrawn on each event and every second. */
 class Panel {
@@ -135,7 +147,7 @@ class Panel {
   }
 
   #frame(): string[] {
-    const counts = [...this.#counts].map(([label, n]) => t(`autopilot.panel.counted.${label}`, { count: n })).join(', ') || t('autopilot.panel.nothingYet');
+    const counts = countsLine(this.#counts);
     // i18next-instrument-ignore-next-line: the panel's layout; its parts are translated
     const header = `${paint(this.#color, 'bold', t('autopilot.panel.title'))}  ·  ${counts}`;
     const room = Math.max(1, this.#block.maxLines - 2);

@@ -71,6 +71,8 @@ export class SellerFiles {
   #failed: unknown = null;
   #running: Promise<void> | null = null;
   #queued: Promise<void> | null = null;
+  /** A journal the disk could not place at open (it stays on disk): its files go into the next write. */
+  #pending: readonly JournalFile[] = [];
 
   private constructor(sellerId: string, base: string | null, doc: SellerDoc, sections: Sections, disk: Disk) {
     this.#sellerId = sellerId;
@@ -88,12 +90,15 @@ export class SellerFiles {
     const base = sellersDir ? path.join(sellersDir, sellerId) : null;
     const sections = Object.fromEntries(SHARDED_SECTIONS.map((s) => [s, new ShardedMap<object>(limits[s])])) as Sections;
     let stored: SellerDoc | null = null;
+    let pending: JournalFile[] = [];
     if (base) {
-      await replayJournal(base, disk);
+      // A journal the disk cannot place now (full, failing) is read as it is: reads answer from memory.
+      pending = await replayJournal(base, disk);
+      const overrides = new Map(pending.map((f) => [f.name, f.text]));
       const file = `${base}.json`;
-      const text = await readText(textFile(file, disk), file);
+      const text = overrides.get(CORE) ?? (await readText(textFile(file, disk), file));
       if (text !== null) stored = parseDocument<SellerDoc>(text, file);
-      await loadShards(base, sections, disk);
+      await loadShards(base, sections, disk, overrides);
     }
     const core = upgradeSeller(stored ?? ({ sellerId } as SellerDoc)) as unknown as Record<string, unknown>;
     for (const section of SHARDED_SECTIONS) {
@@ -120,7 +125,9 @@ export class SellerFiles {
     }
     // Counts and duplicate hashes of every card's stock, built here rather than by a request.
     indexStock(doc.stock);
-    return new SellerFiles(sellerId, base, doc, sections, disk);
+    const files = new SellerFiles(sellerId, base, doc, sections, disk);
+    files.#pending = pending;
+    return files;
   }
 
   /**
@@ -162,7 +169,9 @@ export class SellerFiles {
     }));
     if (!base) return;
     const core = this.#coreText();
-    const shardFiles = taken.flatMap(({ section, shards }) => shards.map((s) => ({ name: `${section}-${s.index}.json`, text: s.text! })));
+    const rewritten = taken.flatMap(({ section, shards }) => shards.map((s) => ({ name: `${section}-${s.index}.json`, text: s.text! })));
+    // Files of a journal not placed at open that this snapshot does not rewrite go with it.
+    const shardFiles = [...this.#pending.filter((f) => f.name !== CORE && !rewritten.some((t) => t.name === f.name)), ...rewritten];
     try {
       if (shardFiles.length === 0) {
         await this.#adapter(`${base}.json`).write(core);
@@ -176,6 +185,7 @@ export class SellerFiles {
       await this.#adapter(path.join(base, JOURNAL)).write(journalText(files));
       await writeFiles(base, files, (file) => this.#adapter(file));
       await removeFile(path.join(base, JOURNAL), this.#disk);
+      this.#pending = [];
     } catch (err) {
       // These documents now hold changes that are not on disk: the caller reopens the seller from
       // disk (server/store/store.ts `reloadSeller`), and writes queued here fail. A journal that was
@@ -219,25 +229,30 @@ function byId(list: readonly unknown[]): Record<string, object> {
   return out;
 }
 
-/** Reads every shard file of a seller (none when the directory does not exist), in ascending shard order. */
-async function loadShards(base: string, sections: Sections, disk: Disk): Promise<void> {
+/**
+ * Reads every shard file of a seller (none when the directory does not exist), in ascending shard
+ * order; a text in `overrides` (a journal not yet placed) stands for its file.
+ */
+async function loadShards(base: string, sections: Sections, disk: Disk, overrides: ReadonlyMap<string, string> = new Map()): Promise<void> {
   let names: string[];
   try {
     names = await disk.fs.readdir(base);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw new StoreError(`cannot read the directory ${base}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new StoreError(`cannot read the directory ${base}: ${(err as Error).message}`);
+    names = [];
   }
+  for (const name of overrides.keys()) if (name !== CORE && !names.includes(name)) names.push(name);
   const found = names
     .map((name) => SHARD_FILE.exec(name))
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => ({ file: path.join(base, m[0]), section: m[1] as ShardedSection, index: Number(m[2]) }))
     .sort((a, b) => a.index - b.index);
   // A few files at a time, each parsed as soon as its batch is read: a seller of thousands of
-  // shards (a million stock units: ~200 MB) never holds every file's text at once.
+  // shards (a million stock units: ~200 MB) never holds every file's text at once. A text in
+  // `overrides` (a journal not yet placed) stands for its file.
   for (let from = 0; from < found.length; from += LOAD_BATCH) {
     const batch = found.slice(from, from + LOAD_BATCH);
-    const texts = await Promise.all(batch.map((f) => readText(textFile(f.file, disk), f.file)));
+    const texts = await Promise.all(batch.map((f) => overrides.get(path.basename(f.file)) ?? readText(textFile(f.file, disk), f.file)));
     for (const [i, f] of batch.entries()) {
       const text = texts[i];
       if (text === null || text === undefined) continue; // gone between the listing and the read
@@ -305,11 +320,21 @@ async function writeFiles(base: string, files: readonly JournalFile[], adapter: 
   await Promise.all(files.filter((f) => isRecordShard(f.name)).map((f) => adapter(path.join(base, f.name)).write(f.text)));
 }
 
-/** Finishes a write that a crash (or a failure) interrupted: its journal's files go to their places, then the journal goes. */
-async function replayJournal(base: string, disk: Disk): Promise<void> {
+/**
+ * Finishes a write that a crash (or a failure) interrupted: its journal's files go to their places,
+ * then the journal goes. When the disk refuses (full, failing), the journal stays and its files are
+ * answered, to be read in place of the files on disk and written with the next write.
+ */
+async function replayJournal(base: string, disk: Disk): Promise<JournalFile[]> {
   const file = path.join(base, JOURNAL);
   const text = await readText(textFile(file, disk), file);
-  if (text === null) return;
-  await writeFiles(base, parseJournal(text, file), (f) => textFile(f, disk));
-  await removeFile(file, disk);
+  if (text === null) return [];
+  const files = parseJournal(text, file);
+  try {
+    await writeFiles(base, files, (f) => textFile(f, disk));
+    await removeFile(file, disk);
+    return [];
+  } catch {
+    return files;
+  }
 }

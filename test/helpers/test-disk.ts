@@ -5,6 +5,8 @@ import type { FileSystem } from '../../server/store/durable-file.ts';
 /** A file system that can fail writes (`fail`), stall renames (`stall`) and counts flushes. */
 export class TestDisk {
   fail: string | null = null;
+  /** With `fail`: only files this accepts fail (default every file). */
+  failOnly: ((file: string) => boolean) | null = null;
   stall: Promise<void> | null = null;
   stalled = 0;
   syncs = 0;
@@ -18,7 +20,7 @@ export class TestDisk {
         const handle = await fs.open(...args);
         return new Proxy(handle, {
           get(target, prop) {
-            if (prop === 'writeFile' && disk.fail) {
+            if (prop === 'writeFile' && disk.fail && (disk.failOnly?.(String(args[0])) ?? true)) {
               const code = disk.fail;
               return async () => {
                 throw Object.assign(new Error(`${code}: no space left on device, write`), { code });
