@@ -11,6 +11,7 @@ const NOT_FOR_PEOPLE = {
   'cli/i18n/**': 'the message machinery itself (commander.ts matches commander\'s English messages to re-say them)',
   'cli/completion.ts': 'shell completion scripts: shell code, and candidates that are command and option names',
   'cli/main.ts': 'the entry point: no text',
+  'cli/commands/mcp-guard.ts': 'what the MCP bridge answers an agent on stdout (JSON-RPC tool lists and refusals): machine output, as --json, never translated',
 };
 
 /**
@@ -19,23 +20,6 @@ const NOT_FOR_PEOPLE = {
  * This list only shrinks; a new file never goes here.
  */
 const NOT_YET_TRANSLATED = [
-  'cli/commands/autopilot.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/doctor.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/feedback.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/hooks-common.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/hooks-listen.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/hooks-probe.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/hooks-relay.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/hooks-send.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/hooks-verify.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/hooks.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/keys.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/logout.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/mcp-guard.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/mcp.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/papers.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/sandbox.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
-  'cli/commands/work-mode.ts', // LEAD: translated on branch lang2 (second translator); the lang branch leaves it
 ];
 
 export default defineConfig({

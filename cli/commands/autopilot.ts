@@ -21,7 +21,10 @@ import { UsageError } from '../lib/errors.ts';
 import { useColor } from '../lib/io.ts';
 import { canRedraw, LiveBlock, paint, type TerminalSink } from '../lib/live-table.ts';
 import { note } from '../lib/output.ts';
+import { language, t } from '../i18n/index.ts';
+import { clockTime } from '../i18n/format.ts';
 import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
+import { eventMessage, eventType } from './autopilot-lines.ts';
 
 export interface AutopilotCliOptions {
   config: string;
@@ -31,22 +34,11 @@ export interface AutopilotCliOptions {
 
 export const register: Register = (command, app) => {
   command
-    .requiredOption('-c, --config <file>', 'the autopilot configuration (.json, .yaml or .yml)')
-    .option('--state <path>', 'where the watermark and delivery journal are kept (default: .<config name>.state.json beside the config)')
-    .option('--dry-run', 'change nothing and run no action: print what would be done')
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Examples:',
-        '  $ seller autopilot --config autopilot.yaml --dry-run',
-        '  $ seller autopilot --config autopilot.yaml',
-        '  $ seller autopilot --config autopilot.json --json >> autopilot.log',
-        '',
-        'Rules (each optional): deliver, deadline, backlog, stock, reprice, replies; see the README, section Autopilot.',
-        'Ctrl-C stops it after the work in progress (exit 0); it resumes from its state file.',
-      ].join('\n'),
-    )
+    // i18next-instrument-ignore-next-line: the option's flags, typed as they are
+    .requiredOption('-c, --config <file>', t('autopilot.options.config'))
+    .option('--state <path>', t('autopilot.options.state'))
+    .option('--dry-run', t('autopilot.options.dryRun'))
+    .addHelpText('after', t('autopilot.help'))
     .action(app.run((o: { config: string; state?: string; dryRun?: boolean }): AutopilotCliOptions => ({ config: o.config, state: o.state, dryRun: o.dryRun === true }), runAutopilotCommand));
 };
 
@@ -59,7 +51,7 @@ export async function runAutopilotCommand(opts: AutopilotCliOptions, deps: Deps)
   try {
     config = await loadAutopilotConfig(opts.config);
   } catch (error) {
-    if (error instanceof AutopilotConfigError) throw new UsageError(error.message, 'fix the file and start again; see the README, section Autopilot');
+    if (error instanceof AutopilotConfigError) throw new UsageError(error.message, t('autopilot.fixConfig'));
     throw error;
   }
   const { io } = deps;
@@ -71,7 +63,7 @@ export async function runAutopilotCommand(opts: AutopilotCliOptions, deps: Deps)
   const stop = () => {
     stops++;
     if (stops > 1) process.exit(130);
-    note(io, 'stopping: finishing the work in progress (Ctrl-C again to quit at once)');
+    note(io, t('autopilot.stopping'));
     controller.abort();
   };
   process.on('SIGINT', stop);
@@ -82,7 +74,7 @@ export async function runAutopilotCommand(opts: AutopilotCliOptions, deps: Deps)
     else if (panel) panel.add(event);
     else io.stdout.write(`${eventLine(event)}\n`);
   };
-  if (!json) note(io, `autopilot: ${opts.config}, state in ${statePath}${opts.dryRun ? ' (dry run)' : ''}; Ctrl-C to stop`);
+  if (!json) note(io, t(opts.dryRun ? 'autopilot.startingDry' : 'autopilot.starting', { config: opts.config, statePath }));
   try {
     await runAutopilot(client, config, { statePath, dryRun: opts.dryRun, signal: controller.signal, onEvent });
   } finally {
@@ -94,8 +86,10 @@ export async function runAutopilotCommand(opts: AutopilotCliOptions, deps: Deps)
 
 /** `12:03:04  deliver   delivered  ord_… delivered by subs` */
 export function eventLine(event: AutopilotEvent): string {
-  const time = new Date(event.at).toTimeString().slice(0, 8);
-  return `${time}  ${event.rule.padEnd(9)} ${event.type.padEnd(14)} ${event.message}`;
+  // English keeps the line it always printed; other languages show the time by the locale and --utc.
+  const time = language() === 'en' ? new Date(event.at).toTimeString().slice(0, 8) : clockTime(Date.parse(event.at));
+  // i18next-instrument-ignore-next-line: the columns of the line; each is translated
+  return `${time}  ${event.rule.padEnd(9)} ${eventType(event.type).padEnd(14)} ${eventMessage(event)}`;
 }
 
 /** Event types counted in the panel's header. */
@@ -141,14 +135,15 @@ class Panel {
   }
 
   #frame(): string[] {
-    const counts = [...this.#counts].map(([label, n]) => `${n} ${label}`).join(', ') || 'nothing done yet';
-    const header = `${paint(this.#color, 'bold', 'Autopilot')}  ·  ${counts}`;
+    const counts = [...this.#counts].map(([label, n]) => t(`autopilot.panel.counted.${label}`, { count: n })).join(', ') || t('autopilot.panel.nothingYet');
+    // i18next-instrument-ignore-next-line: the panel's layout; its parts are translated
+    const header = `${paint(this.#color, 'bold', t('autopilot.panel.title'))}  ·  ${counts}`;
     const room = Math.max(1, this.#block.maxLines - 2);
     const lines = this.#events.slice(-room).map((e) => {
       const style = e.type === 'failed' || e.type === 'error' || e.type === 'refused' ? 'red' : e.type === 'warned' || e.type === 'dispute' ? 'yellow' : undefined;
       return paint(this.#color, style, eventLine(e));
     });
-    return [header, ...lines, paint(this.#color, 'dim', this.#stopped ? 'stopped' : 'Ctrl-C to stop')];
+    return [header, ...lines, paint(this.#color, 'dim', t(this.#stopped ? 'autopilot.panel.stopped' : 'autopilot.panel.ctrlC'))];
   }
 
   #draw(): void {

@@ -5,6 +5,8 @@
  *   `seller complaints list`, `seller complaints file --order ID --reason R --text T`.
  * Answers, replies and complaints pass the contact filter: a refusal says what to remove.
  */
+import { t } from '../i18n/index.ts';
+import { dateTime } from '../i18n/format.ts';
 import { Option } from 'commander';
 import { COMPLAINT_REASONS } from '../../sdk/contract/account.ts';
 import { openOption, type Register } from '../lib/command.ts';
@@ -15,7 +17,8 @@ import { listOptions, pageFlags, printList, type ListOptions, type RawListOption
 import { printJson, say } from '../lib/output.ts';
 import { textArg, withHints } from './orders-common.ts';
 
-export const CONTACTS_HINT = 'remove e-mails, phone numbers and messenger handles (and links), then send again';
+/** What to do when the contact filter refused a text. */
+export const contactsHint = (): string => t('feedback.removeEMailsPhone');
 
 type ComplaintReason = (typeof COMPLAINT_REASONS)[number];
 
@@ -49,9 +52,9 @@ export const registerQuestions: Register = (noun, app) => {
     noun
       .command('list')
       .alias('ls')
-      .description('List buyer questions about your cards, newest first')
-      .option('--unanswered', 'only questions without an answer'),
-    'questions',
+      .description(t('feedback.listBuyerQuestionsAbout'))
+      .option('--unanswered', t('feedback.onlyQuestionsWithoutAn')),
+    t('feedback.questions'),
   ).action(
     app.run(
       (o: RawListOptions & { unanswered?: boolean }): QuestionsListOptions => ({ ...pageFlags(o), unanswered: o.unanswered === true }),
@@ -60,9 +63,9 @@ export const registerQuestions: Register = (noun, app) => {
   );
   noun
     .command('answer')
-    .description('Answer a question (no contacts); answering again replaces the answer')
-    .argument('<id>', 'question id (q_…)')
-    .option('--text <text>', 'the answer; - reads stdin')
+    .description(t('feedback.answerAQuestionNo'))
+    .argument('<id>', t('feedback.questionIdQ'))
+    .option('--text <text>', t('feedback.theAnswerReadsStdin'))
     .action(app.run((id: string, o: { text?: string }): TextOptions => ({ id, text: o.text }), runQuestionsAnswer));
 };
 
@@ -70,95 +73,96 @@ export async function runQuestionsList(opts: QuestionsListOptions, deps: Deps): 
   const call = deps.client().questions.list({ onlyUnanswered: opts.unanswered || undefined, limit: opts.limit, cursor: opts.cursor });
   await printList(deps, call, {
     all: opts.all,
-    what: 'questions',
-    empty: opts.unanswered ? 'No unanswered questions.' : 'No questions.',
+    what: t('feedback.questions'),
+    empty: opts.unanswered ? t('feedback.noUnansweredQuestions') : t('feedback.noQuestions'),
     columns: [
-      { header: 'ID', value: (q) => q.id },
-      { header: 'CARD', value: (q) => `#${q.number}` },
-      { header: 'ASKED', value: (q) => q.at },
-      { header: 'QUESTION', value: (q) => excerpt(q.text) },
-      { header: 'ANSWER', value: (q) => excerpt(q.answer, 40) ?? 'unanswered' },
+      { header: t('feedback.id'), value: (q) => q.id },
+      { header: t('feedback.card'), value: (q) => `#${q.number}` },
+      { header: t('feedback.asked'), value: (q) => dateTime(q.at) },
+      { header: t('feedback.question'), value: (q) => excerpt(q.text) },
+      { header: t('feedback.answer'), value: (q) => excerpt(q.answer, 40) ?? t('feedback.unanswered') },
     ],
   });
 }
 
 export async function runQuestionsAnswer(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
-  const text = await textArg(deps, opts.text, '--text', 'Your answer');
-  const question = await withHints(client.questions.answer(opts.id, { text }), { contacts: CONTACTS_HINT });
+  const text = await textArg(deps, opts.text, '--text', t('feedback.yourAnswer'));
+  const question = await withHints(client.questions.answer(opts.id, { text }), { contacts: contactsHint() });
   if (wantsJson(deps)) printJson(deps.io, question);
-  else say(deps.io, `Answered ${question.id} (card #${question.number}).`);
+  else say(deps.io, t('feedback.answeredCard', { id: question.id, number: question.number }));
 }
 
 // ---------------------------------------------------------------------------------------------
 // reviews
 
 export const registerReviews: Register = (noun, app) => {
-  listOptions(noun.command('list').alias('ls').description('List reviews of your shop, newest first'), 'reviews').action(
+  listOptions(noun.command('list').alias('ls').description(t('feedback.listReviewsOfYour')), t('feedback.reviews')).action(
     app.run(pageFlags, runReviewsList),
   );
   noun
     .command('reply')
-    .description('Reply to a review (no contacts); replying again replaces the reply')
-    .argument('<id>', 'review id (rev_…)')
-    .option('--text <text>', 'the reply; - reads stdin')
+    .description(t('feedback.replyToAReview'))
+    .argument('<id>', t('feedback.reviewIdRev'))
+    .option('--text <text>', t('feedback.theReplyReadsStdin'))
     .action(app.run((id: string, o: { text?: string }): TextOptions => ({ id, text: o.text }), runReviewsReply));
 };
 
+// i18next-instrument-ignore-next-line: star symbols, not words
 export const stars = (n: number) => `${'★'.repeat(n)}${'☆'.repeat(Math.max(0, 5 - n))}`;
 
 export async function runReviewsList(opts: ListOptions, deps: Deps): Promise<void> {
   await printList(deps, deps.client().reviews.list({ limit: opts.limit, cursor: opts.cursor }), {
     all: opts.all,
-    what: 'reviews',
-    empty: 'No reviews.',
+    what: t('feedback.reviews'),
+    empty: t('feedback.noReviews'),
     columns: [
-      { header: 'ID', value: (r) => r.id },
-      { header: 'CARD', value: (r) => `#${r.number}` },
-      { header: 'STARS', value: (r) => (deps.io.stdoutIsTTY ? stars(r.stars) : r.stars) },
-      { header: 'AT', value: (r) => r.at },
-      { header: 'REVIEW', value: (r) => excerpt(r.text) },
-      { header: 'REPLY', value: (r) => excerpt(r.reply, 40) },
+      { header: t('feedback.id'), value: (r) => r.id },
+      { header: t('feedback.card'), value: (r) => `#${r.number}` },
+      { header: t('feedback.stars'), value: (r) => (deps.io.stdoutIsTTY ? stars(r.stars) : r.stars) },
+      { header: t('feedback.at'), value: (r) => dateTime(r.at) },
+      { header: t('feedback.review'), value: (r) => excerpt(r.text) },
+      { header: t('feedback.reply'), value: (r) => excerpt(r.reply, 40) },
     ],
   });
 }
 
 export async function runReviewsReply(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
-  const text = await textArg(deps, opts.text, '--text', 'Your reply');
-  const review = await withHints(client.reviews.reply(opts.id, { text }), { contacts: CONTACTS_HINT });
+  const text = await textArg(deps, opts.text, '--text', t('feedback.yourReply'));
+  const review = await withHints(client.reviews.reply(opts.id, { text }), { contacts: contactsHint() });
   if (wantsJson(deps)) printJson(deps.io, review);
-  else say(deps.io, `Replied to ${review.id} (card #${review.number}).`);
+  else say(deps.io, t('feedback.repliedToCard', { id: review.id, number: review.number }));
 }
 
 // ---------------------------------------------------------------------------------------------
 // complaints
 
 export const registerComplaints: Register = (noun, app) => {
-  listOptions(noun.command('list').alias('ls').description('List the complaints you filed about buyers'), 'complaints').action(
+  listOptions(noun.command('list').alias('ls').description(t('feedback.listTheComplaintsYou')), t('feedback.complaints')).action(
     app.run(pageFlags, runComplaintsList),
   );
   noun
     .command('file')
-    .description('Complain about the buyer of one of your orders (no contacts in the text)')
-    .option('--order <id>', 'the order (ord_…)')
-    .addOption(openOption('--reason <reason>', 'why', COMPLAINT_REASONS))
-    .option('--text <text>', 'what happened; - reads stdin')
-    .addHelpText('after', '\nExample:\n  $ seller complaints file --order ord_123 --reason chargeback --text "Paid, received the code, then charged back"')
+    .description(t('feedback.complainAboutTheBuyer'))
+    .option('--order <id>', t('feedback.theOrderOrd'))
+    .addOption(openOption('--reason <reason>', t('feedback.why'), COMPLAINT_REASONS))
+    .option('--text <text>', t('feedback.whatHappenedReadsStdin'))
+    .addHelpText('after', t('feedback.exampleSellerComplaintsFile'))
     .action(app.run((o: ComplaintOptions): ComplaintOptions => ({ order: o.order, reason: o.reason, text: o.text }), runComplaintsFile));
 };
 
 export async function runComplaintsList(opts: ListOptions, deps: Deps): Promise<void> {
   await printList(deps, deps.client().complaints.list({ limit: opts.limit, cursor: opts.cursor }), {
     all: opts.all,
-    what: 'complaints',
-    empty: 'No complaints.',
+    what: t('feedback.complaints'),
+    empty: t('feedback.noComplaints'),
     columns: [
-      { header: 'ID', value: (c) => c.id },
-      { header: 'ORDER', value: (c) => c.order },
-      { header: 'REASON', value: (c) => c.reason },
-      { header: 'AT', value: (c) => c.at },
-      { header: 'TEXT', value: (c) => excerpt(c.text) },
+      { header: t('feedback.id'), value: (c) => c.id },
+      { header: t('feedback.order'), value: (c) => c.order },
+      { header: t('feedback.reason'), value: (c) => c.reason },
+      { header: t('feedback.at'), value: (c) => dateTime(c.at) },
+      { header: t('feedback.text'), value: (c) => excerpt(c.text) },
     ],
   });
 }
@@ -166,22 +170,22 @@ export async function runComplaintsList(opts: ListOptions, deps: Deps): Promise<
 export async function runComplaintsFile(opts: ComplaintOptions, deps: Deps): Promise<void> {
   if (!isInteractive(deps.io)) {
     const missing = (['order', 'reason', 'text'] as const).filter((f) => opts[f] === undefined).map((f) => `--${f}`);
-    if (missing.length > 0) throw new UsageError(`missing flags: ${missing.join(' ')}`, `--reason is one of ${COMPLAINT_REASONS.join(', ')}`);
+    if (missing.length > 0) throw new UsageError(t('feedback.missingFlags', { missing: missing.join(' ') }), t('feedback.reasonIsOneOf', { reasons: COMPLAINT_REASONS.join(', ') }));
   }
-  const order = opts.order ?? (await deps.prompter.text('Order id (ord_…)')).trim();
+  const order = opts.order ?? (await deps.prompter.text(t('feedback.orderIdOrd'))).trim();
   let reason = opts.reason;
   if (reason === undefined) {
-    const answer = (await deps.prompter.text(`Reason (${COMPLAINT_REASONS.join(', ')})`)).trim();
+    const answer = (await deps.prompter.text(t('feedback.reason2', { reasons: COMPLAINT_REASONS.join(', ') }))).trim();
     if (!(COMPLAINT_REASONS as readonly string[]).includes(answer)) {
-      throw new UsageError(`--reason: "${answer}" is not one of ${COMPLAINT_REASONS.join(', ')}`);
+      throw new UsageError(t('feedback.reasonIsNotOne', { answer, reasons: COMPLAINT_REASONS.join(', ') }));
     }
     reason = answer as ComplaintReason;
   }
-  const text = await textArg(deps, opts.text, '--text', 'What happened');
+  const text = await textArg(deps, opts.text, '--text', t('feedback.whatHappened'));
   const complaint = await withHints(deps.client().complaints.create({ order, reason, text }), {
-    contacts: CONTACTS_HINT,
-    not_found: `no order ${order} among yours; see \`seller orders list\``,
+    contacts: contactsHint(),
+    not_found: t('feedback.noOrderAmongYours', { order }),
   });
   if (wantsJson(deps)) printJson(deps.io, complaint);
-  else say(deps.io, `Filed ${complaint.id} about the buyer of ${complaint.order} (${complaint.reason}).`);
+  else say(deps.io, t('feedback.filedAboutTheBuyer', { id: complaint.id, order: complaint.order, reason: complaint.reason }));
 }

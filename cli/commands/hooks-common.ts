@@ -3,6 +3,8 @@
  * environment, stdin) and where a new one goes (stdout once, or a 0600 file), raw bytes from
  * stdin or a file, header lists, times, and one line per received delivery.
  */
+import { has, language, t } from '../i18n/index.ts';
+import { clockTime, dateTime } from '../i18n/format.ts';
 import { randomBytes } from 'node:crypto';
 import { InvalidArgumentError } from 'commander';
 import { WEBHOOK_HEADERS } from '../../sdk/contract/events.ts';
@@ -19,7 +21,8 @@ import { note, say, warn } from '../lib/output.ts';
 /** The environment variable a receiver (and `hooks listen` / `hooks verify`) reads the secret from. */
 export const SECRET_ENV = 'SERVICE_WEBHOOK_SECRET';
 
-export const SECRET_SOURCES_HELP = `--secret-file FILE or ${SECRET_ENV}`;
+/** `--secret-file FILE or SERVICE_WEBHOOK_SECRET`, in the active language. */
+export const secretSourcesHelp = (): string => t('hooks.secretSources', { env: SECRET_ENV });
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -48,12 +51,13 @@ export interface SecretSourceOptions {
  */
 export async function loadSecrets(deps: Deps, opts: SecretSourceOptions, allowStdin: boolean): Promise<string[]> {
   if (opts.secretFile !== undefined && opts.secretStdin) {
-    throw new UsageError('give the secret either with --secret-file or with --secret-stdin, not both');
+    throw new UsageError(t('hooks.giveTheSecretEither'));
   }
   let secrets: string[];
   let source: string;
   if (opts.secretFile !== undefined) {
     secrets = parseSecrets(await readTextInput(deps, opts.secretFile, '--secret-file'));
+    // i18next-instrument-ignore-next-line: an option as typed, named in a message
     source = `--secret-file ${opts.secretFile}`;
   } else if (opts.secretStdin) {
     secrets = parseSecrets(await readAll(deps.io.stdin));
@@ -62,14 +66,13 @@ export async function loadSecrets(deps: Deps, opts: SecretSourceOptions, allowSt
     secrets = parseSecrets(deps.io.env[SECRET_ENV]!);
     source = SECRET_ENV;
   } else {
-    const sources = allowStdin ? `--secret-file FILE, --secret-stdin or ${SECRET_ENV}` : SECRET_SOURCES_HELP;
+    const sources = allowStdin ? t('hooks.secretSourcesStdin', { env: SECRET_ENV }) : secretSourcesHelp();
     throw new UsageError(
-      `a signing secret is needed: ${sources}`,
-      'the service shows the secret only once, when `seller hooks set` creates the subscription or ' +
-        '`seller hooks rotate-secret` replaces it (use --secret-file there to keep it in a file)',
+      t('hooks.aSigningSecretIs', { sources }),
+      t('hooks.secretShownOnce'),
     );
   }
-  if (secrets.length === 0) throw new UsageError(`the signing secret from ${source} is empty`);
+  if (secrets.length === 0) throw new UsageError(t('hooks.theSigningSecretFrom', { source }));
   return secrets;
 }
 
@@ -97,7 +100,7 @@ export async function prepareSecretFile(path: string): Promise<SecretFile> {
   try {
     handle = await open(temp, 'wx', 0o600);
   } catch (error) {
-    throw new UsageError(`--secret-file: cannot write next to ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(t('hooks.secretFileCannotWrite', { path, why: (error as NodeJS.ErrnoException).code ?? (error as Error).message }));
   }
   let closed = false;
   const close = async () => {
@@ -129,16 +132,16 @@ export async function deliverSecret(io: IO, secret: string, file: SecretFile | u
   if (file) {
     try {
       await file.write(secret);
-      if (!quiet) note(io, `The signing secret is in ${file.path} (mode 0600). It is not shown again.`);
+      if (!quiet) note(io, t('hooks.theSigningSecretIs', { path: file.path }));
       return;
     } catch (error) {
       await file.discard();
-      warn(io, `could not write ${file.path} (${(error as Error).message}); here is the secret instead:`);
+      warn(io, t('hooks.couldNotWriteHere', { path: file.path, message: (error as Error).message }));
     }
   }
-  if (!quiet) note(io, 'Signing secret:');
+  if (!quiet) note(io, t('hooks.signingSecret'));
   say(io, secret);
-  warn(io, `this is the only time the signing secret is shown; store it now (e.g. as ${SECRET_ENV} for your receiver).`);
+  warn(io, t('hooks.onlyTimeShownEnv', { env: SECRET_ENV }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,7 +154,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export function parseHeaderLine(line: string, where: string): [string, string] {
   const colon = line.indexOf(':');
   const name = colon > 0 ? line.slice(0, colon).trim() : '';
-  if (!HEADER_NAME.test(name)) throw new UsageError(`${where}: expected "Name: value", got "${line}"`);
+  if (!HEADER_NAME.test(name)) throw new UsageError(t('hooks.expectedNameValueGot', { where, line }));
   return [name.toLowerCase(), line.slice(colon + 1).trim()];
 }
 
@@ -168,16 +171,16 @@ export function parseHeadersText(text: string, where: string): Record<string, st
     try {
       parsed = JSON.parse(trimmed);
     } catch (error) {
-      throw new UsageError(`${where}: not valid JSON (${(error as Error).message})`);
+      throw new UsageError(t('hooks.notValidJson', { where, message: (error as Error).message }));
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new UsageError(`${where}: expected a JSON object of header names and values`);
+      throw new UsageError(t('hooks.expectedAJsonObject', { where }));
     }
     for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
-      if (!HEADER_NAME.test(name)) throw new UsageError(`${where}: "${name}" is not a header name`);
+      if (!HEADER_NAME.test(name)) throw new UsageError(t('hooks.isNotAHeader', { where, name }));
       const first = Array.isArray(value) ? value[0] : value;
       if (typeof first !== 'string' && typeof first !== 'number') {
-        throw new UsageError(`${where}: the value of "${name}" must be a string`);
+        throw new UsageError(t('hooks.theValueOfMust', { where, name }));
       }
       headers[name.toLowerCase()] = String(first);
     }
@@ -203,20 +206,20 @@ export function parseInstant(value: string): number {
   if (/^\d{1,12}$/.test(text)) return Number(text) * 1000;
   if (/^\d{13,15}$/.test(text)) return Number(text);
   const ms = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(ms)) throw new InvalidArgumentError('Must be unix seconds or an ISO time (2026-01-31T12:00:00Z).');
+  if (Number.isNaN(ms)) throw new InvalidArgumentError(t('hooks.mustBeUnixSeconds'));
   return ms;
 }
 
 /** commander argParser for a port 0–65535 (0: any free port). */
 export function portNumber(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65_535) throw new InvalidArgumentError('Must be a port number 0-65535 (0: any free port).');
+  if (!/^\d+$/.test(value) || Number(value) > 65_535) throw new InvalidArgumentError(t('hooks.mustBeAPort'));
   return Number(value);
 }
 
 /** commander argParser for a positive number of seconds. */
 export function positiveNumber(value: string): number {
   const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw new InvalidArgumentError('Must be a positive number.');
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw new InvalidArgumentError(t('hooks.mustBeAPositive'));
   return n;
 }
 
@@ -247,9 +250,29 @@ export function deliveryFacts(headers: Readonly<Record<string, string | string[]
   return { event: get(WEBHOOK_HEADERS.event), delivery: get(WEBHOOK_HEADERS.delivery), attempt: get(WEBHOOK_HEADERS.attempt) };
 }
 
-/** `HH:MM:SS` of an ISO time on a terminal (the date is rarely news there), the full time when piped. */
+/**
+ * `HH:MM:SS` of an ISO time on a terminal (the date is rarely news there), the full time when piped.
+ * English shows the service's UTC time as it always did; other languages the user's zone (`--utc`).
+ */
 export function shortTime(iso: string, tty: boolean): string {
-  return tty ? iso.slice(11, 19) : iso;
+  if (language() === 'en') return tty ? iso.slice(11, 19) : iso;
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  return tty ? clockTime(ms) : (dateTime(iso) ?? iso);
+}
+
+/** A subscription's status in words (`hooks.statuses.*`); a status this version does not know as it came. */
+export function hookStatus(status: string): string {
+  return has(`hooks.statuses.${status}`) ? t(`hooks.statuses.${status}`) : status;
+}
+
+/**
+ * A delivery failure as the records keep it (English, as `--json` prints it), said for people:
+ * `no answer within 10 s` (hooks listen) or `… 5000 ms` (the relay) in the active language.
+ */
+export function failureText(error: string): string {
+  const match = /^no answer within (?<n>\d+) (?<unit>s|ms)$/.exec(error);
+  return match ? t(match.groups!.unit === 's' ? 'hooks.noAnswerWithinS' : 'hooks.noAnswerWithinMs', { n: match.groups!.n }) : error;
 }
 
 /**
@@ -270,7 +293,7 @@ export async function pollProbe(
     if (signal.aborted) return undefined;
     if (opts.once || isAuthFailure(error)) throw error;
     const what = describeError(error).lines[0]?.replace(/^error: /, '') ?? String(error);
-    warn(io, `polling failed (${what}); retrying in ${opts.intervalSeconds} s`);
+    warn(io, t('hooks.pollingFailedRetryingIn', { what, seconds: opts.intervalSeconds }));
     return undefined;
   }
 }

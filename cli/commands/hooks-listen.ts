@@ -11,6 +11,7 @@
  * - Says `listening on http://127.0.0.1:PORT` on stderr once ready (`--port 0` takes a free port).
  * - Runs until Ctrl-C / SIGTERM (exit 0), or until `--count N` valid deliveries have come.
  */
+import { t } from '../i18n/index.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
@@ -20,7 +21,7 @@ import { positiveInt, type App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CliError, UsageError } from '../lib/errors.ts';
 import { note } from '../lib/output.ts';
-import { deliveryFacts, loadSecrets, portNumber, positiveNumber, SECRET_ENV, shortTime } from './hooks-common.ts';
+import { deliveryFacts, failureText, loadSecrets, portNumber, positiveNumber, SECRET_ENV, shortTime } from './hooks-common.ts';
 
 export interface HooksListenOptions {
   port: number;
@@ -41,25 +42,13 @@ export const LISTEN_HOST = '127.0.0.1';
 export function registerListen(noun: Command, app: App): void {
   noun
     .command('listen')
-    .description('Receive deliveries locally: verify each, print it, and forward it unchanged')
-    .option('--port <n>', 'port on 127.0.0.1 (0: any free port)', portNumber, 0)
-    .option('--forward-to <url>', 'send each valid delivery on to this address, byte for byte')
-    .option('--secret-file <file>', `the signing secret (one a line: each is tried); else ${SECRET_ENV}`)
-    .option('--tolerance <seconds>', `refuse timestamps this far from now (default ${WEBHOOK_TOLERANCE_SECONDS})`, positiveNumber)
-    .option('--count <n>', 'exit after this many valid deliveries', positiveInt)
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Examples:',
-        '  $ seller hooks listen --port 8790 --secret-file webhook.secret --forward-to http://localhost:3000/webhooks',
-        `  $ ${SECRET_ENV}=whsec_… seller hooks listen --port 8790 --json`,
-        '',
-        'Point the subscription at it with `seller hooks set --url http://127.0.0.1:PORT/ --event order.paid`; the',
-        'service accepts a local http address only when it allows one (seller-server --allow-local-hooks).',
-        'Ctrl-C stops it with exit code 0.',
-      ].join('\n'),
-    )
+    .description(t('hooks.receiveDeliveriesLocallyVerify'))
+    .option('--port <n>', t('hooks.portOnAnyFree'), portNumber, 0)
+    .option('--forward-to <url>', t('hooks.sendEachValidDelivery'))
+    .option('--secret-file <file>', t('hooks.theSigningSecretOne', { env: SECRET_ENV }))
+    .option('--tolerance <seconds>', t('hooks.refuseTimestampsThisFar', { seconds: WEBHOOK_TOLERANCE_SECONDS }), positiveNumber)
+    .option('--count <n>', t('hooks.exitAfterThisMany'), positiveInt)
+    .addHelpText('after', t('hooks.listenHelp', { env: SECRET_ENV }))
     .action(
       app.run(
         (o: { port: number; forwardTo?: string; secretFile?: string; tolerance?: number; count?: number }): HooksListenOptions => ({
@@ -103,9 +92,9 @@ export function forwardUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--forward-to: "${value}" is not an absolute URL`);
+    throw new UsageError(t('hooks.forwardToIsNot', { value }));
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('--forward-to: use an http:// or https:// address');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(t('hooks.forwardToUseAn'));
   return url.href;
 }
 
@@ -128,7 +117,7 @@ export async function startHooksListener(opts: HooksListenOptions, deps: Deps): 
   const secrets = await loadSecrets(deps, opts, false);
   const forwardTo = opts.forwardTo === undefined ? undefined : forwardUrl(opts.forwardTo);
   if (opts.count !== undefined && !(Number.isInteger(opts.count) && opts.count > 0)) {
-    throw new UsageError('--count must be a positive integer');
+    throw new UsageError(t('hooks.countMustBeA'));
   }
   const json = wantsJson(deps);
   const verifyOptions = opts.toleranceSeconds === undefined ? {} : { toleranceSeconds: opts.toleranceSeconds };
@@ -161,11 +150,13 @@ export async function startHooksListener(opts: HooksListenOptions, deps: Deps): 
     };
     if (req.method !== 'POST') {
       req.resume();
+      // i18next-instrument-ignore-next-line: the HTTP answer to the sender and its record (--json), not a line for the person
       refuse(405, 'method_not_allowed', `${req.method ?? '?'} is not a delivery; deliveries are POST requests`, { allow: 'POST' });
       return;
     }
     const body = await readBody(req, LISTEN_BODY_LIMIT);
     if (body === null) {
+      // i18next-instrument-ignore-next-line: the HTTP answer to the sender and its record (--json), not a line for the person
       refuse(413, 'too_large', `the body is over ${LISTEN_BODY_LIMIT} bytes`, { connection: 'close' });
       return;
     }
@@ -194,7 +185,7 @@ export async function startHooksListener(opts: HooksListenOptions, deps: Deps): 
       } catch {
         res.destroy();
       }
-      note(io, `error: ${error instanceof Error ? error.message : String(error)}`);
+      note(io, t('errors.prefix', { message: error instanceof Error ? error.message : String(error) }));
     });
     pending.add(task);
     void task.finally(() => pending.delete(task));
@@ -213,8 +204,8 @@ export async function startHooksListener(opts: HooksListenOptions, deps: Deps): 
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
-      const why = error.code === 'EADDRINUSE' ? `port ${opts.port} is already in use` : error.code === 'EACCES' ? `port ${opts.port} is not allowed` : error.message;
-      reject(new CliError(`cannot listen on ${LISTEN_HOST}:${opts.port}: ${why}`, 1, 'choose another --port (0 takes any free one)'));
+      const why = error.code === 'EADDRINUSE' ? t('hooks.portIsAlreadyIn', { port: opts.port }) : error.code === 'EACCES' ? t('hooks.portIsNotAllowed', { port: opts.port }) : error.message;
+      reject(new CliError(t('hooks.cannotListenOn', { host: LISTEN_HOST, port: opts.port, why }), 1, t('hooks.chooseAnotherPortTakes')));
     };
     server.once('error', onError);
     server.listen(opts.port, LISTEN_HOST, () => {
@@ -224,10 +215,11 @@ export async function startHooksListener(opts: HooksListenOptions, deps: Deps): 
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${LISTEN_HOST}:${port}`;
-  note(io, `listening on ${url}`);
+  note(io, t('hooks.listeningOn', { url }));
   if (!json) {
-    note(io, `Checking signatures with the secret from ${opts.secretFile !== undefined ? opts.secretFile : SECRET_ENV}${forwardTo ? `; forwarding valid deliveries to ${forwardTo}` : ''}.`);
-    note(io, `Subscribe it: seller hooks set --url ${url}/ --event order.paid (needs seller-server --allow-local-hooks). Ctrl-C to stop.`);
+    const source = opts.secretFile !== undefined ? opts.secretFile : SECRET_ENV;
+    note(io, forwardTo ? t('hooks.checkingAndForwarding', { source, forwardTo }) : t('hooks.checkingSignatures', { source }));
+    note(io, t('hooks.subscribeItSellerHooks', { url }));
   }
   return { url, port, done, stop };
 }
@@ -279,6 +271,7 @@ async function forward(url: string, req: IncomingMessage, body: Buffer): Promise
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     const name = error instanceof Error ? error.name : '';
+    // i18next-instrument-ignore-next-line: the record's English (--json); failureText says it for people
     const text = name === 'TimeoutError' ? `no answer within ${FORWARD_TIMEOUT_MS / 1000} s` : (cause ?? (error instanceof Error ? error.message : String(error)));
     return { url, error: text };
   }
@@ -286,9 +279,10 @@ async function forward(url: string, req: IncomingMessage, body: Buffer): Promise
 
 /** A delivery's line: aligned on a terminal, tab-separated when piped. */
 export function formatRecord(record: ListenRecord, tty: boolean): string {
-  const verdict = record.valid ? (record.test ? 'valid (test)' : 'valid') : `invalid: ${record.reason ?? 'unknown'}`;
+  const verdict = record.valid ? t(record.test ? 'hooks.validTest' : 'hooks.validMark') : t('hooks.invalid', { reason: record.reason ?? t('hooks.unknownReason') });
   const forward =
-    record.forward === undefined ? '' : 'status' in record.forward ? `→ ${record.forward.status}` : `→ failed: ${record.forward.error}`;
+    // i18next-instrument-ignore-next-line: an arrow before an HTTP status
+    record.forward === undefined ? '' : 'status' in record.forward ? `→ ${record.forward.status}` : t('hooks.forwardFailed', { error: failureText(record.forward.error) });
   const cells = [
     shortTime(record.receivedAt, tty),
     record.event ?? '-',

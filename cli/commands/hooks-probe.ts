@@ -12,6 +12,7 @@
  * - `--forward-to URL` relays each new hit to a local handler instead of printing it
  *   (hooks-relay.ts): a status line per hit (NDJSON with `--json`), at most once per hit.
  */
+import { t } from '../i18n/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import type { z } from 'zod';
@@ -21,7 +22,7 @@ import type { App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { describeError, UsageError } from '../lib/errors.ts';
 import { note, say, warn } from '../lib/output.ts';
-import { deliveryFacts, loadSecrets, pollProbe, positiveNumber, SECRET_ENV, shortTime } from './hooks-common.ts';
+import { deliveryFacts, hookStatus, loadSecrets, pollProbe, positiveNumber, SECRET_ENV, shortTime } from './hooks-common.ts';
 import { parseForwardTo, relayProbe } from './hooks-relay.ts';
 
 export interface HooksProbeOptions {
@@ -50,29 +51,12 @@ export interface ProbeRecord {
 export function registerProbe(noun: Command, app: App): void {
   noun
     .command('probe')
-    .description('Get the test receiver the service hosts for you, and tail what it receives')
-    .option('--once', 'print what it has received so far and exit')
-    .option('--interval <seconds>', 'seconds between polls', positiveNumber, 2)
-    .option('--secret-file <file>', `check each hit's signature with this secret (else ${SECRET_ENV}, if set)`)
-    .option('--forward-to <url>', 'relay each new hit, byte for byte with its headers, to this local handler')
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Examples:',
-        '  $ seller hooks probe                  # prints the address; subscribe it, then watch hits arrive',
-        '  $ seller hooks set --url <probe url> --event order.paid',
-        '  $ seller hooks test && seller hooks probe --once --json | jq .body',
-        '  $ seller hooks probe --forward-to http://localhost:3000/hooks   # real signed deliveries to your handler',
-        '',
-        'With --forward-to each new hit is POSTed to the handler with its raw body, content-type and the',
-        'five x-service-* headers, and one line (event, delivery, the handler\'s answer) is printed.',
-        'Each hit is relayed at most once, also across restarts (a state file per profile and base URL',
-        'in the config directory); the first start relays only hits that come after it.',
-        '',
-        'Ctrl-C stops it with exit code 0.',
-      ].join('\n'),
-    )
+    .description(t('hooks.getTheTestReceiver'))
+    .option('--once', t('hooks.printWhatItHas'))
+    .option('--interval <seconds>', t('hooks.secondsBetweenPolls'), positiveNumber, 2)
+    .option('--secret-file <file>', t('hooks.checkEachHitS', { env: SECRET_ENV }))
+    .option('--forward-to <url>', t('hooks.relayEachNewHit'))
+    .addHelpText('after', t('hooks.probeHelp'))
     .action(
       app.run(
         (o: { once?: boolean; interval: number; secretFile?: string; forwardTo?: string }): HooksProbeOptions => ({
@@ -94,7 +78,7 @@ export async function runHooksProbe(opts: HooksProbeOptions, deps: Deps): Promis
   try {
     if (opts.forwardTo !== undefined) {
       if (opts.secretFile !== undefined) {
-        throw new UsageError('--secret-file checks hits this command prints; with --forward-to your handler checks them');
+        throw new UsageError(t('hooks.secretFileChecksHits'));
       }
       await relayProbe({ forwardTo: opts.forwardTo, intervalSeconds: opts.intervalSeconds, once: opts.once }, deps, controller.signal);
     } else {
@@ -115,15 +99,15 @@ export async function tailProbe(opts: HooksProbeOptions, deps: Deps, signal: Abo
 
   const { url } = await client.hooks.createProbe();
   const hooks = await client.hooks.get();
-  if (json) note(io, `Probe receiver: ${url}`);
-  else say(io, `Probe receiver: ${url}`);
+  if (json) note(io, t('hooks.probeReceiver', { url }));
+  else say(io, t('hooks.probeReceiver', { url }));
   if (hooks.url === url && hooks.status !== 'off') {
-    note(io, `Your subscription delivers here (${hooks.events.join(', ')}, ${hooks.status}). Send one with \`seller hooks test\`.`);
+    note(io, t('hooks.yourSubscriptionDeliversHere', { events: hooks.events.join(', '), status: hookStatus(hooks.status) }));
   } else {
-    note(io, `Subscribe it: seller hooks set --url ${url} --event order.paid`);
-    if (hooks.status !== 'off') note(io, `(that replaces your current address ${hooks.url ?? '-'}; set it back afterwards)`);
+    note(io, t('hooks.subscribeItSellerHooks2', { url }));
+    if (hooks.status !== 'off') note(io, t('hooks.thatReplacesYourCurrent', { url: hooks.url ?? '-' }));
   }
-  if (!opts.once) note(io, 'Waiting for deliveries; Ctrl-C to stop.');
+  if (!opts.once) note(io, t('hooks.waitingForDeliveriesCtrl'));
 
   let seen = new Set<string>();
   let printed = 0;
@@ -143,7 +127,7 @@ export async function tailProbe(opts: HooksProbeOptions, deps: Deps, signal: Abo
       seen = current;
     }
     if (opts.once) {
-      if (printed === 0) note(io, 'No hits yet.');
+      if (printed === 0) note(io, t('hooks.noHitsYet'));
       return;
     }
     try {
@@ -184,12 +168,12 @@ function printHit(deps: Deps, record: ProbeRecord, json: boolean): void {
     io.stdout.write(`${JSON.stringify(record)}\n`);
     return;
   }
-  const verdict = record.valid === undefined ? undefined : record.valid ? 'valid' : `invalid: ${record.reason}`;
+  const verdict = record.valid === undefined ? undefined : record.valid ? t('hooks.validMark') : t('hooks.invalid', { reason: record.reason });
   const cells = [
     shortTime(record.receivedAt, io.stdoutIsTTY),
     record.event ?? '-',
     record.delivery ?? '-',
-    record.attempt === null ? '-' : `attempt ${record.attempt}`,
+    record.attempt === null ? '-' : t('hooks.attempt', { attempt: record.attempt }),
     ...(verdict === undefined ? [] : [verdict]),
   ];
   const body = record.body.replace(/[\r\n]+/g, ' ');

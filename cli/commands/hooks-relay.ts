@@ -14,6 +14,7 @@
  * run for a profile and base URL relays only hits that arrive after it starts; a later run also
  * relays what arrived while it was stopped (as long as the probe still keeps it: its newest 50).
  */
+import { t } from '../i18n/index.ts';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { describeError, UsageError } from '../lib/errors.ts';
 import { nodeFetch } from '../lib/http.ts';
 import { note, say, warn } from '../lib/output.ts';
-import { deliveryFacts, pollProbe, shortTime } from './hooks-common.ts';
+import { deliveryFacts, failureText, pollProbe, shortTime } from './hooks-common.ts';
 
 type Hit = z.output<typeof ProbeHit>;
 
@@ -59,9 +60,9 @@ export function parseForwardTo(value: string, what = '--forward-to'): string {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`${what}: "${value}" is not an address; expected e.g. http://localhost:3000/hooks`);
+    throw new UsageError(t('hooks.isNotAnAddress', { what, value }));
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${what}: only http and https addresses`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(t('hooks.onlyHttpAndHttps', { what }));
   return url.href;
 }
 
@@ -133,6 +134,7 @@ export async function relayHit(hit: Hit, forwardTo: string, timeoutMs: number, s
   } catch (error) {
     if (signal.aborted) throw error;
     const cause = (error as { cause?: { code?: unknown } }).cause;
+    // i18next-instrument-ignore-next-line: the record's English (--json); failureText says it for people
     record.error = typeof cause?.code === 'string' ? cause.code : error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : String(error);
   }
   record.ms = Date.now() - started;
@@ -145,14 +147,15 @@ function printRecord(deps: Deps, record: RelayRecord, json: boolean): void {
     io.stdout.write(`${JSON.stringify(record)}\n`);
     return;
   }
-  const answer = record.status === null ? `failed (${record.error})` : String(record.status);
+  const answer = record.status === null ? t('hooks.relayFailed', { error: failureText(record.error ?? '') }) : String(record.status);
   const cells = [
     shortTime(record.receivedAt, io.stdoutIsTTY),
     record.event ?? '-',
     record.delivery ?? '-',
-    record.attempt === null ? '-' : `attempt ${record.attempt}`,
+    record.attempt === null ? '-' : t('hooks.attempt', { attempt: record.attempt }),
+    // i18next-instrument-ignore-next-line: an arrow before a translated answer
     `→ ${answer}`,
-    `${record.ms} ms`,
+    t('hooks.ms', { ms: record.ms }),
   ];
   say(io, cells.join(io.stdoutIsTTY ? '  ' : '\t'));
 }
@@ -167,9 +170,9 @@ export async function relayProbe(opts: RelayOptions, deps: Deps, signal: AbortSi
 
   const { url } = await client.hooks.createProbe();
   const hooks = await client.hooks.get();
-  note(io, `Probe receiver: ${url}`);
-  if (hooks.url !== url || hooks.status === 'off') note(io, `Subscribe it: seller hooks set --url ${url} --event order.paid`);
-  note(io, `Relaying new hits to ${opts.forwardTo}${opts.once ? '' : '; Ctrl-C to stop'}.`);
+  note(io, t('hooks.probeReceiver', { url }));
+  if (hooks.url !== url || hooks.status === 'off') note(io, t('hooks.subscribeItSellerHooks2', { url }));
+  note(io, t(opts.once ? 'hooks.relayingOnce' : 'hooks.relaying', { forwardTo: opts.forwardTo }));
 
   let first = !state.existed;
   for (;;) {
@@ -181,7 +184,7 @@ export async function relayProbe(opts: RelayOptions, deps: Deps, signal: AbortSi
         // The first start for this profile and address: what is there already is history, not news.
         state.seen = window;
         state.save();
-        if (window.size > 0) note(io, `${window.size} earlier hit${window.size === 1 ? '' : 's'} not relayed (received before the first relay).`);
+        if (window.size > 0) note(io, t('hooks.earlierNotRelayed', { count: window.size }));
         first = false;
       } else {
         for (const hit of [...hits].reverse()) {

@@ -11,6 +11,7 @@
  *   lines the first signs.
  * - Prints the answer status; exit 1 on a non-2xx answer or when the receiver cannot be reached.
  */
+import { t } from '../i18n/index.ts';
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { WEBHOOK_HEADERS } from '../../sdk/contract/events.ts';
@@ -35,26 +36,12 @@ export interface HooksSendOptions {
 export function registerSend(noun: Command, app: App): void {
   noun
     .command('send')
-    .description('Sign a body with your secret and POST it to a receiver, as a delivery would come')
-    .argument('<url>', 'the receiver, e.g. http://localhost:3000/hooks')
-    .option('--file <file>', 'the body to send (- for stdin), sent byte for byte')
-    .option('--event <kind>', 'the x-service-event header (default: the body\'s "event")')
-    .option('--secret-file <file>', `the signing secret (else ${SECRET_ENV})`)
-    .addHelpText(
-      'after',
-      [
-        '',
-        'The headers are those of a real delivery: x-service-event, x-service-delivery (the body\'s',
-        '"delivery", else a new id), x-service-timestamp (now), x-service-attempt (1) and',
-        'x-service-signature (HMAC-SHA256 with your secret over "<timestamp>.<body>").',
-        '',
-        'Examples:',
-        '  $ seller hooks send http://localhost:3000/hooks --file paid.json --secret-file ./webhook.secret',
-        '  $ seller hooks probe --once --json | head -1 | jq -r .body | seller hooks send http://localhost:3000/hooks --file -',
-        '',
-        'Exit 0 when the receiver answers 2xx, 1 otherwise.',
-      ].join('\n'),
-    )
+    .description(t('hooks.signABodyWith'))
+    .argument('<url>', t('hooks.theReceiverEG'))
+    .option('--file <file>', t('hooks.theBodyToSend'))
+    .option('--event <kind>', t('hooks.theXServiceEvent'))
+    .option('--secret-file <file>', t('hooks.theSigningSecretElse', { env: SECRET_ENV }))
+    .addHelpText('after', t('hooks.sendHelp'))
     .action(
       app.run(
         (url: string, o: { file?: string; event?: string; secretFile?: string }): HooksSendOptions => ({
@@ -70,12 +57,13 @@ export function registerSend(noun: Command, app: App): void {
 
 /** A new delivery id, shaped as the service's. */
 function newDeliveryId(): string {
+  // i18next-instrument-ignore-next-line: an alphabet for ids, not text
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
   return `dlv_${[...randomBytes(24)].map((b) => alphabet[b % alphabet.length]).join('')}`;
 }
 
 export async function runHooksSend(opts: HooksSendOptions, deps: Deps): Promise<void> {
-  if (opts.file === undefined) throw new UsageError('--file: give the body to send (a file, or - for stdin)');
+  if (opts.file === undefined) throw new UsageError(t('hooks.fileGiveTheBody'));
   const [secret] = await loadSecrets(deps, { secretFile: opts.secretFile }, false);
   const body = await readInput(deps, opts.file, '--file');
   let fields: Record<string, unknown> = {};
@@ -86,7 +74,7 @@ export async function runHooksSend(opts: HooksSendOptions, deps: Deps): Promise<
     // Not JSON: the headers come from the options only.
   }
   const event = opts.event ?? (typeof fields.event === 'string' ? fields.event : undefined);
-  if (event === undefined || event === '') throw new UsageError('--event: the body has no "event" field; name the event kind');
+  if (event === undefined || event === '') throw new UsageError(t('hooks.eventTheBodyHas'));
   const delivery = typeof fields.delivery === 'string' && fields.delivery !== '' ? fields.delivery : newDeliveryId();
   const timestamp = String(Math.floor(Date.now() / 1000));
   const headers: Record<string, string> = {
@@ -106,13 +94,14 @@ export async function runHooksSend(opts: HooksSendOptions, deps: Deps): Promise<
   } catch (error) {
     const cause = (error as { cause?: { code?: unknown } }).cause;
     const why = typeof cause?.code === 'string' ? cause.code : error instanceof Error ? error.message : String(error);
-    throw new CliError(`could not reach ${opts.url} (${why})`, EXIT.error, 'is your receiver running?');
+    throw new CliError(t('hooks.couldNotReach', { url: opts.url, why }), EXIT.error, t('hooks.isYourReceiverRunning'));
   }
   const ok = status >= 200 && status < 300;
   if (wantsJson(deps)) printJson(deps.io, { url: opts.url, event, delivery, status });
+  // i18next-instrument-ignore-next-line: values only: event, delivery, HTTP status
   else say(deps.io, `${event} ${delivery} → ${status}`);
   if (!ok) {
     const text = answer.replace(/\s+/g, ' ').trim();
-    throw new CliError(`the receiver answered ${status}`, EXIT.error, text ? `its answer: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}` : undefined);
+    throw new CliError(t('hooks.theReceiverAnswered', { status }), EXIT.error, text ? t('hooks.itsAnswer', { text: text.length > 200 ? `${text.slice(0, 200)}…` : text }) : undefined);
   }
 }

@@ -12,6 +12,7 @@
  * - Exit 0 when valid (the event kind and delivery id, or the event JSON with `--json`); exit 1 with
  *   the reason code and what to do about it on stderr otherwise; exit 2 for usage errors.
  */
+import { t } from '../i18n/index.ts';
 import type { Command } from 'commander';
 import { WEBHOOK_HEADERS, WEBHOOK_TOLERANCE_SECONDS } from '../../sdk/contract/events.ts';
 import { verifyWebhook, WebhookVerificationError } from '../../sdk/webhooks/index.ts';
@@ -45,31 +46,17 @@ export interface HooksVerifyOptions {
 export function registerVerify(noun: Command, app: App): void {
   noun
     .command('verify')
-    .description('Check the signature of a recorded delivery (exit 0 valid, 1 invalid)')
-    .option('--payload <file>', 'the raw request body exactly as received; - reads stdin')
-    .option('--secret-file <file>', 'the signing secret (one a line: each is tried)')
-    .option('--secret-stdin', 'read the signing secret from stdin')
-    .option('--header <line>', 'a request header "Name: value", repeatable', collect)
-    .option('--headers-file <file>', 'request headers: "Name: value" lines or a JSON object; - reads stdin')
-    .option('--signature <value>', `the ${WEBHOOK_HEADERS.signature} header (sha256=…)`)
-    .option('--timestamp <seconds>', `the ${WEBHOOK_HEADERS.timestamp} header`)
-    .option('--tolerance <seconds>', `refuse timestamps this far from now (default ${WEBHOOK_TOLERANCE_SECONDS})`, positiveNumber)
-    .option('--now <time>', 'judge the timestamp against this time (unix seconds or ISO), to replay old deliveries', parseInstant)
-    .addHelpText(
-      'after',
-      [
-        '',
-        `The secret comes from --secret-file, --secret-stdin or ${SECRET_ENV}.`,
-        '',
-        'Examples:',
-        '  $ seller hooks verify --payload body.json --headers-file headers.txt --secret-file webhook.secret',
-        `  $ ${SECRET_ENV}=… seller hooks verify --payload - --signature "$SIG" --timestamp "$TS" < body.json`,
-        '  $ seller hooks verify --payload fixtures/paid.json --headers-file fixtures/paid.headers --now 1767225600',
-        '',
-        'Reasons for exit 1: missing_header, malformed_signature, malformed_timestamp, mismatch,',
-        'stale_timestamp, malformed_body.',
-      ].join('\n'),
-    )
+    .description(t('hooks.checkTheSignatureOf'))
+    .option('--payload <file>', t('hooks.theRawRequestBody'))
+    .option('--secret-file <file>', t('hooks.theSigningSecretOne2'))
+    .option('--secret-stdin', t('hooks.readTheSigningSecret'))
+    .option('--header <line>', t('hooks.aRequestHeaderName'), collect)
+    .option('--headers-file <file>', t('hooks.requestHeadersNameValue'))
+    .option('--signature <value>', t('hooks.theHeaderSha', { header: WEBHOOK_HEADERS.signature }))
+    .option('--timestamp <seconds>', t('hooks.theHeader', { header: WEBHOOK_HEADERS.timestamp }))
+    .option('--tolerance <seconds>', t('hooks.refuseTimestampsThisFar', { seconds: WEBHOOK_TOLERANCE_SECONDS }), positiveNumber)
+    .option('--now <time>', t('hooks.judgeTheTimestampAgainst'), parseInstant)
+    .addHelpText('after', t('hooks.verifyHelp', { env: SECRET_ENV }))
     .action(
       app.run(
         (o: {
@@ -120,12 +107,12 @@ async function collectHeaders(opts: HooksVerifyOptions, deps: Deps): Promise<Rec
 
 export async function runHooksVerify(opts: HooksVerifyOptions, deps: Deps): Promise<void> {
   if (opts.payload === undefined) {
-    throw new UsageError('--payload FILE is required: the raw request body exactly as received (- reads stdin)');
+    throw new UsageError(t('hooks.payloadFileIsRequired'));
   }
   const stdinUsers = [opts.payload === '-' && '--payload -', opts.secretStdin && '--secret-stdin', opts.headersFile === '-' && '--headers-file -'].filter(
     (x): x is string => typeof x === 'string',
   );
-  if (stdinUsers.length > 1) throw new UsageError(`only one input can come from stdin, but ${stdinUsers.join(' and ')} both read it`);
+  if (stdinUsers.length > 1) throw new UsageError(t('hooks.onlyOneInputCan', { inputs: stdinUsers.join(t('hooks.and')) }));
 
   const secrets = await loadSecrets(deps, opts, true);
   const body = await readInput(deps, opts.payload, '--payload');
@@ -146,8 +133,8 @@ export async function runHooksVerify(opts: HooksVerifyOptions, deps: Deps): Prom
     printJson(deps.io, event);
     return;
   }
-  const extras = [`attempt ${event.attempt}`, ...(event.test ? ['test'] : [])];
-  say(deps.io, `valid: ${event.event} ${event.delivery} (${extras.join(', ')})`);
+  const extras = [t('hooks.attempt', { attempt: event.attempt }), ...(event.test ? [t('hooks.testMark')] : [])];
+  say(deps.io, t('hooks.valid', { event: event.event, delivery: event.delivery, extras: extras.join(', ') }));
 }
 
 /** Exit 1 with the reason code, the verifier's explanation and a hint for the CLI's inputs. */
@@ -158,6 +145,7 @@ function verificationFailure(
   secrets: string[],
   options: { toleranceSeconds?: number; now?: number },
 ): CliError {
+  // i18next-instrument-ignore-next-line: the reason code and the SDK's own explanation; the hint below is translated
   return new CliError(`${error.reason}: ${error.message}`, EXIT.error, hintFor(error, body, headers, secrets, options));
 }
 
@@ -170,10 +158,10 @@ function hintFor(
 ): string | undefined {
   switch (error.reason) {
     case 'missing_header':
-      return `hint: give ${error.header ?? 'it'} with --header, --signature/--timestamp or --headers-file`;
+      return error.header ? t('hooks.hintGiveWithHeader', { header: error.header }) : t('hooks.hintGiveIt');
     case 'stale_timestamp': {
       const ts = headers[WEBHOOK_HEADERS.timestamp];
-      return `hint: replaying a recorded delivery? judge it at its own time: --now ${ts ?? 'UNIX_SECONDS'}`;
+      return t('hooks.hintReplayingARecorded', { ts: ts ?? 'UNIX_SECONDS' });
     }
     case 'mismatch': {
       // The classic: an editor or `echo` added a final line break to the saved body.
@@ -181,14 +169,14 @@ function hintFor(
       if (trimmed.length !== body.length) {
         try {
           verifyWebhook(trimmed, headers, secrets, options);
-          return 'hint: the payload file ends with a line break the delivery did not have; save the body byte for byte';
+          return t('hooks.hintThePayloadFile');
         } catch (again) {
           if (again instanceof WebhookVerificationError && again.reason !== 'mismatch') {
-            return 'hint: the payload file ends with a line break the delivery did not have; save the body byte for byte';
+            return t('hooks.hintThePayloadFile');
           }
         }
       }
-      return 'hint: check the secret (the one from `seller hooks set` or the latest `rotate-secret`) and that --payload holds the exact bytes received';
+      return t('hooks.hintCheckTheSecret');
     }
     default:
       return undefined;

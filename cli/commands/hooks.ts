@@ -7,6 +7,8 @@
  * The signing secret is returned by the service once, when a subscription is created and when it
  * is rotated; it is printed once on stdout with a warning, or written to `--secret-file` (0600).
  */
+import { t } from '../i18n/index.ts';
+import { dateTime } from '../i18n/format.ts';
 import { Option } from 'commander';
 import { EVENT_KINDS, type EventKind } from '../../sdk/contract/enums.ts';
 import type { Delivery, Hooks } from '../lib/records.ts';
@@ -17,7 +19,7 @@ import { CliError, EXIT, UsageError } from '../lib/errors.ts';
 import { printList } from '../lib/list.ts';
 import { note, printFields, printJson, say, warn } from '../lib/output.ts';
 import { confirmDestructive, flagOrAsk } from '../lib/prompts.ts';
-import { deliverSecret, prepareSecretFile, type SecretFile } from './hooks-common.ts';
+import { deliverSecret, hookStatus, prepareSecretFile, type SecretFile } from './hooks-common.ts';
 import { registerListen } from './hooks-listen.ts';
 import { registerProbe } from './hooks-probe.ts';
 import { registerSend } from './hooks-send.ts';
@@ -48,32 +50,21 @@ export interface HooksDeliveriesOptions {
   cursor?: string | undefined;
 }
 
-const SECRET_FILE_HELP = 'write the signing secret to this file (mode 0600) instead of printing it';
+const secretFileHelp = () => t('hooks.writeTheSigningSecret');
 
 export const register: Register = (noun, app) => {
   noun
     .command('show')
-    .description('Show the event subscription: address, events, status')
+    .description(t('hooks.showTheEventSubscription'))
     .action(app.run(() => ({}), runHooksShow));
   noun
     .command('set')
-    .description('Subscribe an address to events (or change them); a new subscription shows its signing secret once')
-    .option('--url <url>', 'the https address that receives the events')
-    .option('--event <kind>', `an event kind, repeatable: ${EVENT_KINDS.join(', ')}`, collect)
-    .option('--secret-file <file>', SECRET_FILE_HELP)
-    .option('--rotate-secret', 'if the subscription exists, also replace its signing secret (the old one stops working)')
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Examples:',
-        '  $ seller hooks set --url https://shop.example.com/hooks --event order.paid --event order.message',
-        '  $ seller hooks set --url https://shop.example.com/hooks --event order.paid --secret-file ./webhook.secret',
-        '',
-        'Changing an existing subscription keeps its secret, clears a pause and resets the failure count;',
-        'with --rotate-secret it gets a new secret too, shown or written to --secret-file once.',
-      ].join('\n'),
-    )
+    .description(t('hooks.subscribeAnAddressTo'))
+    .option('--url <url>', t('hooks.theHttpsAddressThat'))
+    .option('--event <kind>', t('hooks.anEventKindRepeatable', { kinds: EVENT_KINDS.join(', ') }), collect)
+    .option('--secret-file <file>', secretFileHelp())
+    .option('--rotate-secret', t('hooks.ifTheSubscriptionExists'))
+    .addHelpText('after', t('hooks.setHelp'))
     .action(
       app.run(
         (o: { url?: string; event?: string[]; secretFile?: string; rotateSecret?: boolean }): HooksSetOptions => ({
@@ -87,29 +78,29 @@ export const register: Register = (noun, app) => {
     );
   noun
     .command('delete')
-    .description('Switch event delivery off (pending deliveries stop)')
-    .option('-y, --yes', 'do not ask for confirmation')
+    .description(t('hooks.switchEventDeliveryOff'))
+    .option('-y, --yes', t('hooks.doNotAskFor'))
     .action(app.run((o: { yes?: boolean }): HooksDeleteOptions => ({ yes: o.yes === true }), runHooksDelete));
   noun
     .command('rotate-secret')
-    .description('Replace the signing secret; the new one is shown once')
-    .option('--secret-file <file>', SECRET_FILE_HELP)
-    .addHelpText('after', '\nThe old secret stops working at once: give receivers both while they switch (verifyWebhook accepts an array).')
+    .description(t('hooks.replaceTheSigningSecret'))
+    .option('--secret-file <file>', secretFileHelp())
+    .addHelpText('after', t('hooks.theOldSecretStops'))
     .action(app.run((o: { secretFile?: string }): HooksSecretOptions => ({ secretFile: o.secretFile }), runHooksRotateSecret));
   noun
     .command('resume')
-    .description('Resume a paused subscription (pending deliveries are retried now)')
+    .description(t('hooks.resumeAPausedSubscription'))
     .action(app.run(() => ({}), runHooksResume));
   noun
     .command('test')
-    .description('Send a test event, signed and logged like real ones (body has test: true)')
-    .addOption(openOption('--event <kind>', 'the event kind to send (default order.paid)', EVENT_KINDS))
+    .description(t('hooks.sendATestEvent'))
+    .addOption(openOption('--event <kind>', t('hooks.theEventKindTo'), EVENT_KINDS))
     .action(app.run((o: { event?: EventKind }): HooksTestOptions => ({ event: o.event }), runHooksTest));
   noun
     .command('deliveries')
-    .description('Show the delivery log, newest first')
-    .option('--limit <n>', 'how many entries (1-200, default 50)', positiveInt)
-    .option('--cursor <cursor>', 'continue after a previous page')
+    .description(t('hooks.showTheDeliveryLog'))
+    .option('--limit <n>', t('hooks.howManyEntriesDefault'), positiveInt)
+    .option('--cursor <cursor>', t('hooks.continueAfterAPrevious'))
     .action(
       app.run((o: { limit?: number; cursor?: string }): HooksDeliveriesOptions => ({ limit: o.limit, cursor: o.cursor }), runHooksDeliveries),
     );
@@ -123,18 +114,18 @@ type HooksView = Hooks;
 
 function printHooks(deps: Deps, hooks: HooksView): void {
   if (hooks.status === 'off') {
-    say(deps.io, 'No event subscription: delivery is off.');
-    note(deps.io, 'Subscribe with `seller hooks set --url URL --event order.paid`.');
+    say(deps.io, t('hooks.noEventSubscriptionDelivery'));
+    note(deps.io, t('hooks.subscribeWithSellerHooks'));
     return;
   }
   printFields(deps.io, [
-    ['URL', hooks.url],
-    ['Events', hooks.events],
-    ['Status', hooks.status],
-    ['Failures', hooks.failures],
-    ['Paused at', hooks.pausedAt],
+    [t('hooks.url'), hooks.url],
+    [t('hooks.events'), hooks.events],
+    [t('hooks.status'), hookStatus(hooks.status)],
+    [t('hooks.failures'), hooks.failures],
+    [t('hooks.pausedAt'), dateTime(hooks.pausedAt)],
   ]);
-  if (hooks.status === 'paused') note(deps.io, 'Delivery is paused after repeated failures; fix the receiver, then `seller hooks resume`.');
+  if (hooks.status === 'paused') note(deps.io, t('hooks.deliveryIsPausedAfter'));
 }
 
 export async function runHooksShow(_opts: object, deps: Deps): Promise<void> {
@@ -163,28 +154,28 @@ async function withSecretFile<T>(path: string | undefined, call: (file: SecretFi
 }
 
 export async function runHooksSet(opts: HooksSetOptions, deps: Deps): Promise<void> {
-  const url = await flagOrAsk(deps, opts.url, '--url', (p) => p.text('Address that receives the events (https://…)'));
+  const url = await flagOrAsk(deps, opts.url, '--url', (p) => p.text(t('hooks.addressThatReceivesThe')));
   const events = await flagOrAsk(deps, opts.events, '--event', (p) =>
-    p.checkbox('Events', EVENT_KINDS.map((value) => ({ value }))),
+    p.checkbox(t('hooks.events'), EVENT_KINDS.map((value) => ({ value }))),
   );
-  if (events.length === 0) throw new UsageError('--event: give at least one event kind', `kinds: ${EVENT_KINDS.join(', ')}`);
+  if (events.length === 0) throw new UsageError(t('hooks.eventGiveAtLeast'), t('hooks.kinds', { kinds: EVENT_KINDS.join(', ') }));
   const client = deps.client();
   const json = wantsJson(deps);
   await withSecretFile(opts.secretFile, async (file) => {
     const answer = await client.hooks.set({ url, events });
     const { secret, ...hooks } = answer;
     const dropped = [...new Set(events)].filter((kind) => !(hooks.events as string[]).includes(kind));
-    if (dropped.length > 0) warn(deps.io, `the service ignored unknown event kinds: ${dropped.join(', ')} (kinds: ${EVENT_KINDS.join(', ')})`);
+    if (dropped.length > 0) warn(deps.io, t('hooks.theServiceIgnoredUnknown', { dropped: dropped.join(', '), kinds: EVENT_KINDS.join(', ') }));
     if (secret === null && opts.rotateSecret === true) {
       // An existing subscription, and a new secret asked for: rotate it and hand it over like a new one.
       const rotated = (await client.hooks.rotateSecret()).secret;
       if (json) {
         if (file) await deliverSecret(deps.io, rotated, file, true);
         printJson(deps.io, file ? { ...hooks, secretFile: file.path } : { ...hooks, secret: rotated });
-        if (!file) warn(deps.io, 'this is the only time the signing secret is shown; store it now.');
+        if (!file) warn(deps.io, t('hooks.onlyTimeShown'));
         return;
       }
-      note(deps.io, `Updated ${hooks.url} (${hooks.events.join(', ')}) with a new signing secret; the old one no longer verifies.`);
+      note(deps.io, t('hooks.updatedWithANew', { url: hooks.url, events: hooks.events.join(', ') }));
       await deliverSecret(deps.io, rotated, file, false);
       return;
     }
@@ -192,16 +183,16 @@ export async function runHooksSet(opts: HooksSetOptions, deps: Deps): Promise<vo
       if (json) printJson(deps.io, answer);
       else {
         printHooks(deps, hooks);
-        note(deps.io, 'Subscription updated; the signing secret is unchanged (`seller hooks rotate-secret` replaces it).');
+        note(deps.io, t('hooks.subscriptionUpdatedTheSigning'));
       }
       if (file && !(await exists(file.path))) {
         throw new CliError(
-          `${file.path} was not written: the subscription already existed and keeps its secret (the service returns it only on creation)`,
+          t('hooks.wasNotWrittenThe', { path: file.path }),
           EXIT.error,
-          `to put a new secret in ${file.path}, run the same command with --rotate-secret (the old secret stops working)`,
+          t('hooks.toPutANew', { path: file.path }),
         );
       }
-      if (file) note(deps.io, `${file.path} was left as it is (the secret is unchanged).`);
+      if (file) note(deps.io, t('hooks.wasLeftAsIt', { path: file.path }));
       return;
     }
     if (json) {
@@ -210,11 +201,11 @@ export async function runHooksSet(opts: HooksSetOptions, deps: Deps): Promise<vo
         printJson(deps.io, { ...hooks, secretFile: file.path });
       } else {
         printJson(deps.io, answer);
-        warn(deps.io, 'this is the only time the signing secret is shown; store it now.');
+        warn(deps.io, t('hooks.onlyTimeShown'));
       }
       return;
     }
-    note(deps.io, `Subscribed ${hooks.url} to ${hooks.events.join(', ')}.`);
+    note(deps.io, t('hooks.subscribedTo', { url: hooks.url, events: hooks.events.join(', ') }));
     await deliverSecret(deps.io, secret, file, false);
   });
 }
@@ -230,10 +221,10 @@ export async function runHooksRotateSecret(opts: HooksSecretOptions, deps: Deps)
         printJson(deps.io, { secretFile: file.path });
       } else {
         printJson(deps.io, { secret });
-        warn(deps.io, 'this is the only time the signing secret is shown; store it now.');
+        warn(deps.io, t('hooks.onlyTimeShown'));
       }
     } else {
-      note(deps.io, 'Rotated the signing secret; deliveries from now on are signed with the new one.');
+      note(deps.io, t('hooks.rotatedTheSigningSecret'));
       await deliverSecret(deps.io, secret, file, false);
     }
   });
@@ -241,16 +232,16 @@ export async function runHooksRotateSecret(opts: HooksSecretOptions, deps: Deps)
 
 export async function runHooksDelete(opts: HooksDeleteOptions, deps: Deps): Promise<void> {
   const client = deps.client();
-  await confirmDestructive(deps, opts.yes, 'Switch webhook delivery off? Pending deliveries stop and the signing secret is dropped.');
+  await confirmDestructive(deps, opts.yes, t('hooks.switchWebhookDeliveryOff'));
   const answer = await client.hooks.delete();
   if (wantsJson(deps)) printJson(deps.io, answer);
-  else say(deps.io, 'Webhook delivery is off.');
+  else say(deps.io, t('hooks.webhookDeliveryIsOff'));
 }
 
 export async function runHooksResume(_opts: object, deps: Deps): Promise<void> {
   const hooks = await deps.client().hooks.resume();
   if (wantsJson(deps)) printJson(deps.io, hooks);
-  else say(deps.io, `Subscription ${hooks.status}: deliveries to ${hooks.url ?? '-'} go on.`);
+  else say(deps.io, t('hooks.subscriptionDeliveriesToGo', { status: hookStatus(hooks.status), url: hooks.url ?? '-' }));
 }
 
 export async function runHooksTest(opts: HooksTestOptions, deps: Deps): Promise<void> {
@@ -259,29 +250,29 @@ export async function runHooksTest(opts: HooksTestOptions, deps: Deps): Promise<
     printJson(deps.io, answer);
     return;
   }
-  say(deps.io, `Sent a test ${answer.event} event: delivery ${answer.delivery}.`);
-  note(deps.io, 'Follow it with `seller hooks deliveries`.');
+  say(deps.io, t('hooks.sentATestEvent', { event: answer.event, delivery: answer.delivery }));
+  note(deps.io, t('hooks.followItWithSeller'));
 }
 
 export async function runHooksDeliveries(opts: HooksDeliveriesOptions, deps: Deps): Promise<void> {
-  if (opts.limit !== undefined && opts.limit > 200) throw new UsageError('--limit: at most 200');
+  if (opts.limit !== undefined && opts.limit > 200) throw new UsageError(t('hooks.limitAtMost'));
   const query: { limit?: number; cursor?: string } = {};
   if (opts.limit !== undefined) query.limit = opts.limit;
   if (opts.cursor !== undefined) query.cursor = opts.cursor;
   await printList<Delivery>(deps, deps.client().hooks.deliveries(query), {
     all: false,
-    what: 'deliveries',
-    empty: 'No deliveries yet.',
-    more: (cursor) => `More: \`seller hooks deliveries --cursor ${cursor}\``,
+    what: t('hooks.deliveriesWhat'),
+    empty: t('hooks.noDeliveriesYet'),
+    more: (cursor) => t('hooks.moreSellerHooksDeliveries', { cursor }),
     columns: [
-      { header: 'EVENT', value: (d) => d.event },
-      { header: 'DELIVERY', value: (d) => d.delivery },
-      { header: 'ATTEMPTS', value: (d) => d.attempts },
-      { header: 'LAST STATUS', value: (d) => d.lastStatus },
-      { header: 'LAST ERROR', value: (d) => d.lastError },
-      { header: 'NEXT ATTEMPT', value: (d) => d.nextAttemptAt },
-      { header: 'DELIVERED', value: (d) => d.deliveredAt },
-      { header: 'TEST', value: (d) => (d.test ? 'test' : '') },
+      { header: t('hooks.event'), value: (d) => d.event },
+      { header: t('hooks.delivery'), value: (d) => d.delivery },
+      { header: t('hooks.attempts'), value: (d) => d.attempts },
+      { header: t('hooks.lastStatus'), value: (d) => d.lastStatus },
+      { header: t('hooks.lastError'), value: (d) => d.lastError },
+      { header: t('hooks.nextAttempt'), value: (d) => dateTime(d.nextAttemptAt) },
+      { header: t('hooks.delivered'), value: (d) => dateTime(d.deliveredAt) },
+      { header: t('hooks.test'), value: (d) => (d.test ? t('hooks.testMark') : '') },
     ],
   });
 }

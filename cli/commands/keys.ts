@@ -6,6 +6,8 @@ import { UsageError } from '../lib/errors.ts';
 import { allItems } from '../lib/paging.ts';
 import { note, printJson, printTable, say, warn } from '../lib/output.ts';
 import { confirmDestructive, flagOrAsk } from '../lib/prompts.ts';
+import { has, t } from '../i18n/index.ts';
+import { dateTime } from '../i18n/format.ts';
 
 export interface KeysIssueOptions {
   name?: string | undefined;
@@ -21,20 +23,20 @@ export const register: Register = (noun, app) => {
   noun
     .command('list')
     .alias('ls')
-    .description('List your API keys (never their values)')
+    .description(t('keys.list'))
     .action(app.run(() => ({}), runKeysList));
   noun
     .command('issue')
-    .description('Issue a new key; its value is shown once')
-    .option('--name <name>', 'a label for the key')
-    .option('--scope <scope>', `a scope of the key, repeatable: ${SCOPES.join(', ')}`, collect)
-    .addHelpText('after', '\nExample:\n  $ seller keys issue --name ci --scope orders --scope stock')
+    .description(t('keys.issue'))
+    .option('--name <name>', t('keys.options.name'))
+    .option('--scope <scope>', t('keys.options.scope', { scopes: SCOPES.join(', ') }), collect)
+    .addHelpText('after', t('keys.issueHelp'))
     .action(app.run((o: { name?: string; scope?: string[] }): KeysIssueOptions => ({ name: o.name, scopes: o.scope }), runKeysIssue));
   noun
     .command('revoke')
-    .description('Revoke a key at once, everywhere')
-    .argument('<id>', 'key id (key_…)')
-    .option('-y, --yes', 'do not ask for confirmation')
+    .description(t('keys.revoke'))
+    .argument('<id>', t('keys.options.id'))
+    .option('-y, --yes', t('keys.options.yes'))
     .action(app.run((id: string, o: { yes?: boolean }): KeysRevokeOptions => ({ id, yes: o.yes === true }), runKeysRevoke));
 };
 
@@ -48,41 +50,46 @@ export async function runKeysList(_opts: object, deps: Deps): Promise<void> {
     deps.io,
     keys,
     [
-      { header: 'ID', value: (k) => k.id },
-      { header: 'NAME', value: (k) => k.name },
-      { header: 'PREFIX', value: (k) => `${k.prefix}…` },
-      { header: 'MODE', value: (k) => k.mode },
-      { header: 'SCOPES', value: (k) => k.scopes },
-      { header: 'LAST USED', value: (k) => k.lastUsedAt },
-      { header: 'STATUS', value: (k) => (k.revoked ? 'revoked' : 'active') },
+      { header: t('keys.columns.id'), value: (k) => k.id },
+      { header: t('keys.columns.name'), value: (k) => k.name },
+      { header: t('keys.columns.prefix'), value: (k) => `${k.prefix}…` },
+      { header: t('keys.columns.mode'), value: (k) => modeWord(k.mode) },
+      { header: t('keys.columns.scopes'), value: (k) => k.scopes },
+      { header: t('keys.columns.lastUsed'), value: (k) => dateTime(k.lastUsedAt) },
+      { header: t('keys.columns.status'), value: (k) => t(k.revoked ? 'keys.revoked' : 'keys.active') },
     ],
-    'No keys.',
+    t('keys.none'),
   );
 }
 
 export async function runKeysIssue(opts: KeysIssueOptions, deps: Deps): Promise<void> {
-  const name = await flagOrAsk(deps, opts.name, '--name', (p) => p.text('Key name'));
+  const name = await flagOrAsk(deps, opts.name, '--name', (p) => p.text(t('keys.askName')));
   const scopes = await flagOrAsk(deps, opts.scopes, '--scope', (p) =>
-    p.checkbox('Scopes', SCOPES.map((value) => ({ value }))),
+    p.checkbox(t('keys.askScopes'), SCOPES.map((value) => ({ value }))),
   );
   const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
   if (unknown.length > 0) {
-    throw new UsageError(`unknown scope ${unknown.join(', ')}`, `scopes: ${SCOPES.join(', ')}`);
+    throw new UsageError(t('keys.unknownScope', { unknown: unknown.join(', ') }), t('keys.scopes', { scopes: SCOPES.join(', ') }));
   }
   const issued = await deps.client().keys.create({ name, scopes: scopes as (typeof SCOPES)[number][] });
   if (wantsJson(deps)) {
     printJson(deps.io, issued);
     return;
   }
-  note(deps.io, `Issued key ${issued.id} "${issued.name}" (${issued.mode}) with scopes ${issued.scopes.join(', ')}:`);
+  note(deps.io, t('keys.issued', { id: issued.id, name: issued.name, mode: modeWord(issued.mode), scopes: issued.scopes.join(', ') }));
   say(deps.io, issued.key);
-  warn(deps.io, 'this is the only time the key is shown; it cannot be shown again. Store it now.');
+  warn(deps.io, t('keys.onlyTimeShown'));
 }
 
 export async function runKeysRevoke(opts: KeysRevokeOptions, deps: Deps): Promise<void> {
   const client = deps.client();
-  await confirmDestructive(deps, opts.yes, `Revoke key ${opts.id}? Programs using it stop working at once.`);
+  await confirmDestructive(deps, opts.yes, t('keys.confirmRevoke', { id: opts.id }));
   const answer = await client.keys.revoke(opts.id);
   if (wantsJson(deps)) printJson(deps.io, answer);
-  else say(deps.io, `Revoked key ${answer.id}.`);
+  else say(deps.io, t('keys.revokedKey', { id: answer.id }));
+}
+
+/** A key's mode in words (`keys.modes.*`); a mode this version does not know as it came. */
+function modeWord(mode: string): string {
+  return has(`keys.modes.${mode}`) ? t(`keys.modes.${mode}`) : mode;
 }

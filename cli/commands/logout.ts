@@ -2,6 +2,7 @@
 import type { Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { note, printJson, say, warn } from '../lib/output.ts';
+import { t } from '../i18n/index.ts';
 
 export type LogoutOptions = Record<string, never>;
 
@@ -13,7 +14,7 @@ export async function runLogout(_opts: LogoutOptions, deps: Deps): Promise<void>
   const { profile } = deps.settings();
   const removed = deps.store().forgetKey(profile);
   if (wantsJson(deps)) printJson(deps.io, { profile, removed });
-  else if (removed) say(deps.io, `Logged out of profile ${profile}; its key was removed.`);
-  else note(deps.io, `Profile ${profile} has no saved key; nothing to do.`);
-  if (deps.io.env.SERVICE_API_KEY) warn(deps.io, 'SERVICE_API_KEY is still set in the environment and will be used');
+  else if (removed) say(deps.io, t('logout.done', { profile }));
+  else note(deps.io, t('logout.nothing', { profile }));
+  if (deps.io.env.SERVICE_API_KEY) warn(deps.io, t('logout.envStillSet'));
 }

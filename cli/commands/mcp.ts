@@ -15,6 +15,7 @@
  *   tools are read-only.
  */
 import { createInterface } from 'node:readline';
+import { t } from '../i18n/index.ts';
 import { collect, type Register } from '../lib/command.ts';
 import { checkCall, guarding, guardToolList, type Guard, type ToolInfo } from './mcp-guard.ts';
 import type { Deps } from '../lib/deps.ts';
@@ -27,20 +28,10 @@ export const BRIDGE_CODES = { unreachable: -32000, refused: -32001 } as const;
 
 export const register: Register = (command, app) => {
   command
-    .option('--read-only', 'list and allow only the tools that read (no change of any kind)')
-    .option('--allow <tools>', 'allow only these tools (comma-separated names; `service_orders*` matches a prefix); repeatable', collect)
-    .option('--confirm', 'tools that move money or write to buyers need the argument confirm: true')
-    .addHelpText(
-      'after',
-      `
-Reads JSON-RPC messages (one per line) on stdin and answers each on stdout, talking to
-<base URL>/api/mcp with the profile's API key. For an MCP host's configuration:
-
-  { "command": "seller", "args": ["mcp"], "env": { "SERVICE_PROFILE": "default" } }
-
-For an agent that should only look:  "args": ["mcp", "--read-only"]
-For one that may act with a person's consent:  "args": ["mcp", "--allow", "service_orders*", "--confirm"]`,
-    )
+    .option('--read-only', t('mcp.options.readOnly'))
+    .option('--allow <tools>', t('mcp.options.allow'), collect)
+    .option('--confirm', t('mcp.options.confirm'))
+    .addHelpText('after', t('mcp.help'))
     .action(
       app.run(
         (o: { readOnly?: boolean; allow?: string[]; confirm?: boolean }): McpOptions => ({
@@ -65,8 +56,9 @@ interface Forward {
 
 export async function runMcp(opts: McpOptions, deps: Deps): Promise<void> {
   const settings = deps.settings();
+  // i18next-instrument-ignore-next-line: an address, not text
   const target: Forward = { endpoint: `${settings.baseUrl}/api/mcp`, apiKey: settings.apiKey, guard: { readOnly: opts.readOnly === true, allow: opts.allow, confirm: opts.confirm === true } };
-  if (!settings.apiKey) note(deps.io, `seller mcp: no API key for profile "${settings.profile}"; requests will be refused (no_key)`);
+  if (!settings.apiKey) note(deps.io, t('mcp.noKey', { profile: settings.profile }));
   const pending = new Set<Promise<void>>();
   const lines = createInterface({ input: deps.io.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
@@ -75,7 +67,7 @@ export async function runMcp(opts: McpOptions, deps: Deps): Promise<void> {
       .then((answer) => {
         if (answer !== undefined) deps.io.stdout.write(`${answer}\n`);
       })
-      .catch((error: unknown) => note(deps.io, `seller mcp: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => note(deps.io, t('mcp.failed', { message: error instanceof Error ? error.message : String(error) })))
       .finally(() => pending.delete(task));
     pending.add(task);
   }
@@ -171,6 +163,7 @@ async function post(target: Forward, line: string): Promise<string | undefined> 
         'content-type': 'application/json',
         accept: 'application/json',
         'user-agent': 'seller-cli mcp',
+        // i18next-instrument-ignore-next-line: an HTTP header, not text
         ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
       },
       body: line,
@@ -197,6 +190,7 @@ async function post(target: Forward, line: string): Promise<string | undefined> 
   // A refusal of the whole POST: the API's error body.
   const api = (typeof body === 'object' && body !== null ? body : {}) as { error?: unknown; detail?: unknown };
   const code = typeof api.error === 'string' ? api.error : `http_${res.status}`;
+  // i18next-instrument-ignore-next-line: the JSON-RPC answer to the MCP host (machine output, as --json)
   const detail = typeof api.detail === 'string' ? `: ${api.detail}` : '';
   if (id === undefined) throw new Error(`${code}${detail} (HTTP ${res.status})`);
   return errorLine(id, BRIDGE_CODES.refused, `${code}${detail}`, { status: res.status, ...api, error: code });

@@ -8,9 +8,11 @@
  * control digit, KPP, SBP phone). The full account number is never printed: only the last four
  * digits the server answers.
  */
+import { has, language, t } from '../i18n/index.ts';
+import { dateTime } from '../i18n/format.ts';
 import { Option } from 'commander';
 import type { z } from 'zod';
-import { labelOf, type Papers } from '../lib/records.ts';
+import type { Papers } from '../lib/records.ts';
 import { accountOperations } from '../../sdk/contract/account.ts';
 import { SELLER_TYPES, type SellerType } from '../../sdk/contract/enums.ts';
 import {
@@ -57,49 +59,41 @@ export interface PayoutOptions {
 export const register: Register = (noun, app) => {
   noun
     .command('show')
-    .description('Show the papers: what is filled, whether admission is complete, what is missing')
+    .description(t('papers.showThePapersWhat'))
     .action(app.run(() => ({}), runPapersShow));
   noun
     .command('nickname')
-    .description('Set your public nickname (3-32 letters, digits, _ . -; unique)')
-    .argument('[name]', 'the nickname')
+    .description(t('papers.setYourPublicNickname'))
+    .argument('[name]', t('papers.theNickname'))
     .action(app.run((name: string | undefined) => ({ name }), runPapersNickname));
   noun
     .command('accept-offer')
-    .description('Accept the seller offer')
+    .description(t('papers.acceptTheSellerOffer'))
     .action(app.run(() => ({}), runPapersAcceptOffer));
   noun
     .command('status')
-    .description('Set your seller type and INN; answers the name the tax registry has for it')
-    .addOption(new Option('--type <type>', 'seller type').choices(SELLER_TYPES))
-    .option('--inn <inn>', 'tax number: 12 digits (ip, self_employed) or 10 digits (company)')
-    .addHelpText('after', '\nThe INN is checked (length, check digits) before anything is sent.\n\nExample:\n  $ seller papers status --type ip --inn 771234567859')
+    .description(t('papers.setYourSellerType'))
+    .addOption(new Option('--type <type>', t('papers.sellerType')).choices(SELLER_TYPES))
+    .option('--inn <inn>', t('papers.taxNumberDigitsIp'))
+    .addHelpText('after', t('papers.theInnIsChecked'))
     .action(app.run((o: StatusOptions): StatusOptions => ({ type: o.type, inn: o.inn }), runPapersStatus));
   noun
     .command('confirm-registry')
-    .description('Confirm that the registry name found for your INN is you')
+    .description(t('papers.confirmThatTheRegistry'))
     .action(app.run(() => ({}), runPapersConfirmRegistry));
   noun
     .command('payout')
-    .description('Set where payouts go: a bank account, or (self-employed only) SBP by phone')
-    .addOption(new Option('--method <method>', 'payout method').choices(PAYOUT_METHODS))
-    .option('--bik <bik>', 'account: bank code, 9 digits beginning 04')
-    .option('--account <digits>', 'account: the 20-digit account number')
-    .option('--account-file <file>', 'account: read the account number from a file (- for stdin) instead of --account')
-    .option('--kpp <kpp>', 'account, company only: KPP, 9 characters')
-    .option('--phone <phone>', 'sbp: phone number, e.g. +7 999 123-45-67')
-    .option('--name <name>', 'recipient exactly as the bank has it')
+    .description(t('papers.setWherePayoutsGo'))
+    .addOption(new Option('--method <method>', t('papers.payoutMethod')).choices(PAYOUT_METHODS))
+    .option('--bik <bik>', t('papers.accountBankCodeDigits'))
+    .option('--account <digits>', t('papers.accountTheDigitAccount'))
+    .option('--account-file <file>', t('papers.accountReadTheAccount'))
+    .option('--kpp <kpp>', t('papers.accountCompanyOnlyKpp'))
+    .option('--phone <phone>', t('papers.sbpPhoneNumberE'))
+    .option('--name <name>', t('papers.recipientExactlyAsThe'))
     .addHelpText(
       'after',
-      `
-Only the fields of the chosen method are taken: account → --bik --account --name (and --kpp for a
-company); sbp → --phone --name. On a terminal the missing ones are asked; otherwise they are named.
-Everything is checked (BIK, account control digit, KPP, phone) before anything is sent. Only the last
-four digits of the account are ever shown.
-
-Examples:
-  $ seller papers payout --method account --bik 044525225 --account-file account.txt --name "IP Ivanov Ivan"
-  $ seller papers payout --method sbp --phone "+7 999 123-45-67" --name "Ivanova Anna"`,
+      t('papers.onlyTheFieldsOf'),
     )
     .action(app.run((o: PayoutOptions): PayoutOptions => ({ ...o }), runPapersPayout));
 };
@@ -116,36 +110,40 @@ function knownSellerType(value: string | null): SellerType | null {
 export function fixFor(missing: Missing, papers: Pick<PapersView, 'sellerType'>): string {
   switch (missing) {
     case 'nickname':
-      return 'seller papers nickname NAME';
+      return t('papers.sellerPapersNicknameName');
     case 'offer':
-      return 'seller papers accept-offer';
+      return t('papers.sellerPapersAcceptOffer');
     case 'status':
-      return 'seller papers status --type ip|self_employed|company --inn INN';
+      return t('papers.sellerPapersStatusType');
     case 'registry':
-      return 'seller papers confirm-registry';
+      return t('papers.sellerPapersConfirmRegistry');
     case 'payout':
       if (papers.sellerType === 'self_employed') {
-        return 'seller papers payout --method sbp --phone PHONE --name NAME (or --method account --bik BIK --account ACCOUNT --name NAME)';
+        return t('papers.sellerPapersPayoutMethod');
       }
-      if (papers.sellerType === 'company') return 'seller papers payout --method account --bik BIK --account ACCOUNT --kpp KPP --name NAME';
-      return 'seller papers payout --method account --bik BIK --account ACCOUNT --name NAME';
+      if (papers.sellerType === 'company') return t('papers.sellerPapersPayoutMethod2');
+      return t('papers.sellerPapersPayoutMethod3');
     default:
-      return 'see `seller papers --help`';
+      return t('papers.seeSellerPapersHelp');
   }
 }
 
-const MISSING_LABEL: Record<Missing, string> = {
-  nickname: 'nickname',
-  offer: 'seller offer not accepted',
-  status: 'seller type and INN',
-  registry: 'registry name not confirmed',
-  payout: 'payout details',
-};
+/** A missing paper in words (`papers.missingLabels.*`); one this version does not know as it came. */
+const missingLabel = (missing: Missing): string => (has(`papers.missingLabels.${missing}`) ? t(`papers.missingLabels.${missing}`) : missing);
+
+/**
+ * A check of the SDK's validators for people: in English its own detail (as the CLI always printed
+ * it), in another language the catalogue's plain explanation of its kind (`refusals.*`): the SDK's
+ * text is developer-facing and stays English.
+ */
+function explain(check: { kind: string; detail: string }): string {
+  return language() === 'en' || !has(`refusals.${check.kind}`) ? check.detail : t(`refusals.${check.kind}`);
+}
 
 function payoutLine(p: PapersView['payout']): string {
-  if (p.method === null) return 'not set';
-  const where = p.method === 'account' ? `bank account${p.accountTail ? ` ending ${p.accountTail}` : ''}` : 'SBP by phone';
-  return `${where}${p.filled ? '' : ' (incomplete)'}`;
+  if (p.method === null) return t('papers.notSet');
+  const where = p.method === 'account' ? (p.accountTail ? t('papers.bankAccountEnding', { tail: p.accountTail }) : t('papers.bankAccount')) : t('papers.sbpByPhone');
+  return p.filled ? where : t('papers.incompleteDetails', { where });
 }
 
 export async function runPapersShow(_opts: object, deps: Deps): Promise<void> {
@@ -155,19 +153,20 @@ export async function runPapersShow(_opts: object, deps: Deps): Promise<void> {
     return;
   }
   printFields(deps.io, [
-    ['Nickname', papers.nickname],
-    ['Offer', papers.offerAccepted ? 'accepted' : 'not accepted'],
-    ['Seller type', papers.sellerType],
-    ['INN', papers.inn],
-    ['Registry name', papers.registryName],
-    ['Registry', papers.registryName === null ? '-' : papers.registryConfirmed ? 'confirmed' : 'not confirmed'],
-    ['Payout', payoutLine(papers.payout)],
-    ['Admission', papers.complete ? 'complete: your cards can be real' : 'incomplete: new cards are test cards'],
+    [t('papers.nickname'), papers.nickname],
+    [t('papers.offer'), papers.offerAccepted ? t('papers.accepted') : t('papers.notAccepted')],
+    [t('papers.sellerType2'), papers.sellerType],
+    [t('papers.inn'), papers.inn],
+    [t('papers.registryName'), papers.registryName],
+    [t('papers.registry'), papers.registryName === null ? '-' : papers.registryConfirmed ? t('papers.confirmed') : t('papers.notConfirmed')],
+    [t('papers.payout'), payoutLine(papers.payout)],
+    [t('papers.admission'), papers.complete ? t('papers.completeYourCardsCan') : t('papers.incompleteNewCardsAre')],
   ]);
   if (papers.missing.length === 0) return;
-  say(deps.io, '\nMissing:');
-  const width = Math.max(...papers.missing.map((m) => labelOf(MISSING_LABEL, m).length));
-  for (const m of papers.missing) say(deps.io, `  ${labelOf(MISSING_LABEL, m).padEnd(width)}  →  ${fixFor(m, papers)}`);
+  say(deps.io, t('papers.missing'));
+  const width = Math.max(...papers.missing.map((m) => missingLabel(m).length));
+  // i18next-instrument-ignore-next-line: the layout of a line; its parts are translated
+  for (const m of papers.missing) say(deps.io, `  ${missingLabel(m).padEnd(width)}  →  ${fixFor(m, papers)}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -176,23 +175,23 @@ export async function runPapersShow(_opts: object, deps: Deps): Promise<void> {
 const NICKNAME_BODY = accountOperations['papers.setNickname'].body;
 
 export async function runPapersNickname(opts: { name?: string | undefined }, deps: Deps): Promise<void> {
-  const name = await flagOrAsk(deps, opts.name, 'NAME', (p) => p.text('Nickname (3-32 letters, digits, _ . -)'));
+  const name = await flagOrAsk(deps, opts.name, 'NAME', (p) => p.text(t('papers.nicknameLettersDigits')));
   const checked = NICKNAME_BODY.safeParse({ nickname: name });
   if (!checked.success) {
-    throw new UsageError(`nickname "${name}" is not allowed: 3-32 characters, only letters, digits, _ . -`);
+    throw new UsageError(t('papers.nicknameIsNotAllowed', { name }));
   }
   const answer = await withHints(deps.client().papers.setNickname(checked.data), {
-    nickname_taken: 'another seller has this nickname; choose another one',
-    contacts: 'a nickname must not be an e-mail address, phone number or messenger handle',
+    nickname_taken: t('papers.anotherSellerHasThis'),
+    contacts: t('papers.aNicknameMustNot'),
   });
   if (wantsJson(deps)) printJson(deps.io, answer);
-  else say(deps.io, `Nickname set: ${answer.nickname}`);
+  else say(deps.io, t('papers.nicknameSet', { nickname: answer.nickname }));
 }
 
 export async function runPapersAcceptOffer(_opts: object, deps: Deps): Promise<void> {
   const answer = await deps.client().papers.acceptOffer();
   if (wantsJson(deps)) printJson(deps.io, answer);
-  else say(deps.io, `Seller offer accepted (${answer.acceptedAt}).`);
+  else say(deps.io, t('papers.sellerOfferAccepted', { acceptedAt: dateTime(answer.acceptedAt) }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -207,7 +206,7 @@ async function askChecked(deps: Deps, question: string, check: (value: string) =
   for (let attempt = 1; ; attempt++) {
     const value = tidy(await deps.prompter.text(question));
     const verdict = check(value);
-    const reason = typeof verdict === 'string' ? verdict : verdict && !verdict.ok ? verdict.detail : null;
+    const reason = typeof verdict === 'string' ? verdict : verdict && !verdict.ok ? explain(verdict) : null;
     if (reason === null) return value;
     if (attempt >= 3) throw new UsageError(reason);
     warn(deps.io, reason);
@@ -219,42 +218,42 @@ export async function runPapersStatus(opts: StatusOptions, deps: Deps): Promise<
   if (!interactive) {
     const missing = [opts.type === undefined ? '--type' : '', opts.inn === undefined ? '--inn' : ''].filter(Boolean);
     if (missing.length > 0) {
-      throw new UsageError(`missing flags: ${missing.join(' ')}`, 'example: seller papers status --type ip --inn 771234567859');
+      throw new UsageError(t('papers.missingFlags', { missing: missing.join(' ') }), t('papers.exampleSellerPapersStatus'));
     }
   }
   const type =
     opts.type ??
-    ((await askChecked(deps, `Seller type (${SELLER_TYPES.join(', ')})`, (v) => (isSellerType(v) ? null : `choose one of ${SELLER_TYPES.join(', ')}`))) as SellerType);
+    ((await askChecked(deps, t('papers.sellerTypeAsk', { types: SELLER_TYPES.join(', ') }), (v) => (isSellerType(v) ? null : t('papers.chooseOneOf', { types: SELLER_TYPES.join(', ') })))) as SellerType);
   let inn: string;
   if (opts.inn !== undefined) {
     inn = opts.inn.trim();
     const check = validateInn(inn, type);
-    if (!check.ok) throw new UsageError(`--inn: ${check.detail} (${check.kind})`, innHint(type));
+    if (!check.ok) throw new UsageError(t('papers.refusedFlag', { flag: '--inn', detail: explain(check), kind: check.kind }), innHint(type));
   } else {
-    inn = await askChecked(deps, `INN (${type === 'company' ? '10' : '12'} digits)`, (v) => validateInn(v, type));
+    inn = await askChecked(deps, t('papers.innDigits', { digits: type === 'company' ? '10' : '12' }), (v) => validateInn(v, type));
   }
   const answer = await withHints(deps.client().papers.setStatus({ sellerType: type, inn }), { inn_bad: innHint(type) });
   if (wantsJson(deps)) {
     printJson(deps.io, answer);
     return;
   }
-  say(deps.io, `Status set: ${answer.sellerType}, INN ${answer.inn}`);
-  say(deps.io, `Registry name: ${answer.registryName}`);
-  if (answer.needsConfirm) note(deps.io, 'If this is you, confirm with `seller papers confirm-registry`.');
-  else note(deps.io, 'The registry name is confirmed.');
+  say(deps.io, t('papers.statusSetInn', { sellerType: answer.sellerType, inn: answer.inn }));
+  say(deps.io, t('papers.registryName2', { registryName: answer.registryName }));
+  if (answer.needsConfirm) note(deps.io, t('papers.ifThisIsYou'));
+  else note(deps.io, t('papers.theRegistryNameIs'));
 }
 
 function innHint(type: SellerType): string {
-  return type === 'company' ? "a company's INN has 10 digits" : `the INN of ${type === 'ip' ? 'a sole trader' : 'a self-employed person'} has 12 digits`;
+  return type === 'company' ? t('papers.aCompanySInn') : type === 'ip' ? t('papers.innOfIp') : t('papers.innOfSelfEmployed');
 }
 
 export async function runPapersConfirmRegistry(_opts: object, deps: Deps): Promise<void> {
   const client = deps.client();
   const answer = await withHints(client.papers.confirmRegistry(), {
-    no_status: 'set your seller type and INN first: seller papers status --type ip|self_employed|company --inn INN',
+    no_status: t('papers.setYourSellerType2'),
   });
   if (wantsJson(deps)) printJson(deps.io, answer);
-  else say(deps.io, answer.already ? 'The registry name was already confirmed.' : 'Registry name confirmed.');
+  else say(deps.io, answer.already ? t('papers.theRegistryNameWas') : t('papers.registryNameConfirmed'));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,19 +269,22 @@ const FLAG_OF_KIND: Record<string, string> = {
   sbp_only_self: '--method',
 };
 
-const PAYOUT_HINTS: Record<string, string> = {
-  sbp_only_self: 'payouts by phone (SBP) are for self-employed sellers only; use --method account',
-  phone_format: 'an SBP phone is 11 digits beginning with 7, e.g. 79991234567 or +7 999 123-45-67',
-  bik_bad: 'the BIK is 9 digits beginning with 04; your bank lists it with its details',
-  account_bad: 'check the account number and the BIK: the account must belong to that bank',
-  name_needed: 'give the recipient exactly as the bank has it, with --name',
-  kpp_bad: 'a company needs its 9-character KPP, with --kpp',
-};
+const payoutHints = (): Record<string, string> => ({
+  sbp_only_self: t('papers.payoutsByPhoneSbp'),
+  phone_format: t('papers.anSbpPhoneIs'),
+  bik_bad: t('papers.theBikIsDigits'),
+  account_bad: t('papers.checkTheAccountNumber'),
+  name_needed: t('papers.giveTheRecipientExactly'),
+  kpp_bad: t('papers.aCompanyNeedsIts'),
+});
 
-function refuse(check: CheckResult): never {
+/** A refused check (the SDK's, or `own`: the CLI's own, already in the active language) as a usage error. */
+function refuse(check: CheckResult, own = false): never {
   if (check.ok) throw new Error('refuse() of a passing check');
   const flag = FLAG_OF_KIND[check.kind];
-  throw new UsageError(`${flag ? `${flag}: ` : ''}${check.detail} (${check.kind})`, PAYOUT_HINTS[check.kind]);
+  const detail = own ? check.detail : explain(check);
+  const message = flag ? t('papers.refusedFlag', { flag, detail, kind: check.kind }) : t('papers.refused', { detail, kind: check.kind });
+  throw new UsageError(message, payoutHints()[check.kind]);
 }
 
 const digitsOnly = (value: string) => value.replace(/[\s-]/g, '');
@@ -294,10 +296,10 @@ function fieldsOf(method: PayoutMethod, sellerType: SellerType | null): ('bik' |
 }
 
 export async function runPapersPayout(opts: PayoutOptions, deps: Deps): Promise<void> {
-  if (opts.account !== undefined && opts.accountFile !== undefined) throw new UsageError('use either --account or --account-file, not both');
+  if (opts.account !== undefined && opts.accountFile !== undefined) throw new UsageError(t('papers.useEitherAccountOr'));
   const method = await flagOrAsk(deps, opts.method, '--method', async (p) => {
-    const answer = (await p.text('Payout method (account, or sbp for the self-employed)')).trim();
-    if (answer !== 'account' && answer !== 'sbp') throw new UsageError(`--method: "${answer}" is not account or sbp`);
+    const answer = (await p.text(t('papers.payoutMethodAccountOr'))).trim();
+    if (answer !== 'account' && answer !== 'sbp') throw new UsageError(t('papers.methodIsNotAccount', { answer }));
     return answer as PayoutMethod;
   });
 
@@ -307,7 +309,7 @@ export async function runPapersPayout(opts: PayoutOptions, deps: Deps): Promise<
       ? [opts.phone !== undefined ? '--phone' : '']
       : [opts.bik !== undefined ? '--bik' : '', opts.account !== undefined ? '--account' : '', opts.accountFile !== undefined ? '--account-file' : '', opts.kpp !== undefined ? '--kpp' : ''];
   const extra = foreign.filter(Boolean);
-  if (extra.length > 0) throw new UsageError(`${extra.join(' ')} ${extra.length > 1 ? 'do' : 'does'} not go with --method ${method}`);
+  if (extra.length > 0) throw new UsageError(t('papers.notGoWithMethod', { extra: extra.join(' '), count: extra.length, method }));
 
   // What was given is checked before any call.
   const given: PayoutInput = { method };
@@ -325,7 +327,7 @@ export async function runPapersPayout(opts: PayoutOptions, deps: Deps): Promise<
       const account = validateAccount(given.account, given.bik);
       if (!account.ok) refuse(account);
     } else if (given.account !== undefined && !/^\d{20}$/.test(given.account)) {
-      refuse({ ok: false, kind: 'account_bad', detail: 'The account number must be 20 digits.' });
+      refuse({ ok: false, kind: 'account_bad', detail: t('papers.theAccountNumberMust') }, true);
     }
     if (given.kpp !== undefined) {
       const kpp = validateKpp(given.kpp);
@@ -336,52 +338,52 @@ export async function runPapersPayout(opts: PayoutOptions, deps: Deps): Promise<
     const phone = validatePhone(given.phone);
     if (!phone.ok) refuse(phone);
   }
-  if (given.name === '') refuse({ ok: false, kind: 'name_needed', detail: 'The recipient name is empty.' });
+  if (given.name === '') refuse({ ok: false, kind: 'name_needed', detail: t('papers.theRecipientNameIs') }, true);
 
   // The seller type decides what else is needed (KPP for a company; SBP only when self-employed).
   const client = deps.client();
   const sellerType = knownSellerType((await client.papers.get()).sellerType);
   if (method === 'sbp' && sellerType !== 'self_employed') {
-    refuse({ ok: false, kind: 'sbp_only_self', detail: `Payouts by phone (SBP) are only for self-employed sellers; your seller type is ${sellerType ?? 'not set'}.` });
+    refuse({ ok: false, kind: 'sbp_only_self', detail: t('papers.payoutsByPhoneSbp2', { type: sellerType ?? t('papers.notSet') }) }, true);
   }
   if (given.kpp !== undefined && sellerType !== 'company') {
-    throw new UsageError('--kpp is only for a company', sellerType === null ? 'set your seller type first: seller papers status' : undefined);
+    throw new UsageError(t('papers.kppIsOnlyFor'), sellerType === null ? t('papers.setYourSellerType3') : undefined);
   }
 
   const fields = fieldsOf(method, sellerType);
   const missing = fields.filter((f) => given[f] === undefined);
   if (missing.length > 0 && !isInteractive(deps.io)) {
-    const flags = missing.map((f) => (f === 'account' ? '--account (or --account-file)' : `--${f}`));
-    throw new UsageError(`missing flags: ${flags.join(' ')}`, `--method ${method} needs ${fields.map((f) => `--${f}`).join(' ')}`);
+    const flags = missing.map((f) => (f === 'account' ? t('papers.accountOrFile') : `--${f}`));
+    throw new UsageError(t('papers.missingFlags', { missing: flags.join(' ') }), t('papers.methodNeeds', { method, fields: fields.map((f) => `--${f}`).join(' ') }));
   }
   for (const field of missing) given[field] = await askField(deps, field, given);
 
   const check = validatePayout(given, sellerType);
   if (!check.ok) refuse(check);
-  if (sellerType === null) note(deps.io, 'Your seller type is not set yet: set it with `seller papers status` (a company also needs a KPP).');
+  if (sellerType === null) note(deps.io, t('papers.yourSellerTypeIs'));
 
   const body: PayoutInput = { method, name: given.name };
   for (const field of fields) if (field !== 'name') body[field] = given[field];
-  const answer = await withHints(client.papers.setPayout(body), PAYOUT_HINTS);
+  const answer = await withHints(client.papers.setPayout(body), payoutHints());
   if (wantsJson(deps)) {
     printJson(deps.io, answer);
     return;
   }
-  say(deps.io, `Payout details saved: ${payoutLine(answer)}.`);
-  if (!answer.filled) note(deps.io, 'The details do not suffice for a payout yet; see `seller papers show`.');
+  say(deps.io, t('papers.payoutDetailsSaved', { payoutLine: payoutLine(answer) }));
+  if (!answer.filled) note(deps.io, t('papers.theDetailsDoNot'));
 }
 
 async function askField(deps: Deps, field: 'bik' | 'account' | 'kpp' | 'phone' | 'name', given: PayoutInput): Promise<string> {
   switch (field) {
     case 'bik':
-      return askChecked(deps, 'BIK of the bank (9 digits)', validateBik, digitsOnly);
+      return askChecked(deps, t('papers.bikOfTheBank'), validateBik, digitsOnly);
     case 'account':
-      return askChecked(deps, 'Account number (20 digits)', (v) => validateAccount(v, given.bik), digitsOnly);
+      return askChecked(deps, t('papers.accountNumberDigits'), (v) => validateAccount(v, given.bik), digitsOnly);
     case 'kpp':
-      return askChecked(deps, 'KPP (9 characters)', validateKpp, (v) => v.trim().toUpperCase());
+      return askChecked(deps, t('papers.kppCharacters'), validateKpp, (v) => v.trim().toUpperCase());
     case 'phone':
-      return askChecked(deps, 'Phone for SBP (e.g. +7 999 123-45-67)', validatePhone, normalizePhone);
+      return askChecked(deps, t('papers.phoneForSbpE'), validatePhone, normalizePhone);
     case 'name':
-      return askChecked(deps, 'Recipient, exactly as the bank has it', (v) => (v ? null : 'The recipient name is required.'));
+      return askChecked(deps, t('papers.recipientExactlyAsThe2'), (v) => (v ? null : t('papers.recipientRequired')));
   }
 }

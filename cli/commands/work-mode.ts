@@ -11,6 +11,7 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { printFields, printJson } from '../lib/output.ts';
 import { flagOrAsk } from '../lib/prompts.ts';
+import { has, t } from '../i18n/index.ts';
 
 type WorkModeView = WorkMode;
 type WorkModeBody = WorkModeSet;
@@ -33,7 +34,7 @@ const CAPACITY_MAX = 10_000;
 export function parseCapacity(value: string): number | 'none' {
   if (value === 'none' || value === 'unlimited') return 'none';
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > CAPACITY_MAX) {
-    throw new InvalidArgumentError(`Must be a number from 1 to ${CAPACITY_MAX}, or "none".`);
+    throw new InvalidArgumentError(t('workMode.capacityInvalid', { max: CAPACITY_MAX }));
   }
   return Number(value);
 }
@@ -47,9 +48,9 @@ export function parseQuiet(value: string): { from: string; to: string } {
   const from = pad(parts[0]?.trim());
   const to = pad(parts[1]?.trim());
   if (parts.length !== 2 || !from || !to || !HHMM.test(from) || !HHMM.test(to)) {
-    throw new UsageError(`--quiet: "${value}" is not a range HH:MM-HH:MM`, 'example: --quiet 23:00-08:00 --tz Europe/Moscow');
+    throw new UsageError(t('workMode.quietInvalid', { value }), t('workMode.quietExample'));
   }
-  if (from === to) throw new UsageError('--quiet: the range is empty (start equals end)');
+  if (from === to) throw new UsageError(t('workMode.quietEmpty'));
   return { from, to };
 }
 
@@ -62,30 +63,20 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
-const PRESENCE_NOTE = `
-Presence (online, away, offline) is not a setting: the marketplace decides it from your activity,
-so there is no flag for it; \`seller work-mode show\` shows what it is now.
-
-Examples:
-  $ seller work-mode set --capacity 5
-  $ seller work-mode set --dnd on
-  $ seller work-mode set --quiet 23:00-08:00 --tz Europe/Moscow
-  $ seller work-mode set --capacity none --no-quiet`;
-
 export const register: Register = (noun, app) => {
   noun
     .command('show')
-    .description('Show capacity, do-not-disturb, quiet hours and your presence')
+    .description(t('workMode.show'))
     .action(app.run(() => ({}), runWorkModeShow));
   noun
     .command('set')
-    .description('Change capacity, do-not-disturb or quiet hours (presence cannot be set)')
-    .option('--capacity <n>', 'orders you take at a time, or "none" for no limit', parseCapacity)
-    .addOption(new Option('--dnd <onOff>', 'do not disturb').choices(['on', 'off']))
-    .option('--quiet <range>', 'quiet hours HH:MM-HH:MM (with --tz)')
-    .option('--no-quiet', 'remove the quiet hours')
-    .option('--tz <zone>', 'time zone of --quiet, e.g. Europe/Moscow')
-    .addHelpText('after', PRESENCE_NOTE)
+    .description(t('workMode.set'))
+    .option('--capacity <n>', t('workMode.options.capacity'), parseCapacity)
+    .addOption(new Option('--dnd <onOff>', t('workMode.options.dnd')).choices(['on', 'off']))
+    .option('--quiet <range>', t('workMode.options.quiet'))
+    .option('--no-quiet', t('workMode.options.noQuiet'))
+    .option('--tz <zone>', t('workMode.options.tz'))
+    .addHelpText('after', t('workMode.setHelp'))
     .action(
       app.run(
         (o: { capacity?: number | 'none'; dnd?: 'on' | 'off'; quiet?: string | boolean; tz?: string }): WorkModeSetOptions => ({
@@ -102,10 +93,10 @@ export const register: Register = (noun, app) => {
 
 export function describeWorkMode(mode: WorkModeView): ReadonlyArray<readonly [string, string]> {
   return [
-    ['Capacity', mode.capacity === null ? 'no limit' : `${mode.capacity} order${mode.capacity === 1 ? '' : 's'} at a time`],
-    ['Do not disturb', mode.doNotDisturb ? 'on' : 'off'],
-    ['Quiet hours', mode.quietHours === null ? 'none' : `${mode.quietHours.from}-${mode.quietHours.to} (${mode.quietHours.tz})`],
-    ['Presence', `${mode.presence} (decided by the marketplace)`],
+    [t('workMode.fields.capacity'), mode.capacity === null ? t('workMode.noLimit') : t('workMode.atATime', { count: mode.capacity })],
+    [t('workMode.fields.dnd'), t(mode.doNotDisturb ? 'workMode.on' : 'workMode.off')],
+    [t('workMode.fields.quiet'), mode.quietHours === null ? t('workMode.none') : t('workMode.quietRange', { ...mode.quietHours })],
+    [t('workMode.fields.presence'), t('workMode.presence', { presence: has(`workMode.presences.${mode.presence}`) ? t(`workMode.presences.${mode.presence}`) : mode.presence })],
   ];
 }
 
@@ -120,18 +111,18 @@ export async function runWorkModeSet(opts: WorkModeSetOptions, deps: Deps): Prom
   if (opts.capacity !== undefined) body.capacity = opts.capacity;
   if (opts.dnd !== undefined) body.doNotDisturb = opts.dnd;
   if (opts.quiet === false) {
-    if (opts.tz !== undefined) throw new UsageError('--tz goes with --quiet, not with --no-quiet');
+    if (opts.tz !== undefined) throw new UsageError(t('workMode.tzWithNoQuiet'));
     body.quietHours = null;
   } else if (opts.quiet !== undefined) {
     const range = parseQuiet(opts.quiet);
-    const tz = (await flagOrAsk(deps, opts.tz, '--tz', (p) => p.text('Time zone of the quiet hours (e.g. Europe/Moscow)'))).trim();
-    if (!isTimeZone(tz)) throw new UsageError(`--tz: "${tz}" is not a time zone`, 'use an IANA name such as Europe/Moscow or Asia/Yekaterinburg');
+    const tz = (await flagOrAsk(deps, opts.tz, '--tz', (p) => p.text(t('workMode.askTz')))).trim();
+    if (!isTimeZone(tz)) throw new UsageError(t('workMode.tzInvalid', { tz }), t('workMode.tzHint'));
     body.quietHours = { ...range, tz };
   } else if (opts.tz !== undefined) {
-    throw new UsageError('--tz needs --quiet HH:MM-HH:MM');
+    throw new UsageError(t('workMode.tzNeedsQuiet'));
   }
   if (Object.keys(body).length === 0) {
-    throw new UsageError('nothing to change', 'give --capacity, --dnd, --quiet with --tz, or --no-quiet; see `seller work-mode set --help`');
+    throw new UsageError(t('workMode.nothing'), t('workMode.nothingHint'));
   }
   const mode = await deps.client().workMode.set(body);
   if (wantsJson(deps)) printJson(deps.io, mode);

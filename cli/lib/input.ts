@@ -3,13 +3,13 @@
  * PATH` and the like, with `-` for stdin where the flag allows it. One wording and one exit code
  * for a file that cannot be read: a usage error (exit 2) naming the flag, the path and why.
  */
-import { t } from '../i18n/index.ts';
 import type { Deps } from './deps.ts';
 import { UsageError } from './errors.ts';
 import { readAllBytes } from './io.ts';
+import { has, t } from '../i18n/index.ts';
 
-/** Why a file cannot be read, for the error codes people meet (catalogue `input.why.<code>`). */
-const WHY = new Set(['ENOENT', 'EISDIR', 'EACCES']);
+/** Why a file cannot be read, in words for the codes people meet (`input.why.*`). */
+const whyOf = (code: string, message: string): string => (has(`input.why.${code}`) ? t(`input.why.${code}`) : message);
 
 /** A file's bytes; an unreadable file is a usage error naming the flag (when given), the path and why. */
 export async function readInputFile(path: string, flag?: string): Promise<Buffer> {
@@ -19,7 +19,7 @@ export async function readInputFile(path: string, flag?: string): Promise<Buffer
     return await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === undefined ? (error as Error).message : `${WHY.has(code) ? t(`input.why.${code}`) : (error as Error).message} (${code})`;
+    const why = code === undefined ? (error as Error).message : t('input.withCode', { why: whyOf(code, (error as Error).message), code });
     throw new UsageError(flag === undefined ? t('input.cannotRead', { path, why }) : t('input.cannotReadFlag', { flag, path, why }));
   }
 }

@@ -186,6 +186,39 @@ export function stateRefusal(
   return null;
 }
 
+/** Switches the card on or off, and auto-delivery when the body names it; or refuses ({@link stateRefusal}). */
+export function setState(card: CardRecord, body: { active: boolean; autoIssue?: boolean | undefined }, free: number, now: Date): Refusal | null {
+  const refusal = stateRefusal(card, body, free);
+  if (refusal) return refusal;
+  card.isActive = body.active;
+  if (body.autoIssue !== undefined) card.autoIssue = body.autoIssue;
+  if (body.active) card.hidden = false;
+  card.updatedAt = now.toISOString();
+  return null;
+}
+
+/** Marks the card a test card, or a real one when the seller may sell for real ({@link goRealRefusal}). */
+export function setTest(card: CardRecord, isTest: boolean, standing: SellerStanding, now: Date): Refusal | null {
+  const refusal = isTest ? null : goRealRefusal(standing);
+  if (refusal) return refusal;
+  card.isTest = isTest;
+  card.updatedAt = now.toISOString();
+  return null;
+}
+
+/**
+ * A card asked to be deleted: one that has orders is kept for them, hidden and switched off
+ * (`hidden`); another is for the caller to remove with its stock and image (`deleted`).
+ */
+export function retire(card: CardRecord, hasOrders: boolean, now: Date): 'hidden' | 'deleted' {
+  if (!hasOrders) return 'deleted';
+  card.isActive = false;
+  card.autoIssue = false;
+  card.hidden = true;
+  card.updatedAt = now.toISOString();
+  return 'hidden';
+}
+
 // ---------------------------------------------------------------------------------------------
 // Records
 

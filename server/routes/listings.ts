@@ -10,17 +10,18 @@ import {
   applyUpdate,
   checkImage,
   fieldsOf,
-  goRealRefusal,
   newCardRecord,
+  retire,
   sellerStanding,
+  setState,
+  setTest,
   startsAsTest,
-  stateRefusal,
   validateCard,
   validateUpdate,
   type CardFields,
 } from '../domain/cards.ts';
-import { dropStock, stockCounts } from '../domain/stock.ts';
 import { isRefusal } from '../domain/refusal.ts';
+import { dropStock, stockCounts } from '../domain/stock.ts';
 import { apiHandlers, type ApiContext } from '../http/handlers.ts';
 import { pageOf } from '../http/paging.ts';
 import type { SellerDoc } from '../store/docs.ts';
@@ -110,13 +111,7 @@ export const listingHandlers = apiHandlers({
   'listings.delete': async (ctx, { params }) => {
     const { caller } = ctx;
     const card = ownCard(ctx, params.number);
-    if (hasOrders(caller.doc, card.number)) {
-      card.isActive = false;
-      card.autoIssue = false;
-      card.hidden = true;
-      card.updatedAt = ctx.now.toISOString();
-      return { number: card.number, result: 'hidden' as const };
-    }
+    if (retire(card, hasOrders(caller.doc, card.number), ctx.now) === 'hidden') return { number: card.number, result: 'hidden' as const };
     delete caller.doc.cards[String(card.number)];
     dropStock(caller.doc, card.number);
     // The index is derived (in memory only); the number stays used: the sequence is never lowered.
@@ -127,26 +122,14 @@ export const listingHandlers = apiHandlers({
 
   'listings.setState': (ctx, { params, body }) => {
     const card = ownCard(ctx, params.number);
-    const refusal = stateRefusal(card, body, stockCounts(ctx.caller.doc, card.number).free);
-    if (refusal) return refusal;
-    card.isActive = body.active;
-    if (body.autoIssue !== undefined) card.autoIssue = body.autoIssue;
-    if (body.active) card.hidden = false;
-    card.updatedAt = ctx.now.toISOString();
-    return { number: card.number, isActive: card.isActive, autoIssue: card.autoIssue };
+    return setState(card, body, stockCounts(ctx.caller.doc, card.number).free, ctx.now) ?? { number: card.number, isActive: card.isActive, autoIssue: card.autoIssue };
   },
 
   'listings.copy': (ctx, { params }) => createCard(ctx, fieldsOf(ownCard(ctx, params.number))),
 
   'listings.setTest': (ctx, { params, body }) => {
     const card = ownCard(ctx, params.number);
-    if (!body.isTest) {
-      const refusal = goRealRefusal(sellerStanding(ctx.caller));
-      if (refusal) return refusal;
-    }
-    card.isTest = body.isTest;
-    card.updatedAt = ctx.now.toISOString();
-    return { number: card.number, isTest: card.isTest };
+    return setTest(card, body.isTest, sellerStanding(ctx.caller), ctx.now) ?? { number: card.number, isTest: card.isTest };
   },
 
   'listings.setImage': async (ctx, { params, raw, contentType }) => {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseCircular, parseDependencyTree } from 'dpdm';
 import { describe, expect, it } from 'vitest';
+import { makeApp } from '../server/helpers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -71,5 +72,23 @@ describe('one server context', () => {
     expect(PER_SERVER_OUTSIDE.test('const pages = new WeakMap<ServerContext, KeptPages>();')).toBe(true);
     expect(PER_SERVER_OUTSIDE.test('let st = svc.services[KEY] as WebhookState;')).toBe(true);
     expect(PER_SERVER_OUTSIDE.test('const serializers = new WeakMap<z.ZodType, Serializer>();')).toBe(false);
+  });
+
+  it('each server built by buildApp has parts of its own, and the clock sweeps only its own orders', async () => {
+    const [a, b] = await Promise.all([makeApp(), makeApp()]);
+    try {
+      for (const part of ['store', 'images', 'clock', 'deadlines', 'limiter', 'inflight', 'lastPrune', 'keptPages', 'events', 'outbox', 'market'] as const) {
+        expect(a.service[part], part).toBeDefined();
+        expect(a.service[part], part).not.toBe(b.service[part]);
+      }
+      // A deadline noted in one server is swept by its clock only.
+      a.service.deadlines.note('sel_nobody', 0);
+      await b.service.clock.tick();
+      expect(a.service.deadlines.bySeller.get('sel_nobody')).toBe(0);
+      await a.service.clock.tick();
+      expect(a.service.deadlines.bySeller.has('sel_nobody')).toBe(false);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
   });
 });

@@ -29,8 +29,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-const doctor = (args: string[] = [], apiKey = account.apiKey) =>
-  runSeller(['doctor', ...args], { env: { SERVICE_API_KEY: apiKey, SERVICE_BASE_URL: fake.url } });
+const doctor = (args: string[] = [], apiKey = account.apiKey, env: Record<string, string> = {}) =>
+  runSeller(['doctor', ...args], { env: { SERVICE_API_KEY: apiKey, SERVICE_BASE_URL: fake.url, ...env } });
 
 describe('seller doctor', () => {
   it('finds nothing against seller-server: exit 0, only GETs sent', async () => {
@@ -106,5 +106,33 @@ describe('seller doctor', () => {
   it('says in its help what the exit codes mean', async () => {
     const result = await runSeller(['doctor', '--help']);
     expect(result.stdout).toContain('1 differences found');
+  });
+
+  it('reports in Russian under LANG=ru_RU.UTF-8: headers, kinds, counts, skipped reasons; --json the same in both', async () => {
+    const ru = { LANG: 'ru_RU.UTF-8' };
+    fake.rules = [
+      { method: 'GET', path: '/api/v1/orders', body: setFields({ status: 'on_hold' }) },
+      { method: 'GET', path: '/api/v1/work-mode', status: 201 },
+    ];
+    const table = await doctor([], account.apiKey, ru);
+    expect(table.code).toBe(1);
+    const [header, ...lines] = table.stdout.trim().split('\n').map((line) => line.split('\t').slice(0, 5));
+    expect(header).toEqual(['ОПЕРАЦИЯ', 'ВИД', 'ПУТЬ', 'РАЗ', 'ПРИМЕР']);
+    expect(lines).toEqual(expect.arrayContaining([['workMode.get', 'другой статус', '(весь ответ)', '1', '201'], ['orders.list', 'неизвестное значение', 'items[].status', '3', 'on_hold']]));
+    expect(table.stderr).toContain(` ${GETS} операци`);
+    expect(table.stderr).toMatch(/^Проверен[оаы] \d+ операци[яий] на http:\/\/\S+ по контракту service-seller 0\.1\.0\.$/m);
+    expect(table.stderr).toContain('ошибка: найдено: 2 расхождения с контрактом');
+    expect(table.stderr).toContain('приложите вывод `seller doctor --json`');
+
+    const narrow = await server.newSeller({ scopes: ['catalog', 'listings'] });
+    fake.rules = [];
+    const skipped = await doctor([], narrow.apiKey, ru);
+    expect(skipped.code).toBe(0);
+    expect(skipped.stdout).toBe('Расхождений с контрактом нет.\n');
+    expect(skipped.stderr).toContain('пропущена orders.list: нет области доступа orders');
+
+    const [english, russian] = [await doctor(['--json'], narrow.apiKey), await doctor(['--json'], narrow.apiKey, ru)];
+    const stable = (text: string) => text.replace(/"date": "[^"]*"/, '"date": ""');
+    expect(stable(russian.stdout)).toBe(stable(english.stdout));
   });
 });

@@ -1,0 +1,148 @@
+/**
+ * A Russian seller's morning with the autopilot, as the built CLI (dist/) under
+ * LANG=ru_RU.UTF-8 and TZ=Europe/Moscow against a real seller-server and its sandbox: the lines
+ * it prints (piped: one line per event) are Russian, with Moscow times, roubles and words for the
+ * event types; `--json` under the same locale keeps the SDK's English events.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxClient, SellerClient } from '../../sdk/index.ts';
+import { ensureBuilt, spawnSeller } from '../helpers/cli.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+let client: SellerClient;
+let sandbox: SandboxClient;
+let dir: string;
+let env: Record<string, string>;
+const cards = { subs: 0, auto: 0, manual: 0, priced: 0 };
+
+const DELIVER_SCRIPT = `
+const order = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+process.stdout.write(JSON.stringify({ nextChargeDay: '2031-01-31', note: 'Готово, пользуйтесь!' }));
+`;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
+  const seller = await server.newSeller();
+  client = new SellerClient({ apiKey: seller.apiKey, baseUrl: server.url });
+  sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
+  dir = mkdtempSync(join(tmpdir(), 'autopilot-ru-'));
+  env = { SERVICE_API_KEY: seller.apiKey, SERVICE_BASE_URL: server.url, LANG: 'ru_RU.UTF-8', TZ: 'Europe/Moscow' };
+  const make = async (body: Record<string, unknown>) => {
+    const { number } = await client.listings.create({ slaMinutes: 60, guaranteeDays: 7, priceRub: 300, ...body } as never);
+    await client.listings.setState(number, { active: true });
+    return number;
+  };
+  cards.subs = await make({ service: 'spotify', tariff: 'individual', productType: 'subscription', deliveryMethod: 'invite' });
+  cards.manual = await make({ service: 'spotify', tariff: 'duo', productType: 'subscription', deliveryMethod: 'own_account' });
+  cards.auto = await make({ service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code' });
+  await client.stock.refill(cards.auto, { items: ['CODE-0001'] });
+  await client.listings.setState(cards.auto, { active: true, autoIssue: true });
+  cards.priced = await make({ service: 'netflix', tariff: 'basic', productType: 'code', deliveryMethod: 'code', priceRub: 1500, slaMinutes: 30, guaranteeDays: 0 });
+  for (const price of [1200, 1250, 1300]) {
+    const other = new SellerClient({ apiKey: (await server.newSeller()).apiKey, baseUrl: server.url });
+    const { number } = await other.listings.create({ service: 'netflix', tariff: 'basic', productType: 'code', deliveryMethod: 'code', priceRub: price, slaMinutes: 30, guaranteeDays: 0 });
+    await other.listings.setState(number, { active: true });
+  }
+  writeFileSync(join(dir, 'deliver.cjs'), DELIVER_SCRIPT);
+  writeFileSync(
+    join(dir, 'autopilot.json'),
+    JSON.stringify({
+      pollSeconds: 0.2,
+      deliver: [{ name: 'subs', match: { card: cards.subs }, action: { command: `node ${join(dir, 'deliver.cjs')}` } }],
+      deadline: { warnMinutesBefore: 15 },
+      stock: { everySeconds: 1, cards: [{ card: cards.auto, lowAt: 0 }] },
+      reprice: { intervalMinutes: 1, auditLog: join(dir, 'prices.jsonl'), cards: [{ card: cards.priced, floor: 1000, ceiling: 2000 }] },
+    }),
+  );
+}, 120_000);
+
+afterAll(async () => {
+  const closing = server?.close();
+  server?.app.server.closeAllConnections();
+  await closing;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+class Run {
+  stdout = '';
+  stderr = '';
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly closed: Promise<number | null>;
+  constructor(args: string[] = []) {
+    this.child = spawnSeller(['autopilot', '--config', join(dir, 'autopilot.json'), ...args], { env });
+    this.child.stdout.setEncoding('utf8').on('data', (text: string) => (this.stdout += text));
+    this.child.stderr.setEncoding('utf8').on('data', (text: string) => (this.stderr += text));
+    this.closed = new Promise((resolve) => this.child.on('close', (code) => resolve(code)));
+  }
+  line(pattern: RegExp): string | undefined {
+    return this.stdout.split('\n').find((l) => pattern.test(l));
+  }
+}
+
+async function until<T>(what: string, run: Run, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; the autopilot printed:\n${run.stdout}\n${run.stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const buy = async (card: number) => {
+  const order = await sandbox.createOrder({ number: card });
+  await sandbox.pay(order.id);
+  return order.id;
+};
+
+describe('seller autopilot under LANG=ru_RU.UTF-8', () => {
+  it('prints its morning in Russian: deliveries, stock, prices, deadlines in Moscow time', async () => {
+    const run = new Run();
+    const started = await until('start', run, () => run.line(/автопилот запущен/));
+    expect(started).toMatch(/^\d\d:\d\d:\d\d  autopilot запущен\s+автопилот запущен: deliver, deadline, stock, reprice; первый запуск: каждый заказ будет просмотрен один раз$/);
+    expect(run.stderr).toContain(`автопилот: ${join(dir, 'autopilot.json')}, состояние в `);
+
+    const id = await buy(cards.subs);
+    const delivered = await until('delivery', run, () => run.line(new RegExp(`${id} .*выдан по правилу subs`)));
+    expect(delivered).toMatch(new RegExp(`deliver   выдан\\s+${id} \\(#${cards.subs} subscription\\) выдан по правилу subs$`));
+
+    // The usual price of netflix codes is 1275 (the median, ours at 1500 among them): the reprice moves to it, in roubles.
+    const repriced = await until('reprice', run, () => run.line(/^\S+  reprice /));
+    expect(repriced).toMatch(new RegExp(`reprice   новая цена\\s+#${cards.priced}: 1\\u00a0500\\u00a0₽ → 1\\u00a0275\\u00a0₽ \\(обычная цена 1\\u00a0275\\u00a0₽, минимум 1\\u00a0000\\u00a0₽, максимум 2\\u00a0000\\u00a0₽; `));
+
+    await buy(cards.auto);
+    expect(await until('stock out', run, () => run.line(/^\S+  stock .*закончился/))).toContain(`#${cards.auto}: склад пуст, автовыдача выключена до пополнения`);
+
+    // 50 of the 60 SLA minutes pass on an order no rule delivers, and its buyer writes: a warning with the Moscow deadline.
+    const manual = await buy(cards.manual);
+    const deliverBy = (await client.orders.get(manual)).deliverBy!;
+    await sandbox.advanceClock({ seconds: 50 * 60 });
+    // The guard sees an order when it changes: the buyer writes.
+    await sandbox.message(manual, { text: 'Здравствуйте, когда будет?' });
+    const warned = await until('SLA warning', run, () => run.line(new RegExp(`${manual} .*нужно выдать`)));
+    const moscow = new Intl.DateTimeFormat('ru-RU', { timeZone: 'Europe/Moscow', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).format(new Date(deliverBy));
+    expect(warned).toMatch(new RegExp(`deadline  срок\\s+${manual} \\(#${cards.manual}\\) нужно выдать в течение \\d+ мин\\. \\(до ${moscow.replaceAll('.', '\\.')} GMT\\+3\\)$`));
+
+    run.child.kill('SIGINT');
+    expect(await run.closed).toBe(0);
+    expect(run.stderr).toContain('останавливаюсь: доделываю начатое');
+    expect(run.line(/автопилот остановлен; начатое доделано, состояние сохранено/)).toBeDefined();
+    expect(run.stdout).not.toMatch(/delivered by|out of stock|must be delivered/);
+  }, 90_000);
+
+  it('--json under the same locale keeps the SDK\'s English events', async () => {
+    const run = new Run(['--json', '--dry-run']);
+    const line = await until('start', run, () => run.stdout.split('\n').find((l) => l.includes('"started"')));
+    run.child.kill('SIGINT');
+    await run.closed;
+    const event = JSON.parse(line) as { message: string; dryRun?: boolean };
+    expect(event.message).toMatch(/^autopilot started \(dry run: nothing is changed\): deliver, deadline, stock, reprice; resuming from /);
+    expect(run.stdout).not.toMatch(/[а-яё]/i);
+  }, 60_000);
+});

@@ -1,0 +1,95 @@
+/**
+ * The webhooks part of a Russian seller's day, as the built CLI (dist/) under LANG=ru_RU.UTF-8
+ * against a real seller-server (local hooks allowed): `hooks set` keeps the secret in a file,
+ * `hooks listen` receives and verifies the service's signed test delivery, `hooks show`,
+ * `hooks deliveries` and `hooks verify` speak Russian; `--json` is the same in both languages.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, runSeller, spawnSeller } from '../helpers/cli.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+let dir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  server = await startTestServer({ allowLocalHooks: true });
+  const seller = await server.newSeller();
+  dir = mkdtempSync(join(tmpdir(), 'hooks-ru-'));
+  env = { SERVICE_API_KEY: seller.apiKey, SERVICE_BASE_URL: server.url, LANG: 'ru_RU.UTF-8' };
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A port free right now on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe('seller hooks under LANG=ru_RU.UTF-8', () => {
+  it('subscribes, receives and verifies the test delivery, and shows it all in Russian', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/`;
+    const secretFile = join(dir, 'webhook.secret');
+
+    const set = await runSeller(['hooks', 'set', '--url', url, '--event', 'order.paid', '--secret-file', secretFile], { env });
+    expect(set.code).toBe(0);
+    expect(set.stderr).toContain(`${url} подписан на order.paid.`);
+    expect(set.stderr).toContain(`Секрет подписи — в ${secretFile} (права 0600). Больше он не показывается.`);
+    expect(readFileSync(secretFile, 'utf8')).toMatch(/^whsec_/);
+
+    const listen = spawnSeller(['hooks', 'listen', '--port', String(port), '--secret-file', secretFile, '--count', '1'], { env });
+    let out = '';
+    let err = '';
+    listen.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+    listen.stderr.setEncoding('utf8').on('data', (text: string) => (err += text));
+    const closed = new Promise<number | null>((resolve) => listen.on('close', resolve));
+    const end = Date.now() + 15_000;
+    while (!err.includes('слушаю') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect(err).toContain(`слушаю http://127.0.0.1:${port}`);
+    expect(err).toContain(`Проверяю подписи секретом из ${secretFile}.`);
+
+    const test = await runSeller(['hooks', 'test'], { env });
+    expect(test.code).toBe(0);
+    expect(test.stdout).toMatch(/^Отправлено тестовое событие order\.paid: доставка \S+\.\n$/);
+    expect(test.stderr).toContain('Следите за ней: `seller hooks deliveries`.');
+
+    expect(await closed).toBe(0);
+    // Piped: tab-separated, the time in the user's zone with the zone shown, the verdict in words.
+    const [received] = out.trim().split('\n').map((line) => line.split('\t'));
+    expect(received).toEqual([expect.stringMatching(/^\d\d\.\d\d\.\d{4}, \d\d:\d\d (GMT|UTC)/), 'order.paid', expect.any(String), '#1', 'верна (тест)']);
+
+    const show = await runSeller(['hooks', 'show'], { env });
+    expect(show.stdout).toMatch(/^Адрес:\s+http:\/\/127\.0\.0\.1:\d+\/$/m);
+    expect(show.stdout).toMatch(/^События:\s+order\.paid$/m);
+    expect(show.stdout).toMatch(/^Статус:\s+активна$/m);
+
+    const deliveries = await runSeller(['hooks', 'deliveries'], { env });
+    expect(deliveries.stdout.split('\n')[0]).toBe('СОБЫТИЕ\tДОСТАВКА\tПОПЫТОК\tПОСЛЕДНИЙ СТАТУС\tПОСЛЕДНЯЯ ОШИБКА\tСЛЕДУЮЩАЯ ПОПЫТКА\tДОСТАВЛЕНО\tТЕСТ');
+    expect(deliveries.stdout.split('\n')[1]).toMatch(/^order\.paid\t\S+\t1\t200\t-\t-\t\d\d\.\d\d\.\d{4}, \d\d:\d\d \S+\tтест$/);
+
+    // A recorded body without its headers: exit 1, the reason code, and the hint in Russian.
+    writeFileSync(join(dir, 'body.json'), '{"event":"order.paid"}');
+    const verify = await runSeller(['hooks', 'verify', '--payload', join(dir, 'body.json'), '--secret-file', secretFile], { env });
+    expect(verify.code).toBe(1);
+    expect(verify.stderr).toMatch(/^ошибка: missing_header: /m);
+    expect(verify.stderr).toMatch(/^подсказка: передайте x-service-\S+ через --header, --signature\/--timestamp или --headers-file$/m);
+
+    const [english, russian] = [await runSeller(['--json', 'hooks', 'show'], { env: { ...env, LANG: 'C' } }), await runSeller(['--json', 'hooks', 'show'], { env })];
+    expect(russian.stdout).toBe(english.stdout);
+    expect(JSON.parse(russian.stdout)).toMatchObject({ status: 'active', events: ['order.paid'] });
+  }, 90_000);
+});
