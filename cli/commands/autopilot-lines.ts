@@ -19,8 +19,10 @@ export interface LineForm {
   pattern: RegExp;
   /** The message under `autopilot.events.`. */
   key: string;
+  /** The message without the rule and type it starts with (the line's columns say them), when it does. */
+  short?: string;
   /** The values as the active language shows them (default: as read). */
-  show?: (values: Values, event: AutopilotEvent) => Record<string, unknown>;
+  show?: (values: Values, event: AutopilotEvent, short: boolean) => Record<string, unknown>;
 }
 
 const ID = '(?<id>\\S+)';
@@ -131,13 +133,14 @@ export const FORMS: readonly LineForm[] = [
     event: 'autopilot.started',
     pattern: /^autopilot started(?<dry> \(dry run: nothing is changed\))?: (?<rules>.*); (?<from>resuming from (?<since>.*)|first run: every order is looked at once)$/,
     key: 'started',
-    show: (v) => ({
+    short: 'startedShort',
+    show: (v, _event, short) => ({
       rules: v.rules,
-      dry: v.dry ? t('autopilot.events.dryRun') : '',
+      dry: v.dry ? t(short ? 'autopilot.events.dryRunShort' : 'autopilot.events.dryRun') : '',
       from: v.since !== undefined ? t('autopilot.events.resumingFrom', { since: dateTime(v.since) }) : t('autopilot.events.firstRun'),
     }),
   },
-  { event: 'autopilot.stopped', pattern: /^autopilot stopped; everything in progress was finished and the state saved$/, key: 'stopped' },
+  { event: 'autopilot.stopped', pattern: /^autopilot stopped; everything in progress was finished and the state saved$/, key: 'stopped', short: 'stoppedShort' },
   { event: 'autopilot.error', pattern: /^cannot list the (?<status>\S+) orders \((?<reason>.*)\); the deadline guard and the backlog see them when they change$/, key: 'cannotList' },
   { event: 'autopilot.error', pattern: /^a timed rule failed: (?<reason>.*)$/, key: 'timedRuleFailed' },
   { event: 'autopilot.poll-failed', pattern: /^polling failed \((?<reason>.*)\); retrying in (?<seconds>\d+) s$/, key: 'pollFailed' },
@@ -164,13 +167,20 @@ export function readLine(event: AutopilotEvent): { form: LineForm; values: Value
   return undefined;
 }
 
-/** The event's message for people in the active language. */
-export function eventMessage(event: AutopilotEvent): string {
-  if (language() === 'en') return event.message;
+/**
+ * The event's message for people in the active language; `short`: without the rule and type it
+ * starts with (`autopilot started: …` under the columns `autopilot started`).
+ */
+export function eventMessage(event: AutopilotEvent, short = false): string {
+  // i18next-instrument-ignore-next-line: the SDK's English words a line starts with, matched
+  const said = `${event.rule} ${event.type}`;
+  const english = short && event.message.startsWith(said) ? event.message.slice(said.length).replace(/^[:;,]?\s*/, '') : event.message;
+  if (language() === 'en') return english;
   const read = readLine(event);
-  if (!read) return event.message;
+  if (!read) return english;
   const { form, values } = read;
-  return t(`autopilot.events.${form.key}`, form.show ? form.show(values, event) : values);
+  const useShort = short && form.short !== undefined;
+  return t(`autopilot.events.${useShort ? form.short : form.key}`, form.show ? form.show(values, event, useShort) : values);
 }
 
 /** An event type for people: a word in Russian, the raw type in English (and for a type not known here). */
