@@ -1,7 +1,8 @@
 /**
- * CLI start-up, hyperfine-style: wall time of `seller --help` and of `seller cards list --json`
- * (against a running reference server, a seller with 20 cards) against `node -e 0`, N runs of
- * each, interleaved (so drift hits all three alike), median. Target: at most 1.6×.
+ * CLI start-up, hyperfine-style: wall time of `seller --help` (in English and in Russian) and of
+ * `seller cards list --json` (against a running reference server, a seller with 20 cards) against
+ * `node -e 0`, N runs of each, interleaved (so drift hits all alike), median. Targets: at most
+ * 1.6× `node -e 0`; the Russian help at most 1.15× the English one (it loads its catalogue too).
  * The server runs in this process; the commands are separate processes, as a user runs them.
  */
 import path from 'node:path';
@@ -31,30 +32,44 @@ export async function run() {
       SELLER_CONFIG_DIR: config.dir,
       XDG_CONFIG_HOME: config.dir,
       NO_COLOR: '1',
+      LC_ALL: '',
+      LC_MESSAGES: '',
+      SELLER_LANG: '',
+      LANG: 'C',
     };
+    const ru = { ...env, LANG: 'ru_RU.UTF-8' };
     const sellerJs = path.join(ROOT, 'bin', 'seller.js');
     const commands = {
       node: [process.execPath, ['-e', '0']],
       help: [process.execPath, [sellerJs, '--help']],
+      helpRu: [process.execPath, [sellerJs, '--help'], ru],
       list: [process.execPath, [sellerJs, 'cards', 'list', '--json']],
     };
+    const english = await timedRun(...commands.help, { env, cwd: ROOT });
+    const russian = await timedRun(commands.helpRu[0], commands.helpRu[1], { env: ru, cwd: ROOT });
+    if (!english.out.includes('Usage: seller') || !russian.out.includes('Использование: seller')) {
+      throw new Error(`seller --help did not answer in English and Russian: ${english.out.slice(0, 80)} / ${russian.out.slice(0, 80)}`);
+    }
     const listed = await timedRun(...commands.list, { env, cwd: ROOT });
     if (!listed.out.includes(service)) throw new Error(`seller cards list --json printed ${listed.out.slice(0, 200)}`);
 
-    const times = { node: [], help: [], list: [] };
+    const times = { node: [], help: [], helpRu: [], list: [] };
     const names = Object.keys(commands);
     for (let i = 0; i < WARMUP + RUNS; i++) {
       // Rotate the order each round, so no command always runs right after another.
       for (let j = 0; j < names.length; j++) {
         const which = names[(i + j) % names.length];
-        const { ms } = await timedRun(...commands[which], { env, cwd: ROOT });
+        const [command, args, own] = commands[which];
+        const { ms } = await timedRun(command, args, { env: own ?? env, cwd: ROOT });
         if (i >= WARMUP) times[which].push(ms);
       }
     }
-    const [node, help, list] = [median(times.node), median(times.help), median(times.list)];
-    log(`  cli: node -e 0 ${fmt.ms(node)}, seller --help ${fmt.ms(help)}, seller cards list --json ${fmt.ms(list)} (median of ${RUNS})`);
+    const [node, help, helpRu, list] = [median(times.node), median(times.help), median(times.helpRu), median(times.list)];
+    log(`  cli: node -e 0 ${fmt.ms(node)}, seller --help ${fmt.ms(help)} (ru ${fmt.ms(helpRu)}), seller cards list --json ${fmt.ms(list)} (median of ${RUNS})`);
     return [
       ratioRow('seller --help: wall time', fmt.ms(help), `node -e 0 ${fmt.ms(node)}`, help / node, { atMost: 1.6 }),
+      ratioRow('seller --help in Russian: wall time', fmt.ms(helpRu), `node -e 0 ${fmt.ms(node)}`, helpRu / node, { atMost: 1.6 }),
+      ratioRow('seller --help in Russian vs in English', fmt.ms(helpRu), `English ${fmt.ms(help)}`, helpRu / help, { atMost: 1.15 }),
       ratioRow(`seller cards list --json (${CARDS} cards): wall time`, fmt.ms(list), `node -e 0 ${fmt.ms(node)}`, list / node, { atMost: 1.6 }),
     ];
   } finally {

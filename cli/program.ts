@@ -2,7 +2,7 @@
  * The `seller` program: global options, one stub per noun, and the mapping of every failure to
  * a message and an exit code. Only the invoked noun's module is imported.
  */
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import pkg from './package.json' with { type: 'json' };
 import type { Deps } from './lib/deps.ts';
 import type { IO } from './lib/io.ts';
@@ -10,7 +10,7 @@ import { COMPLETE_WORD } from './complete-word.ts';
 import { localize } from './i18n/commander.ts';
 import { t, useLanguage } from './i18n/index.ts';
 import { useTimeZone } from './i18n/format.ts';
-import { chooseLanguage } from './i18n/language.ts';
+import { chooseLanguage, LANGUAGES } from './i18n/language.ts';
 import { savedLanguage } from './lib/config.ts';
 import { NOUNS, type Noun } from './nouns.ts';
 
@@ -30,7 +30,7 @@ export function buildProgram(io: IO): Command {
     .option('--profile <name>', t('program.profile'))
     .option('--base-url <url>', t('program.baseUrl'))
     .option('--json', t('program.json'))
-    .option('--lang <lang>', t('program.lang'))
+    .addOption(Object.assign(new Option('--lang <lang>', t('program.lang')), { completions: LANGUAGES }))
     .option('--utc', t('program.utc'))
     .addHelpText('after', t('program.after'))
     .showHelpAfterError(t('program.helpAfterError'))
@@ -62,9 +62,11 @@ export function invokedNoun(argv: readonly string[]): Noun | undefined {
 /** Runs `seller` with `argv` (without node and script) and answers the exit code. */
 export async function runCli(argv: readonly string[], options: RunOptions): Promise<number> {
   const { io } = options;
-  const choice = chooseLanguage(argv, io.env, () => savedLanguage(argv, io.env));
+  // On Tab the words are the command line being typed, not this run's options.
+  const own = argv[0] === COMPLETE_WORD ? [] : argv;
+  const choice = chooseLanguage(own, io.env, () => savedLanguage(own, io.env));
   await useLanguage(choice.language);
-  useTimeZone({ utc: argv.includes('--utc'), tz: io.env.TZ });
+  useTimeZone({ utc: own.includes('--utc'), tz: io.env.TZ });
   if (choice.invalid) {
     const { reportError, UsageError } = await import('./lib/errors.ts');
     return reportError(io, new UsageError(t('language.invalid', choice.invalid), t('language.hint')));

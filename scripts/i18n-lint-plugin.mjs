@@ -17,8 +17,10 @@ const SINKS = {
   description: [0],
   summary: [0],
   option: [1],
+  Option: [1],
   requiredOption: [1],
   argument: [1],
+  Argument: [1],
   addHelpText: [1],
   helpOption: [1],
   showHelpAfterError: [0],
@@ -36,12 +38,25 @@ const SINKS = {
   checkbox: [0],
   confirm: [0],
   openOption: [1],
+  printTable: [3],
+  listOptions: [1],
+  write: [0],
 };
 /** Object properties whose string values are text for a person (table columns, prompt choices). */
-const PROPERTIES = new Set(['header', 'empty']);
+const PROPERTIES = new Set(['header', 'empty', 'what']);
 const IGNORE = 'i18next-instrument-ignore-next-line';
 
 const isText = (text) => /\p{L}{2,}/u.test(text);
+
+/**
+ * Which of the instrumenter's candidates count: it also proposes terminal escape sequences, file
+ * name templates and single identifiers (`AbortPromptError`), which are no text for a person; a
+ * message has at least two words. (The sinks above catch one-word texts such as a table header.)
+ */
+export const isCandidateText = (text) => {
+  const bare = text.replace(/\{\{[^}]*\}\}/g, 'x');
+  return !text.includes('\u001b') && !text.startsWith('-') && /\p{L}{2,}/u.test(bare) && /\S\s+\S/.test(bare);
+};
 
 function literalText(node) {
   if (!node) return undefined;
@@ -56,28 +71,36 @@ function calleeName(callee) {
   return undefined;
 }
 
-/** Literals in the sinks of one file's source, in source order. */
-export function sinkLiterals(code) {
-  const ast = parseSync(code, { syntax: 'typescript', comments: false });
+/** The literal nodes in the sinks of a parsed file (swc AST), in source order. */
+export function sinkNodes(ast) {
   const found = [];
+  const take = (node) => {
+    const text = literalText(node);
+    if (text !== undefined && isText(text)) found.push(node);
+  };
   const visit = (node) => {
     if (!node || typeof node !== 'object') return;
     if (Array.isArray(node)) return node.forEach(visit);
     if (node.type === 'CallExpression' || node.type === 'NewExpression') {
       const name = calleeName(node.callee);
-      for (const index of name && Object.hasOwn(SINKS, name) ? SINKS[name] : []) {
-        const text = literalText(node.arguments?.[index]?.expression);
-        if (text !== undefined && isText(text)) found.push(text);
+      for (const index of name && Object.hasOwn(SINKS, name) ? SINKS[name] : []) take(node.arguments?.[index]?.expression);
+      // printFields(io, [['Label', value], …]): the labels.
+      if (name === 'printFields') {
+        for (const element of node.arguments?.[1]?.expression?.elements ?? []) {
+          if (element?.expression?.type === 'ArrayExpression') take(element.expression.elements[0]?.expression);
+        }
       }
     }
-    if (node.type === 'KeyValueProperty' && node.key?.type === 'Identifier' && PROPERTIES.has(node.key.value)) {
-      const text = literalText(node.value);
-      if (text !== undefined && isText(text)) found.push(text);
-    }
+    if (node.type === 'KeyValueProperty' && node.key?.type === 'Identifier' && PROPERTIES.has(node.key.value)) take(node.value);
     for (const key of Object.keys(node)) if (key !== 'span' && key !== 'type') visit(node[key]);
   };
   visit(ast);
   return found;
+}
+
+/** The texts of the literals in the sinks of one file's source, in source order. */
+export function sinkLiterals(code) {
+  return sinkNodes(parseSync(code, { syntax: 'typescript', comments: false })).map(literalText);
 }
 
 /** The 1-based line of the first occurrence of `text`'s first literal part at or after `from`. */
@@ -115,7 +138,7 @@ export function hardcodedStrings() {
         from = next;
         if (!ignored(line)) more.push({ text, line, type: 'hardcoded' });
       }
-      for (const candidate of candidates.get(file) ?? []) {
+      for (const candidate of (candidates.get(file) ?? []).filter((c) => isCandidateText(c.content) && !ignored(c.line))) {
         if (!more.some((issue) => issue.line === candidate.line)) more.push({ text: candidate.content, line: candidate.line, type: 'hardcoded' });
       }
       return [...issues, ...more].sort((a, b) => a.line - b.line);

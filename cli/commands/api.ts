@@ -9,6 +9,7 @@
  * call as `api <sub>`, so `spec` is the one lower-case word taken in place of METHOD (methods are
  * matched case-insensitively otherwise, and no HTTP method is called SPEC).
  */
+import { t } from '../i18n/index.ts';
 import { collect, type Register } from '../lib/command.ts';
 import type { Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
@@ -31,14 +32,14 @@ export interface ApiOptions {
 
 export const register: Register = (command, app) => {
   command
-    .argument('<method>', `${METHODS.join(', ')}; or ${SPEC_WORD} to print the OpenAPI document`)
-    .argument('[path]', 'path such as /api/v1/me, or /me (the /api/v1 prefix is added)')
-    .option('-d, --data <json>', 'JSON body; - reads it from stdin')
-    .option('-q, --query <key=value>', 'query parameter, repeatable', collect)
-    .option('--idempotency-key <key>', 'Idempotency-Key of a changing call (default: a fresh one)')
+    .argument('<method>', t('api.orToPrintThe', { METHODS: METHODS.join(', '), SPEC_WORD }))
+    .argument('[path]', t('api.pathSuchAsApi'))
+    .option('-d, --data <json>', t('api.jsonBodyReadsIt'))
+    .option('-q, --query <key=value>', t('api.queryParameterRepeatable'), collect)
+    .option('--idempotency-key <key>', t('api.idempotencyKeyOfA'))
     .addHelpText(
       'after',
-      '\nExamples:\n  $ seller api GET /me\n  $ seller api spec > openapi.json\n  $ seller api GET /orders -q needsAction=true -q limit=5\n  $ echo \'{"active":false}\' | seller api POST /listings/1001/state --data -',
+      t('api.examplesSellerApiGet'),
     )
     .action(
       app.run(
@@ -58,24 +59,24 @@ export async function runApi(opts: ApiOptions, deps: Deps): Promise<void> {
   if (opts.method === SPEC_WORD) return runSpec(opts, deps);
   const method = opts.method.toUpperCase();
   if (!(METHODS as readonly string[]).includes(method)) {
-    throw new UsageError(`unknown method "${opts.method}"`, `use one of ${METHODS.join(', ')}, or ${SPEC_WORD}`);
+    throw new UsageError(t('api.unknownMethod', { method: opts.method }), t('api.useOneOfOr', { METHODS: METHODS.join(', '), SPEC_WORD }));
   }
-  if (opts.path === undefined) throw new UsageError('missing PATH', 'for example: seller api GET /me');
+  if (opts.path === undefined) throw new UsageError(t('api.missingPath'), t('api.forExampleSellerApi'));
   const path = apiPath(opts.path);
   const query = parseQuery(opts.query);
   const body = await readBody(opts.data, deps);
-  if (body !== undefined && method === 'GET') throw new UsageError('--data cannot be sent with GET');
+  if (body !== undefined && method === 'GET') throw new UsageError(t('api.dataCannotBeSent'));
   const client = deps.client();
   const answer = await client.request({ method, path, query, body, idempotencyKey: opts.idempotencyKey });
-  if (answer.replayed) note(deps.io, 'note: this answer was replayed for a repeated idempotency key');
+  if (answer.replayed) note(deps.io, t('api.noteThisAnswerWas'));
   if (answer.body !== undefined) printJson(deps.io, answer.body);
 }
 
 /** `seller api spec`: the OpenAPI document on stdout; no key, no call. */
 export async function runSpec(opts: ApiOptions, deps: Deps): Promise<void> {
-  if (opts.path !== undefined) throw new UsageError(`${SPEC_WORD} takes no PATH`, 'run: seller api spec');
+  if (opts.path !== undefined) throw new UsageError(t('api.takesNoPath', { SPEC_WORD }), t('api.runSellerApiSpec'));
   if (opts.data !== undefined || opts.query.length > 0 || opts.idempotencyKey !== undefined) {
-    throw new UsageError(`${SPEC_WORD} takes no --data, --query or --idempotency-key`);
+    throw new UsageError(t('api.takesNoDataQuery', { SPEC_WORD }));
   }
   const [{ buildOpenApi }, { apiOperations }] = await Promise.all([import('../../sdk/openapi.ts'), import('../../sdk/contract/index.ts')]);
   printJson(deps.io, buildOpenApi(Object.values(apiOperations), { serverUrl: deps.settings().baseUrl }));
@@ -84,7 +85,7 @@ export async function runSpec(opts: ApiOptions, deps: Deps): Promise<void> {
 /** `/me` → `/api/v1/me`; `/api/v1/me`, `/sandbox/v1/clock` are kept. */
 export function apiPath(raw: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
-    throw new UsageError(`give a path relative to the base URL, not "${raw}"`, 'set the address with --base-url');
+    throw new UsageError(t('api.giveAPathRelative', { raw }), t('api.setTheAddressWith'));
   }
   const path = raw.startsWith('/') ? raw : `/${raw}`;
   return /^\/(api|sandbox)(\/|$|\?)/.test(path) ? path : `/api/v1${path}`;
@@ -95,7 +96,7 @@ export function parseQuery(pairs: readonly string[]): Record<string, string | st
   const query: Record<string, string | string[]> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--query needs key=value, got "${pair}"`);
+    if (eq <= 0) throw new UsageError(t('api.queryNeedsKeyValue', { pair }));
     const key = pair.slice(0, eq);
     const value = pair.slice(eq + 1);
     const prior = query[key];
@@ -111,6 +112,6 @@ async function readBody(data: string | undefined, deps: Deps): Promise<unknown> 
     return JSON.parse(text);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`--data is not valid JSON: ${why}`);
+    throw new UsageError(t('api.dataIsNotValid', { why }));
   }
 }

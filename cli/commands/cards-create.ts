@@ -5,6 +5,8 @@
  * Without a terminal, every missing flag is named at once (exit 2). The body is built and checked
  * by the SDK's `buildCard`, so a choice that does not fit the position fails before the call.
  */
+import { days, money, named, word } from '../i18n/format.ts';
+import { t } from '../i18n/index.ts';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   allowedDeliveryMethods,
@@ -18,7 +20,8 @@ import {
 import { CREDITS_TYPES, DELIVERY_METHODS, PRODUCT_TYPES, STOCKABLE_METHODS } from '../../sdk/contract/constants.ts';
 import type { CreditsType, DeliveryMethod, Position, ProductType, SellerType } from '../lib/records.ts';
 import type { SellerClient } from '../../sdk/client.ts';
-import { contactsIn, contactsSentence } from '../../sdk/contact-words.ts';
+import { contactsIn } from '../../sdk/contact-words.ts';
+import { contactsText } from '../i18n/contacts.ts';
 import { openOption, positiveInt } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CancelledError, CliError, UsageError } from '../lib/errors.ts';
@@ -50,27 +53,27 @@ export const FLAG_OF: Record<CardField | 'service', string> = {
 /** The flags shared by create and update: the editable fields of a card. */
 export function addEditableFlags(command: Command): Command {
   return command
-    .addOption(openOption('--delivery <method>', 'delivery method', DELIVERY_METHODS))
-    .option('--sla <minutes>', "delivery time in minutes, one of the position's SLA choices", positiveInt)
-    .option('--guarantee <days>', "guarantee in days, one of the position's choices", nonNegativeIntArg)
-    .option('--price <rub>', 'price in whole roubles', positiveInt)
-    .option('--description <text>', 'card description')
-    .option('--description-file <path>', 'read the description from a file (- for stdin)')
-    .addOption(openOption('--credits-type <type>', 'credits type (credits cards)', CREDITS_TYPES))
-    .option('--credits-amount <n>', 'units per purchase, for --credits-type pack', positiveInt)
-    .option('--credits-rate <n>', 'units per rouble, for --credits-type rate', positiveNumberArg);
+    .addOption(openOption('--delivery <method>', t('cardsCreate.deliveryMethod'), DELIVERY_METHODS))
+    .option('--sla <minutes>', t('cardsCreate.deliveryTimeInMinutes'), positiveInt)
+    .option('--guarantee <days>', t('cardsCreate.guaranteeInDaysOne'), nonNegativeIntArg)
+    .option('--price <rub>', t('cardsCreate.priceInWholeRoubles'), positiveInt)
+    .option('--description <text>', t('cardsCreate.cardDescription'))
+    .option('--description-file <path>', t('cardsCreate.readTheDescriptionFrom'))
+    .addOption(openOption('--credits-type <type>', t('cardsCreate.creditsTypeCreditsCards'), CREDITS_TYPES))
+    .option('--credits-amount <n>', t('cardsCreate.unitsPerPurchaseFor'), positiveInt)
+    .option('--credits-rate <n>', t('cardsCreate.unitsPerRoubleFor'), positiveNumberArg);
 }
 
 /** A whole number ≥ 0, as a commander argParser. */
 export function nonNegativeIntArg(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('Must be a whole number.');
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(t('cardsCreate.mustBeAWhole'));
   return Number(value);
 }
 
 /** A positive number (a credits rate), as a commander argParser. */
 export function positiveNumberArg(value: string): number {
   const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw new InvalidArgumentError('Must be a positive number.');
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw new InvalidArgumentError(t('cardsCreate.mustBeAPositive'));
   return n;
 }
 
@@ -99,16 +102,16 @@ export interface CardsCreateOptions extends EditableFlags {
 export function createCommand(noun: Command): Command {
   const create = noun
     .command('create')
-    .description('Create a card (switched off) from a catalogue position; on a terminal, asks for what the flags leave out')
-    .option('--service <slug>', 'catalogue position slug (`seller catalog list`)')
-    .option('--tariff <slug>', 'tariff of the position')
-    .addOption(openOption('--type <productType>', 'product type', PRODUCT_TYPES));
+    .description(t('cardsCreate.createACardSwitched'))
+    .option('--service <slug>', t('cardsCreate.cataloguePositionSlugSeller'))
+    .option('--tariff <slug>', t('cardsCreate.tariffOfThePosition'))
+    .addOption(openOption('--type <productType>', t('cardsCreate.productType'), PRODUCT_TYPES));
   return addEditableFlags(create)
-    .option('--confirm-required', 'confirm each paid order before delivering')
-    .option('--stock <n>', 'declared quantity for manual delivery', nonNegativeIntArg)
+    .option('--confirm-required', t('cardsCreate.confirmEachPaidOrder'))
+    .option('--stock <n>', t('cardsCreate.declaredQuantityForManual'), nonNegativeIntArg)
     .addHelpText(
       'after',
-      '\nFlags whose position allows a single value may be left out.\n\nExample:\n  $ seller cards create --service spotify --tariff family --type code --delivery code --sla 30 --guarantee 0 --price 390',
+      t('cardsCreate.flagsWhosePositionAllows'),
     );
 }
 
@@ -119,13 +122,13 @@ export function createCommand(noun: Command): Command {
  */
 export function contactsProblem(text: string): string | undefined {
   const found = contactsIn(text);
-  return found ? contactsSentence('a description', found, { quote: true }) : undefined;
+  return found ? contactsText(t('cardsCreate.descriptionSubject'), found, { quote: true }) : undefined;
 }
 
 /** `--description` or `--description-file` (trailing blank lines dropped); both is a usage error. */
 export async function descriptionOf(opts: EditableFlags, deps: Pick<Deps, 'io'>): Promise<string | undefined> {
   if (opts.description !== undefined && opts.descriptionFile !== undefined) {
-    throw new UsageError('give --description or --description-file, not both');
+    throw new UsageError(t('cardsCreate.giveDescriptionOrDescription'));
   }
   if (opts.descriptionFile === undefined) return opts.description;
   return (await readTextInput(deps, opts.descriptionFile, '--description-file')).replace(/\s+$/, '');
@@ -140,7 +143,7 @@ export function creditsOf(opts: EditableFlags): CardChoices['credits'] {
 /** A `CardChoiceError` as the person reads it: the flag, what is wrong, the allowed values. */
 export function choiceUsageError(error: CardChoiceError): UsageError {
   const flag = FLAG_OF[error.field];
-  const allowed = error.allowed && error.allowed.length > 0 ? `allowed values of ${flag}: ${error.allowed.join(', ')}` : undefined;
+  const allowed = error.allowed && error.allowed.length > 0 ? t('cardsCreate.allowedValuesOf', { flag, allowed: error.allowed.join(', ') }) : undefined;
   return new UsageError(`${flag}: ${error.message}`, allowed);
 }
 
@@ -179,7 +182,7 @@ export function inquirerWalk(io: IO): WalkPrompter {
 export async function runCardsCreate(opts: CardsCreateOptions, deps: Deps, walk?: WalkPrompter): Promise<void> {
   const description = await descriptionOf(opts, deps);
   const problem = description === undefined ? undefined : contactsProblem(description);
-  if (problem !== undefined) throw new UsageError(`${FLAG_OF.description}: ${problem} (nothing was sent)`);
+  if (problem !== undefined) throw new UsageError(t('cardsCreate.nothingWasSent', { description: FLAG_OF.description, problem }));
   const choices: Partial<CardChoices> = {
     tariff: opts.tariff,
     productType: opts.type,
@@ -199,8 +202,8 @@ export async function runCardsCreate(opts: CardsCreateOptions, deps: Deps, walk?
   if (service === undefined && !interactive) {
     const missing = ['--service', ...(['tariff', 'productType', 'deliveryMethod', 'slaMinutes', 'guaranteeDays', 'priceRub'] as const).filter((f) => choices[f] === undefined).map((f) => FLAG_OF[f])];
     throw new UsageError(
-      `missing flags: ${missing.join(' ')} (not running interactively)`,
-      'flags whose position allows a single value may be left out: see the choices with `seller catalog show SERVICE`',
+      t('cardsCreate.missingFlagsNotRunning', { missing: missing.join(' ') }),
+      t('cardsCreate.flagsWhosePositionAllows2'),
     );
   }
   const ask = walk ?? inquirerWalk(deps.io);
@@ -210,7 +213,7 @@ export async function runCardsCreate(opts: CardsCreateOptions, deps: Deps, walk?
   const firstMissing = missingChoices(position, choices);
   if (firstMissing.length > 0 && !interactive) {
     throw new UsageError(
-      `missing flags: ${firstMissing.map((f) => FLAG_OF[f]).join(' ')} (not running interactively)`,
+      t('cardsCreate.missingFlagsNotRunning2', { firstMissing: firstMissing.map((f) => FLAG_OF[f]).join(' ') }),
       hintOfMissing(position, firstMissing, choices),
     );
   }
@@ -228,13 +231,13 @@ export async function runCardsCreate(opts: CardsCreateOptions, deps: Deps, walk?
       // Checked as it is typed, with the server's own contact filter: a refusal after the final "Yes"
       // would throw every answer away.
       for (;;) {
-        const text = (await ask.input('Description (optional, Enter to skip)', { required: false, validate: (value) => contactsProblem(value) ?? true })).trim();
+        const text = (await ask.input(t('cardsCreate.descriptionOptionalEnterTo'), { required: false, validate: (value) => contactsProblem(value) ?? true })).trim();
         const problem = contactsProblem(text);
         if (problem === undefined) {
           if (text) choices.description = text;
           break;
         }
-        note(deps.io, `${problem}; type it again.`);
+        note(deps.io, t('cardsCreate.typeItAgain', { problem }));
       }
     }
   }
@@ -249,7 +252,7 @@ export async function runCardsCreate(opts: CardsCreateOptions, deps: Deps, walk?
 
   if (walked) {
     note(deps.io, summaryOf(body));
-    if (!(await ask.confirm('Create this card?', true))) throw new CancelledError();
+    if (!(await ask.confirm(t('cardsCreate.createThisCard'), true))) throw new CancelledError();
   }
 
   const created = await client.listings.create(body);
@@ -257,10 +260,10 @@ export async function runCardsCreate(opts: CardsCreateOptions, deps: Deps, walk?
     printJson(deps.io, created);
     return;
   }
-  say(deps.io, `Created card ${created.number} (switched off${created.isTest ? ', test card' : ''}).`);
-  note(deps.io, `Switch it on: seller cards on ${created.number}`);
+  say(deps.io, t(created.isTest ? 'cardsCreate.createdTest' : 'cardsCreate.created', { number: created.number }));
+  note(deps.io, t('cardsCreate.switchItOnSeller', { number: created.number }));
   if ((STOCKABLE_METHODS as readonly string[]).includes(body.deliveryMethod)) {
-    note(deps.io, `Auto-delivery: seller stock refill ${created.number} --file ITEMS.txt, then seller cards on ${created.number} --auto`);
+    note(deps.io, t('cardsCreate.autoDeliverySellerStock', { number: created.number }));
   }
 }
 
@@ -268,7 +271,7 @@ export async function runCardsCreate(opts: CardsCreateOptions, deps: Deps, walk?
 function hintOfMissing(position: Position, missing: CardField[], choices: Partial<CardChoices>): string {
   const lines = missing.map((field) => {
     const values = allowedOf(position, field, choices, undefined);
-    return values ? `${FLAG_OF[field]}: ${values.map((c) => c.value).join(', ')}` : `${FLAG_OF[field]}: ${field === 'priceRub' ? 'whole roubles' : 'a positive number'}`;
+    return values ? `${FLAG_OF[field]}: ${values.map((c) => c.value).join(', ')}` : `${FLAG_OF[field]}: ${field === 'priceRub' ? t('cardsCreate.wholeRoubles') : t('cardsCreate.aPositiveNumber')}`;
   });
   return lines.join('\n');
 }
@@ -277,28 +280,28 @@ function hintOfMissing(position: Position, missing: CardField[], choices: Partia
 function allowedOf(position: Position, field: CardField, choices: Partial<CardChoices>, sellerType: SellerType | null | undefined): Choice[] | undefined {
   switch (field) {
     case 'tariff':
-      return position.tariffs.map((t) => ({ value: t.slug, name: `${t.title} (${t.slug})` }));
+      return position.tariffs.map((tariff) => ({ value: tariff.slug, name: `${tariff.title} (${tariff.slug})` }));
     case 'productType':
-      return allowedProductTypes(position, { sellerType }).map((value) => ({ value }));
+      return allowedProductTypes(position, { sellerType }).map((value) => ({ value, name: named('productType', value) }));
     case 'deliveryMethod': {
       const types = choices.productType ? [choices.productType] : allowedProductTypes(position, { sellerType });
-      const methods = [...new Set(types.flatMap((t) => allowedDeliveryMethods(position, t, { sellerType })))];
-      return methods.map((value) => ({ value }));
+      const methods = [...new Set(types.flatMap((type) => allowedDeliveryMethods(position, type, { sellerType })))];
+      return methods.map((value) => ({ value, name: named('deliveryMethod', value) }));
     }
     case 'creditsType':
-      return (position.creditsTypes ?? []).map((value) => ({ value, name: value === 'pack' ? 'pack (a fixed amount per purchase)' : 'rate (units per rouble)' }));
+      return (position.creditsTypes ?? []).map((value) => ({ value, name: value === 'pack' ? t('cardsCreate.packAFixedAmount') : t('cardsCreate.rateUnitsPerRouble') }));
     case 'slaMinutes':
       // Named in minutes, the unit of `--sla` (hours and days beside it for reading).
-      return position.slaChoices.map((m) => ({ value: String(m), name: m < 60 ? `${m} min` : `${m} min (${minutes(m)})` }));
+      return position.slaChoices.map((m) => ({ value: String(m), name: m < 60 ? t('units.minutes', { n: m }) : `${t('units.minutes', { n: m })} (${minutes(m)})` }));
     case 'guaranteeDays':
-      return position.guaranteeChoices.map((d) => ({ value: String(d), name: d === 0 ? 'none' : `${d} d` }));
+      return position.guaranteeChoices.map((d) => ({ value: String(d), name: days(d) }));
     default:
       return undefined;
   }
 }
 
 async function askService(ask: WalkPrompter, client: SellerClient): Promise<string> {
-  return ask.search('Service (type to search the catalogue)', async (term) => {
+  return ask.search(t('cardsCreate.serviceTypeToSearch'), async (term) => {
     try {
       const page = await client.catalog.list({ q: term.trim() || undefined, limit: 20 });
       return page.items.map((p) => ({ value: p.slug, name: `${p.title} (${p.slug}, ${p.category})` }));
@@ -330,42 +333,42 @@ async function askField(
 ): Promise<void> {
   const select = async (message: string) => {
     const options = allowedOf(position, field, choices, sellerType) ?? [];
-    if (options.length === 0) throw new CliError(`${position.slug} offers you no ${message.toLowerCase()}`, 1);
+    if (options.length === 0) throw new CliError(t('cardsCreate.offersYouNo', { slug: position.slug, message: message.toLowerCase() }), 1);
     return options.length === 1 ? options[0]!.value : ask.select(message, options);
   };
   switch (field) {
     case 'tariff':
-      choices.tariff = await select('Tariff');
+      choices.tariff = await select(t('cardsCreate.tariff'));
       return;
     case 'productType':
-      choices.productType = (await select('Product type')) as ProductType;
+      choices.productType = (await select(t('cardsCreate.productType2'))) as ProductType;
       return;
     case 'deliveryMethod':
-      choices.deliveryMethod = (await select('Delivery method')) as DeliveryMethod;
+      choices.deliveryMethod = (await select(t('cardsCreate.deliveryMethod2'))) as DeliveryMethod;
       return;
     case 'creditsType':
-      choices.credits = { ...choices.credits, type: (await select('Credits type')) as CreditsType };
+      choices.credits = { ...choices.credits, type: (await select(t('cardsCreate.creditsType'))) as CreditsType };
       return;
     case 'creditsAmount':
-      choices.credits = { ...choices.credits, amount: Number(await ask.input('Credits per purchase', { validate: positiveIntText })) };
+      choices.credits = { ...choices.credits, amount: Number(await ask.input(t('cardsCreate.creditsPerPurchase'), { validate: positiveIntText })) };
       return;
     case 'creditsRate':
-      choices.credits = { ...choices.credits, rate: Number(await ask.input('Credits per rouble', { validate: positiveNumberText })) };
+      choices.credits = { ...choices.credits, rate: Number(await ask.input(t('cardsCreate.creditsPerRouble'), { validate: positiveNumberText })) };
       return;
     case 'slaMinutes':
-      choices.slaMinutes = Number(await select('Delivery time (SLA)'));
+      choices.slaMinutes = Number(await select(t('cardsCreate.deliveryTimeSla')));
       return;
     case 'guaranteeDays':
-      choices.guaranteeDays = Number(await select('Guarantee'));
+      choices.guaranteeDays = Number(await select(t('cardsCreate.guarantee')));
       return;
     case 'priceRub': {
       const types = allowedProductTypes(position, { sellerType });
       const hint = await usualPriceHint(client, position.slug, choices.productType ?? (types.length === 1 ? types[0] : undefined));
-      choices.priceRub = Number(await ask.input(`Price, RUB${hint}`, { validate: positiveIntText }));
+      choices.priceRub = Number(await ask.input(t('cardsCreate.priceRub', { hint }), { validate: positiveIntText }));
       return;
     }
     default:
-      throw new CliError(`cannot ask for ${field}`);
+      throw new CliError(t('cardsCreate.cannotAskFor', { field }));
   }
 }
 
@@ -374,7 +377,7 @@ async function usualPriceHint(client: SellerClient, service: string, productType
   if (!productType) return '';
   try {
     const { usualPriceRub } = await client.catalog.usualPrice({ service, productType });
-    return usualPriceRub === null ? ' (usual price unknown)' : ` (usual price ${usualPriceRub} RUB)`;
+    return usualPriceRub === null ? t('cardsCreate.usualPriceUnknown') : t('cardsCreate.usualPriceRub', { price: money(usualPriceRub) });
   } catch {
     return '';
   }
@@ -382,10 +385,10 @@ async function usualPriceHint(client: SellerClient, service: string, productType
 
 function summaryOf(body: ReturnType<typeof buildCard>): string {
   const credits =
-    body.creditsType === 'pack' ? `, credits: pack of ${body.creditsAmount}` : body.creditsType === 'rate' ? `, credits: ${body.creditsRate} per rouble` : '';
+    body.creditsType === 'pack' ? t('cardsCreate.creditsPackOf', { creditsAmount: body.creditsAmount }) : body.creditsType === 'rate' ? t('cardsCreate.creditsPerRouble2', { creditsRate: body.creditsRate }) : '';
   return (
-    `\n${body.service} / ${body.tariff}: ${body.productType} by ${body.deliveryMethod}${credits}\n` +
-    `price ${body.priceRub} RUB, delivery within ${minutes(body.slaMinutes)}, guarantee ${body.guaranteeDays === 0 ? 'none' : `${body.guaranteeDays} d`}` +
+    t('cardsCreate.by', { service: body.service, tariff: body.tariff, productType: word('productType', body.productType), deliveryMethod: word('deliveryMethod', body.deliveryMethod), credits }) +
+    t('cardsCreate.priceRubDeliveryWithin', { price: money(body.priceRub), minutes: minutes(body.slaMinutes), guarantee: days(body.guaranteeDays) }) +
     (body.description ? `\n${body.description}` : '')
   );
 }

@@ -4,6 +4,8 @@
  * with `--auto`), test/real, delete, image set/rm. Destructive verbs confirm on a terminal and need
  * `--yes` otherwise.
  */
+import { dateTime, days, money, rubles, word } from '../i18n/format.ts';
+import { t } from '../i18n/index.ts';
 import { extname } from 'node:path';
 import { Option } from 'commander';
 import { cardUpdateOf, type CardChanges } from '../../sdk/card-builder.ts';
@@ -62,11 +64,11 @@ export const register: Register = (noun, app) => {
     noun
       .command('list')
       .alias('ls')
-      .description('List your cards')
-      .addOption(new Option('--active', 'only switched-on cards'))
-      .addOption(new Option('--inactive', 'only switched-off cards').conflicts('active'))
-      .option('--service <slug>', 'only cards of this catalogue position'),
-    'cards',
+      .description(t('cards.listYourCards'))
+      .addOption(new Option('--active', t('cards.onlyOn')))
+      .addOption(new Option('--inactive', t('cards.onlyOff')).conflicts('active'))
+      .option('--service <slug>', t('cards.onlyCardsOfThis')),
+    t('things.cards'),
   ).action(
     app.run(
       (o: RawListOptions & { active?: boolean; inactive?: boolean; service?: string }): CardsListOptions => ({
@@ -80,7 +82,7 @@ export const register: Register = (noun, app) => {
 
   noun
     .command('show')
-    .description('Show a card with its stock counts')
+    .description(t('cards.showACardWith'))
     .argument(...numberArg, positiveInt)
     .action(app.run(byNumber, runCardsShow));
 
@@ -89,69 +91,69 @@ export const register: Register = (noun, app) => {
   addEditableFlags(
     noun
       .command('update')
-      .description('Change a card: the current card is read and sent whole, with only the given fields replaced')
+      .description(t('cards.changeACardThe'))
       .argument(...numberArg, positiveInt),
   )
-    .addHelpText('after', '\nService, tariff and product type cannot change (copy the card, or create another).\n\nExample:\n  $ seller cards update 1001 --price 450')
+    .addHelpText('after', t('cards.serviceTariffAndProduct'))
     .action(app.run((number: number, o: EditableFlags): CardsUpdateOptions => ({ ...o, number }), runCardsUpdate));
 
   noun
     .command('copy')
-    .description('Copy a card into a new, switched-off card (stock is not copied)')
+    .description(t('cards.copyACardInto'))
     .argument(...numberArg, positiveInt)
     .action(app.run(byNumber, runCardsCopy));
 
   noun
     .command('on')
-    .description('Switch a card on (its price becomes a public offer)')
+    .description(t('cards.switchACardOn'))
     .argument(...numberArg, positiveInt)
-    .option('--auto', 'also switch auto-delivery from stock on')
-    .option('--no-auto', 'switch auto-delivery off')
+    .option('--auto', t('cards.alsoSwitchAutoDelivery'))
+    .option('--no-auto', t('cards.switchAutoDeliveryOff'))
     .addHelpText(
       'after',
-      '\nAuto-delivery needs free stock: refill it first (`seller stock refill NUMBER --file ITEMS.txt`).\n\nExamples:\n  $ seller cards on 1001\n  $ seller cards on 1001 --auto',
+      t('cards.autoDeliveryNeedsFree'),
     )
     .action(app.run((number: number, o: { auto?: boolean }): CardsOnOptions => ({ number, auto: o.auto }), runCardsOn));
 
   noun
     .command('off')
-    .description('Switch a card off')
+    .description(t('cards.switchACardOff'))
     .argument(...numberArg, positiveInt)
     .action(app.run(byNumber, runCardsOff));
 
   noun
     .command('test')
-    .description('Mark a card as test (only test buyers can buy it)')
+    .description(t('cards.markACardAs'))
     .argument(...numberArg, positiveInt)
     .action(app.run(byNumber, (opts, deps) => runCardsSetTest({ ...opts, isTest: true }, deps)));
 
   noun
     .command('real')
-    .description('Mark a test card as real (needs complete admission papers)')
+    .description(t('cards.markATestCard'))
     .argument(...numberArg, positiveInt)
     .action(app.run(byNumber, (opts, deps) => runCardsSetTest({ ...opts, isTest: false }, deps)));
 
   noun
     .command('delete')
     .alias('rm')
-    .description('Delete a card; a card that has orders is hidden (switched off) instead')
+    .description(t('cards.deleteACardA'))
     .argument(...numberArg, positiveInt)
-    .option('-y, --yes', 'do not ask for confirmation')
+    .option('-y, --yes', t('cards.doNotAskFor'))
     .action(app.run((number: number, o: { yes?: boolean }): CardsConfirmOptions => ({ number, yes: o.yes === true }), runCardsDelete));
 
-  const image = noun.command('image').description('Set or remove the card image');
+  const image = noun.command('image').description(t('cards.setOrRemoveThe'));
   image
     .command('set')
-    .description('Upload the card image (PNG, JPEG or WebP, at most 2 MiB)')
+    .description(t('cards.uploadTheCardImage'))
     .argument(...numberArg, positiveInt)
-    .argument('<file>', 'image file')
+    .argument('<file>', t('cards.imageFile'))
     .action(app.run((number: number, file: string): CardsImageSetOptions => ({ number, file }), runCardsImageSet));
   image
     .command('rm')
     .alias('remove')
-    .description('Remove the card image')
+    .description(t('cards.removeTheCardImage'))
     .argument(...numberArg, positiveInt)
-    .option('-y, --yes', 'do not ask for confirmation')
+    .option('-y, --yes', t('cards.doNotAskFor'))
     .action(app.run((number: number, o: { yes?: boolean }): CardsConfirmOptions => ({ number, yes: o.yes === true }), runCardsImageRm));
 };
 
@@ -162,24 +164,24 @@ export async function runCardsList(opts: CardsListOptions, deps: Deps): Promise<
   const call = deps.client().listings.list({ active: opts.active, service: opts.service, limit: opts.limit, cursor: opts.cursor });
   await printList(deps, call, {
     all: opts.all,
-    what: 'cards',
-    empty: 'No cards.',
+    what: t('things.cards'),
+    empty: t('cards.noCards'),
     columns: [
-      { header: 'NUMBER', value: (c) => c.number },
-      { header: 'SERVICE', value: (c) => c.service },
-      { header: 'TARIFF', value: (c) => c.tariff },
-      { header: 'TYPE', value: (c) => c.productType },
-      { header: 'DELIVERY', value: (c) => c.deliveryMethod },
-      { header: 'PRICE', value: (c) => c.priceRub },
-      { header: 'STATE', value: stateOf },
-      { header: 'STOCK', value: (c) => `${c.stock.free} free` },
+      { header: t('cards.number'), value: (c) => c.number },
+      { header: t('cards.service'), value: (c) => c.service },
+      { header: t('cards.tariff'), value: (c) => c.tariff },
+      { header: t('cards.type'), value: (c) => word('productType', c.productType) },
+      { header: t('cards.delivery'), value: (c) => word('deliveryMethod', c.deliveryMethod) },
+      { header: t('cards.price'), value: (c) => rubles(c.priceRub) },
+      { header: t('cards.state'), value: stateOf },
+      { header: t('cards.stock'), value: (c) => t('cards.free', { count: c.stock.free }) },
     ],
   });
 }
 
 /** `on`, `on, auto`, `off`, with `, test` for test cards. */
 function stateOf(card: Card): string {
-  return [card.isActive ? 'on' : 'off', ...(card.autoIssue ? ['auto'] : []), ...(card.isTest ? ['test'] : [])].join(', ');
+  return [card.isActive ? t('words.on') : t('words.off'), ...(card.autoIssue ? [t('cards.auto')] : []), ...(card.isTest ? [t('cards.test')] : [])].join(', ');
 }
 
 export async function runCardsShow(opts: CardNumberOptions, deps: Deps): Promise<void> {
@@ -189,24 +191,24 @@ export async function runCardsShow(opts: CardNumberOptions, deps: Deps): Promise
     return;
   }
   const credits =
-    card.creditsType === 'pack' ? `pack of ${card.creditsAmount}` : card.creditsType === 'rate' ? `${card.creditsRate} per rouble` : undefined;
+    card.creditsType === 'pack' ? t('cards.packOf', { amount: card.creditsAmount }) : card.creditsType === 'rate' ? t('cards.perRouble', { rate: card.creditsRate }) : undefined;
   printFields(deps.io, [
-    ['Number', card.number],
-    ['Service', `${card.service} / ${card.tariff}`],
-    ['Product', `${card.productType} by ${card.deliveryMethod}`],
+    [t('cards.number2'), card.number],
+    [t('cards.service2'), `${card.service} / ${card.tariff}`],
+    [t('cards.product'), t('cards.productBy', { type: word('productType', card.productType), method: word('deliveryMethod', card.deliveryMethod) })],
     ...(credits ? [['Credits', credits] as const] : []),
-    ['Price', `${card.priceRub} RUB`],
-    ['Delivery time', minutes(card.slaMinutes)],
-    ['Guarantee', card.guaranteeDays === 0 ? 'none' : `${card.guaranteeDays} d`],
-    ['State', card.isActive ? 'on' : 'off'],
-    ['Auto-delivery', card.autoIssue ? 'on' : 'off'],
-    ['Test card', card.isTest ? 'yes' : 'no'],
-    ['Confirm orders', card.confirmRequired ? 'yes' : 'no'],
-    ['Stock', `${card.stock.free} free, ${card.stock.issued} issued`],
-    ['Declared stock', card.declaredStock],
-    ['Image', card.image?.url],
-    ['Description', card.description],
-    ['Updated', card.updatedAt],
+    [t('cards.price2'), money(card.priceRub)],
+    [t('cards.deliveryTime'), minutes(card.slaMinutes)],
+    [t('cards.guarantee'), days(card.guaranteeDays)],
+    [t('cards.state2'), card.isActive ? t('words.on') : t('words.off')],
+    [t('cards.autoDelivery'), card.autoIssue ? t('words.on') : t('words.off')],
+    [t('cards.testCard'), card.isTest ? t('words.yes') : t('words.no')],
+    [t('cards.confirmOrders'), card.confirmRequired ? t('words.yes') : t('words.no')],
+    [t('cards.stock2'), t('cards.stockCounts', { free: card.stock.free, issued: card.stock.issued })],
+    [t('cards.declaredStock'), card.declaredStock],
+    [t('cards.image'), card.image?.url],
+    [t('cards.description'), card.description],
+    [t('cards.updated'), dateTime(card.updatedAt)],
   ]);
 }
 
@@ -228,8 +230,8 @@ export async function runCardsUpdate(opts: CardsUpdateOptions, deps: Deps): Prom
   };
   if (Object.values(changes).every((value) => value === undefined)) {
     throw new UsageError(
-      'nothing to change',
-      'give at least one of --price, --delivery, --sla, --guarantee, --description, --description-file, --credits-type, --credits-amount, --credits-rate',
+      t('cards.nothingToChange'),
+      t('cards.giveAtLeastOne'),
     );
   }
   const client = deps.client();
@@ -239,8 +241,8 @@ export async function runCardsUpdate(opts: CardsUpdateOptions, deps: Deps): Prom
     printJson(deps.io, answer);
     return;
   }
-  say(deps.io, `Updated card ${answer.number}.`);
-  if (answer.isActive) note(deps.io, 'The card is switched on: the new values are public now.');
+  say(deps.io, t('cards.updatedCard', { number: answer.number }));
+  if (answer.isActive) note(deps.io, t('cards.theCardIsSwitched'));
 }
 
 export async function runCardsCopy(opts: CardNumberOptions, deps: Deps): Promise<void> {
@@ -249,7 +251,7 @@ export async function runCardsCopy(opts: CardNumberOptions, deps: Deps): Promise
     printJson(deps.io, copy);
     return;
   }
-  say(deps.io, `Copied card ${opts.number} to card ${copy.number} (switched off${copy.isTest ? ', test card' : ''}; stock is not copied).`);
+  say(deps.io, t(copy.isTest ? 'cards.copiedTest' : 'cards.copied', { number: opts.number, copy: copy.number }));
 }
 
 export async function runCardsOn(opts: CardsOnOptions, deps: Deps): Promise<void> {
@@ -263,7 +265,7 @@ export async function runCardsOn(opts: CardsOnOptions, deps: Deps): Promise<void
     printJson(deps.io, answer);
     return;
   }
-  say(deps.io, `Card ${answer.number} is on${answer.autoIssue ? ', with auto-delivery' : ''}.`);
+  say(deps.io, t(answer.autoIssue ? 'cards.cardIsOnAuto' : 'cards.cardIsOn', { number: answer.number }));
 }
 
 /** The refusals of switching on, with what to do about them. */
@@ -271,13 +273,13 @@ function explainStateRefusal(error: unknown, number: number): unknown {
   if (!(error instanceof RejectedError)) return error;
   const { kind, field } = error.refusal;
   if (kind === 'stock_empty') {
-    return new CliError(`rejected: stock_empty: auto-delivery needs free stock, and card ${number} has none`, 1, `refill it first: seller stock refill ${number} --file ITEMS.txt`);
+    return new CliError(t('cards.rejectedStockEmptyAuto', { number }), 1, t('cards.refillItFirstSeller', { number }));
   }
   if (kind === 'complaint' && field === 'autoIssue') {
     return new CliError(
-      `rejected: complaint: auto-delivery works only for cards delivered by credentials or code`,
+      t('cards.rejectedComplaintAutoDelivery'),
       1,
-      `switch the card on without --auto: seller cards on ${number} --no-auto`,
+      t('cards.switchTheCardOn', { number }),
     );
   }
   return error;
@@ -286,7 +288,7 @@ function explainStateRefusal(error: unknown, number: number): unknown {
 export async function runCardsOff(opts: CardNumberOptions, deps: Deps): Promise<void> {
   const answer = await deps.client().listings.setState(opts.number, { active: false });
   if (wantsJson(deps)) printJson(deps.io, answer);
-  else say(deps.io, `Card ${answer.number} is off.`);
+  else say(deps.io, t('cards.cardIsOff', { number: answer.number }));
 }
 
 export async function runCardsSetTest(opts: CardNumberOptions & { isTest: boolean }, deps: Deps): Promise<void> {
@@ -297,30 +299,30 @@ export async function runCardsSetTest(opts: CardNumberOptions & { isTest: boolea
     if (error instanceof RejectedError && error.refusal.kind === 'test_to_real_needs_papers') {
       if (error.refusal.reason === 'test_seller') {
         throw new CliError(
-          `rejected: test_to_real_needs_papers: card ${opts.number} stays a test card: this seller or key is in test mode`,
+          t('cards.rejectedTestToReal', { number: opts.number }),
           1,
-          'only a live seller with complete papers sells real cards; use a live key',
+          t('cards.onlyALiveSeller'),
         );
       }
       throw new CliError(
-        `rejected: test_to_real_needs_papers: card ${opts.number} cannot become real while your admission papers are incomplete`,
+        t('cards.rejectedTestToReal2', { number: opts.number }),
         1,
-        'complete your papers first: see what is missing with `seller papers show`',
+        t('cards.completeYourPapersFirst'),
       );
     }
     throw error;
   }
   if (wantsJson(deps)) printJson(deps.io, answer);
-  else say(deps.io, answer.isTest ? `Card ${answer.number} is a test card (only test buyers can buy it).` : `Card ${answer.number} is real.`);
+  else say(deps.io, t(answer.isTest ? 'cards.isTest' : 'cards.isReal', { number: answer.number }));
 }
 
 export async function runCardsDelete(opts: CardsConfirmOptions, deps: Deps): Promise<void> {
   const client = deps.client();
-  await confirmDestructive(deps, opts.yes, `Delete card ${opts.number}? (A card that has orders is hidden instead.)`);
+  await confirmDestructive(deps, opts.yes, t('cards.deleteCardACard', { number: opts.number }));
   const answer = await client.listings.delete(opts.number);
   if (wantsJson(deps)) printJson(deps.io, answer);
-  else if (answer.result === 'deleted') say(deps.io, `Deleted card ${answer.number}.`);
-  else say(deps.io, `Card ${answer.number} has orders, so it was hidden (switched off) instead of deleted.`);
+  else if (answer.result === 'deleted') say(deps.io, t('cards.deletedCard', { number: answer.number }));
+  else say(deps.io, t('cards.cardHasOrdersSo', { number: answer.number }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -342,19 +344,19 @@ export function imageTypeOf(bytes: Uint8Array, file: string): ImageType | null {
 export async function runCardsImageSet(opts: CardsImageSetOptions, deps: Deps): Promise<void> {
   const bytes = await readInputFile(opts.file);
   const contentType = imageTypeOf(bytes, opts.file);
-  if (!contentType) throw new UsageError(`${opts.file} is not a PNG, JPEG or WebP image`, `image types: ${IMAGE_TYPES.join(', ')}`);
+  if (!contentType) throw new UsageError(t('cards.isNotAPng', { file: opts.file }), t('cards.imageTypes', { IMAGE_TYPES: IMAGE_TYPES.join(', ') }));
   if (bytes.length > IMAGE_MAX_BYTES) {
-    throw new UsageError(`${opts.file} is ${bytes.length} bytes; an image is at most ${IMAGE_MAX_BYTES} bytes (2 MiB)`);
+    throw new UsageError(t('cards.isBytesAnImage', { file: opts.file, length: bytes.length, IMAGE_MAX_BYTES }));
   }
   const answer = await deps.client().listings.setImage(opts.number, { data: new Uint8Array(bytes), contentType });
   if (wantsJson(deps)) printJson(deps.io, answer);
-  else say(deps.io, `Card ${answer.number} image: ${answer.image.url}`);
+  else say(deps.io, t('cards.cardImage', { number: answer.number, url: answer.image.url }));
 }
 
 export async function runCardsImageRm(opts: CardsConfirmOptions, deps: Deps): Promise<void> {
   const client = deps.client();
-  await confirmDestructive(deps, opts.yes, `Remove the image of card ${opts.number}?`);
+  await confirmDestructive(deps, opts.yes, t('cards.removeTheImageOf', { number: opts.number }));
   const answer = await client.listings.removeImage(opts.number);
   if (wantsJson(deps)) printJson(deps.io, answer);
-  else say(deps.io, `Removed the image of card ${answer.number}.`);
+  else say(deps.io, t('cards.removedTheImageOf', { number: answer.number }));
 }

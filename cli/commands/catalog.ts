@@ -2,6 +2,8 @@
  * `seller catalog list|show|price|demand|request|requests`: the service catalogue (read-only for
  * sellers; scope `catalog`), its usual prices and demand, and requests for missing positions.
  */
+import { both, dateTime, days, duration, either, money, rubles, word } from '../i18n/format.ts';
+import { t } from '../i18n/index.ts';
 import { Option } from 'commander';
 import { PRODUCT_TYPES } from '../../sdk/contract/constants.ts';
 import type { Position, ProductType } from '../lib/records.ts';
@@ -24,10 +26,10 @@ export const register: Register = (noun, app) => {
     noun
       .command('list')
       .alias('ls')
-      .description('List catalogue positions')
-      .option('--search <text>', 'only positions whose slug, title or category contains the text')
-      .option('--category <category>', 'only this category'),
-    'positions',
+      .description(t('catalog.listCataloguePositions'))
+      .option('--search <text>', t('catalog.onlyPositionsWhoseSlug'))
+      .option('--category <category>', t('catalog.onlyThisCategory')),
+    t('things.positions'),
   ).action(
     app.run(
       (o: Omit<CatalogListOptions, 'all'> & { all?: boolean }): CatalogListOptions => ({ ...o, all: o.all === true }),
@@ -36,31 +38,31 @@ export const register: Register = (noun, app) => {
   );
   noun
     .command('show')
-    .description('Show a position: product types, delivery methods, SLA and guarantee choices')
-    .argument('<slug>', 'position slug, as in `seller catalog list`')
+    .description(t('catalog.showAPositionProduct'))
+    .argument('<slug>', t('catalog.positionSlugAsIn'))
     .action(app.run((slug: string) => ({ slug }), runCatalogShow));
   noun
     .command('price')
-    .description('Show the usual price (median of live cards) of a position and product type')
-    .option('--service <slug>', 'position slug')
-    .addOption(openOption('--type <productType>', 'product type', PRODUCT_TYPES))
+    .description(t('catalog.showTheUsualPrice'))
+    .option('--service <slug>', t('catalog.positionSlug'))
+    .addOption(openOption('--type <productType>', t('catalog.productType'), PRODUCT_TYPES))
     .action(app.run((o: { service?: string; type?: ProductType }): CatalogPriceOptions => ({ service: o.service, type: o.type }), runCatalogPrice));
   noun
     .command('demand')
-    .description('Show the most ordered positions of the last 30 days')
-    .option('--service <slug>', 'only this position')
-    .addOption(openOption('--type <productType>', 'only this product type', PRODUCT_TYPES))
-    .option('--top <n>', 'how many rows (1-100)', positiveInt)
+    .description(t('catalog.showTheMostOrdered'))
+    .option('--service <slug>', t('catalog.onlyThisPosition'))
+    .addOption(openOption('--type <productType>', t('catalog.onlyThisProductType'), PRODUCT_TYPES))
+    .option('--top <n>', t('catalog.howManyRows'), positiveInt)
     .action(app.run((o: CatalogDemandOptions) => o, runCatalogDemand));
   noun
     .command('request')
-    .description('Ask the marketplace to add a missing position (a person reviews it)')
-    .option('--title <title>', 'what to add, e.g. "Figma Professional"')
-    .option('--category <category>', 'category, e.g. software')
-    .option('--url <url>', "the service's web address")
-    .option('--comment <text>', 'anything the reviewer should know')
+    .description(t('catalog.askTheMarketplaceTo'))
+    .option('--title <title>', t('catalog.whatToAddE'))
+    .option('--category <category>', t('catalog.categoryEGSoftware'))
+    .option('--url <url>', t('catalog.theServiceSWeb'))
+    .option('--comment <text>', t('catalog.anythingTheReviewerShould'))
     .action(app.run((o: CatalogRequestOptions) => o, runCatalogRequest));
-  listOptions(noun.command('requests').description('List your requests for new positions and their status'), 'requests').action(
+  listOptions(noun.command('requests').description(t('catalog.listYourRequestsFor')), t('things.requests')).action(
     app.run(pageFlags, runCatalogRequests),
   );
 };
@@ -89,13 +91,13 @@ export async function runCatalogList(opts: CatalogListOptions, deps: Deps): Prom
   const query = { q: opts.search, category: opts.category, limit: opts.limit, cursor: opts.cursor };
   await printList(deps, deps.client().catalog.list(query), {
     all: opts.all,
-    what: 'positions',
-    empty: 'No positions match.',
+    what: t('things.positions'),
+    empty: t('catalog.noPositionsMatch'),
     columns: [
-      { header: 'SLUG', value: (p) => p.slug },
-      { header: 'TITLE', value: (p) => p.title },
-      { header: 'CATEGORY', value: (p) => p.category },
-      { header: 'PRODUCT TYPES', value: (p) => p.productTypes },
+      { header: t('catalog.slug'), value: (p) => p.slug },
+      { header: t('catalog.title'), value: (p) => p.title },
+      { header: t('catalog.category'), value: (p) => p.category },
+      { header: t('catalog.productTypes'), value: (p) => p.productTypes },
     ],
   });
 }
@@ -138,7 +140,7 @@ export function nearestSlugs(slug: string, slugs: readonly string[]): string[] {
  * The catalogue position of `slug`; an unknown slug is an error that names the nearest slugs
  * (the catalogue is the same for every seller, so "not yours" is never the reason).
  */
-export async function positionOf(client: SellerClient, slug: string, what = 'position'): Promise<Position> {
+export async function positionOf(client: SellerClient, slug: string, what = t('catalog.position')): Promise<Position> {
   try {
     return await client.catalog.get(slug);
   } catch (error) {
@@ -151,11 +153,11 @@ export async function positionOf(client: SellerClient, slug: string, what = 'pos
     }
     const near = nearestSlugs(slug, slugs);
     throw new CliError(
-      `no ${what} "${slug}" in the catalogue`,
+      t('catalog.noInTheCatalogue', { what, slug }),
       EXIT.error,
       near.length > 0
-        ? `did you mean ${near.map((s) => `"${s}"`).join(' or ')}? (\`seller catalog list --search TEXT\` finds a slug)`
-        : 'find the slug with `seller catalog list --search TEXT`',
+        ? t('catalog.didYouMeanSeller', { near: either(near.map((s) => `"${s}"`)) })
+        : t('catalog.findTheSlugWith'),
     );
   }
 }
@@ -169,14 +171,14 @@ export async function runCatalogShow(opts: { slug: string }, deps: Deps): Promis
 function printPosition(deps: Deps, p: Position): void {
   say(deps.io, `${p.title} (${p.slug})`);
   printFields(deps.io, [
-    ['Category', p.category],
-    ['Tariffs', p.tariffs.map((t) => `${t.slug} (${t.title})`)],
+    [t('catalog.category2'), p.category],
+    [t('catalog.tariffs'), p.tariffs.map((t) => `${t.slug} (${t.title})`)],
     // In minutes, the unit of `--sla`.
-    ['SLA choices', p.slaChoices.map((m) => `${m} min`)],
-    ['Guarantee', p.guaranteeChoices.map((d) => (d === 0 ? 'none' : `${d} d`))],
-    ...(p.creditsTypes ? [['Credits types', p.creditsTypes] as const] : []),
+    [t('catalog.slaChoices'), p.slaChoices.map((m) => t('units.minutes', { n: m }))],
+    [t('catalog.guarantee'), p.guaranteeChoices.map(days)],
+    ...(p.creditsTypes ? [[t('catalog.creditsTypes'), p.creditsTypes] as const] : []),
   ]);
-  say(deps.io, '\nProduct types and their delivery methods:');
+  say(deps.io, t('catalog.productTypesAndTheir'));
   const width = Math.max(...p.productTypes.map((type) => type.length));
   for (const type of p.productTypes) {
     const methods = (p.deliveryMethods as Record<string, unknown>)[type];
@@ -186,23 +188,19 @@ function printPosition(deps: Deps, p: Position): void {
 
 /** 15 → "15 min", 90 → "1 h 30 min", 1440 → "1 d". */
 export function minutes(total: number): string {
-  const d = Math.floor(total / 1440);
-  const h = Math.floor((total % 1440) / 60);
-  const m = total % 60;
-  const parts = [d ? `${d} d` : '', h ? `${h} h` : '', m ? `${m} min` : ''].filter(Boolean);
-  return parts.length ? parts.join(' ') : '0 min';
+  return duration(total);
 }
 
 export async function runCatalogPrice(opts: CatalogPriceOptions, deps: Deps): Promise<void> {
   const missing = [opts.service === undefined ? '--service' : '', opts.type === undefined ? '--type' : ''].filter(Boolean);
-  if (missing.length > 0) throw new UsageError(`missing ${missing.join(' and ')}`, 'example: seller catalog price --service spotify --type code');
+  if (missing.length > 0) throw new UsageError(t('catalog.missing', { missing: both(missing) }), t('catalog.exampleSellerCatalogPrice'));
   const price = await deps.client().catalog.usualPrice({ service: opts.service!, productType: opts.type! });
   if (wantsJson(deps)) {
     printJson(deps.io, price);
     return;
   }
-  const value = price.usualPriceRub === null ? 'unknown (fewer than 3 live cards)' : `${price.usualPriceRub} RUB (median of ${price.liveCards} live cards)`;
-  say(deps.io, `Usual price of ${price.service} (${price.productType}): ${value}`);
+  const value = price.usualPriceRub === null ? t('catalog.unknownFewerThanLive') : t('catalog.rubMedianOfLive', { price: money(price.usualPriceRub), count: price.liveCards });
+  say(deps.io, t('catalog.usualPriceOf', { service: price.service, productType: price.productType, value }));
 }
 
 export async function runCatalogDemand(opts: CatalogDemandOptions, deps: Deps): Promise<void> {
@@ -215,39 +213,39 @@ export async function runCatalogDemand(opts: CatalogDemandOptions, deps: Deps): 
     deps.io,
     demand.items,
     [
-      { header: 'SERVICE', value: (d) => d.service },
-      { header: 'TYPE', value: (d) => d.productType },
-      { header: 'ORDERS 30D', value: (d) => d.orders30d },
-      { header: 'LIVE CARDS', value: (d) => d.liveCards },
-      { header: 'USUAL PRICE', value: (d) => (d.usualPriceRub === null ? 'unknown' : d.usualPriceRub) },
+      { header: t('catalog.service'), value: (d) => d.service },
+      { header: t('catalog.type'), value: (d) => d.productType },
+      { header: t('catalog.ordersD'), value: (d) => d.orders30d },
+      { header: t('catalog.liveCards'), value: (d) => d.liveCards },
+      { header: t('catalog.usualPrice'), value: (d) => (d.usualPriceRub === null ? t('words.unknown') : rubles(d.usualPriceRub)) },
     ],
-    'No demand data.',
+    t('catalog.noDemandData'),
   );
 }
 
 export async function runCatalogRequest(opts: CatalogRequestOptions, deps: Deps): Promise<void> {
-  const title = await flagOrAsk(deps, opts.title, '--title', (p) => p.text('What should the catalogue offer? (title)'));
+  const title = await flagOrAsk(deps, opts.title, '--title', (p) => p.text(t('catalog.whatShouldTheCatalogue')));
   const request = await deps.client().catalogRequests.create({ title, category: opts.category, url: opts.url, comment: opts.comment });
   if (wantsJson(deps)) {
     printJson(deps.io, request);
     return;
   }
-  say(deps.io, `Request ${request.id}: ${request.status}`);
-  note(deps.io, 'A person reviews it; follow it with `seller catalog requests`.');
+  say(deps.io, t('catalog.request', { id: request.id, status: request.status }));
+  note(deps.io, t('catalog.aPersonReviewsIt'));
 }
 
 export async function runCatalogRequests(opts: CatalogRequestsOptions, deps: Deps): Promise<void> {
   await printList(deps, deps.client().catalogRequests.list({ limit: opts.limit, cursor: opts.cursor }), {
     all: opts.all,
-    what: 'requests',
-    empty: 'No requests.',
+    what: t('things.requests'),
+    empty: t('catalog.noRequests'),
     columns: [
-      { header: 'ID', value: (r) => r.id },
-      { header: 'STATUS', value: (r) => r.status },
-      { header: 'TITLE', value: (r) => r.title },
-      { header: 'CATEGORY', value: (r) => r.category },
-      { header: 'CREATED', value: (r) => r.createdAt },
-      { header: 'DECIDED', value: (r) => r.decidedAt },
+      { header: t('catalog.id'), value: (r) => r.id },
+      { header: t('catalog.status'), value: (r) => word('requestStatus', r.status) },
+      { header: t('catalog.title'), value: (r) => r.title },
+      { header: t('catalog.category'), value: (r) => r.category },
+      { header: t('catalog.created'), value: (r) => dateTime(r.createdAt) },
+      { header: t('catalog.decided'), value: (r) => dateTime(r.decidedAt) },
     ],
   });
 }

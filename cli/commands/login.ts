@@ -4,6 +4,8 @@
  * (`--with-key-stdin`, or whenever stdin is not a terminal), or from `--key` (with a warning:
  * it may stay in the shell history). The key itself is never printed.
  */
+import { word } from '../i18n/format.ts';
+import { t } from '../i18n/index.ts';
 import { API_KEY_PATTERN } from '../../sdk/contract/keys.ts';
 import type { Register } from '../lib/command.ts';
 import type { Deps } from '../lib/deps.ts';
@@ -20,16 +22,16 @@ export interface LoginOptions {
 
 export const register: Register = (command, app) => {
   command
-    .option('--key <key>', 'the API key (avoid: it may stay in your shell history)')
-    .option('--with-key-stdin', 'read the API key from stdin')
-    .addHelpText('after', '\nExamples:\n  $ seller login\n  $ printf %s "$KEY" | seller login --with-key-stdin\n  $ seller --profile staging --base-url https://seller.example.com login')
+    .option('--key <key>', t('login.theApiKeyAvoid'))
+    .option('--with-key-stdin', t('login.readTheApiKey'))
+    .addHelpText('after', t('login.examplesSellerLoginPrintf'))
     .action(app.run((o: { key?: string; withKeyStdin?: boolean }): LoginOptions => ({ key: o.key, withKeyStdin: o.withKeyStdin === true }), runLogin));
 };
 
 export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
   const apiKey = await readKey(opts, deps);
   if (!API_KEY_PATTERN.test(apiKey)) {
-    throw new UsageError('that does not look like an API key', 'a key starts with service_live_ or service_test_ followed by 40 letters and digits');
+    throw new UsageError(t('login.thatDoesNotLook'), t('login.aKeyStartsWith'));
   }
   const { profile, baseUrl } = deps.settings();
   const me = await deps.client({ apiKey, baseUrl }).me.get();
@@ -40,20 +42,20 @@ export async function runLogin(opts: LoginOptions, deps: Deps): Promise<void> {
     printJson(deps.io, { profile, baseUrl, sellerId: me.sellerId, mode: me.mode, key: me.key });
     return;
   }
-  say(deps.io, `Logged in as ${me.sellerId} (${me.mode}) with key ${me.key.prefix}…; profile ${profile}`);
-  if (deps.io.env.SERVICE_API_KEY) warn(deps.io, 'SERVICE_API_KEY is set and wins over the saved key');
+  say(deps.io, t('login.loggedInAsWith', { sellerId: me.sellerId, mode: word('keyMode', me.mode), prefix: me.key.prefix, profile }));
+  if (deps.io.env.SERVICE_API_KEY) warn(deps.io, t('login.serviceApiKeyIs'));
 }
 
 async function readKey(opts: LoginOptions, deps: Deps): Promise<string> {
   const { io } = deps;
-  if (opts.key !== undefined && opts.withKeyStdin) throw new UsageError('use either --key or --with-key-stdin, not both');
+  if (opts.key !== undefined && opts.withKeyStdin) throw new UsageError(t('login.useEitherKeyOr'));
   if (opts.key !== undefined) {
-    warn(io, 'a key given with --key may stay in your shell history; prefer --with-key-stdin or the prompt');
+    warn(io, t('login.aKeyGivenWith'));
     return opts.key.trim();
   }
   if (opts.withKeyStdin || !io.stdinIsTTY) {
     const key = (await readAll(io.stdin)).trim();
-    if (!key) throw new UsageError('no key on stdin', 'pipe the key in: printf %s "$KEY" | seller login --with-key-stdin');
+    if (!key) throw new UsageError(t('login.noKeyOnStdin'), t('login.pipeTheKeyIn'));
     return key;
   }
   requireInteractive(io, '--with-key-stdin');

@@ -7,11 +7,12 @@
  *   `seller rating` (scope `stats`).
  * People get tables and summaries; `--json` prints the API's answer as it is.
  */
+import { dateTime, money, word } from '../i18n/format.ts';
+import { language, t } from '../i18n/index.ts';
 import { InvalidArgumentError, Option } from 'commander';
 import type { z } from 'zod';
 import { STATS_PERIODS, type Rating, type Stats } from '../../sdk/contract/account.ts';
 import type { Tolerant } from '../../sdk/open.ts';
-import { labelOf } from '../lib/records.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { listOptions, pageFlags, printList, type ListOptions } from '../lib/list.ts';
@@ -35,15 +36,17 @@ export interface ClientsOptions {
   all: boolean;
 }
 
-/** 1234567 → "1 234 567 RUB" (money is whole roubles). */
+/** 1234567 → "1 234 567 RUB" (en), "1 234 567 ₽" (ru); money is whole roubles. */
 export function rub(amount: number): string {
+  if (language() === 'ru') return money(amount);
   const sign = amount < 0 ? '-' : '';
+  // i18next-instrument-ignore-next-line: the English form the CLI always printed (Russian goes through Intl above)
   return `${sign}${String(Math.abs(amount)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ')} RUB`;
 }
 
 /** commander argParser for a count that may be 0 (`--skip`). */
 export function nonNegativeInt(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('Must be a whole number, 0 or more.');
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(t('money.mustBeAWhole'));
   return Number(value);
 }
 
@@ -51,26 +54,26 @@ export function nonNegativeInt(value: string): number {
 // payouts
 
 export const registerPayouts: Register = (command, app) => {
-  listOptions(command, 'payouts')
-    .addHelpText('after', '\nOne payout per week of completed orders, less the marketplace fee; only the last four digits of the account are shown.')
+  listOptions(command, t('money.payouts'))
+    .addHelpText('after', t('money.onePayoutPerWeek'))
     .action(app.run(pageFlags, runPayouts));
 };
 
 export async function runPayouts(opts: PayoutsOptions, deps: Deps): Promise<void> {
   await printList(deps, deps.client().payouts.list({ limit: opts.limit, cursor: opts.cursor }), {
     all: opts.all,
-    what: 'payouts',
-    empty: 'No payouts yet.',
+    what: t('money.payouts'),
+    empty: t('money.noPayoutsYet'),
     columns: [
-      { header: 'ID', value: (p) => p.id },
-      { header: 'AMOUNT', value: (p) => rub(p.amountRub) },
-      { header: 'STATUS', value: (p) => p.status },
-      { header: 'TO', value: (p) => (p.method === 'sbp' ? 'SBP' : p.accountTail ? `account …${p.accountTail}` : 'account') },
-      { header: 'CREATED', value: (p) => p.createdAt },
-      { header: 'PAID', value: (p) => p.paidAt },
+      { header: t('money.id'), value: (p) => p.id },
+      { header: t('money.amount'), value: (p) => rub(p.amountRub) },
+      { header: t('money.status'), value: (p) => word('payoutStatus', p.status) },
+      { header: t('money.to'), value: (p) => (p.method === 'sbp' ? 'SBP' : p.accountTail ? t('money.account', { accountTail: p.accountTail }) : t('money.accountPlain')) },
+      { header: t('money.created'), value: (p) => dateTime(p.createdAt) },
+      { header: t('money.paid'), value: (p) => dateTime(p.paidAt) },
     ],
     footer: (items) => {
-      if (items.some((p) => p.status === 'failed')) note(deps.io, 'A failed payout waits for payout details: see `seller papers show`.');
+      if (items.some((p) => p.status === 'failed')) note(deps.io, t('money.aFailedPayoutWaits'));
     },
   });
 }
@@ -78,41 +81,37 @@ export async function runPayouts(opts: PayoutsOptions, deps: Deps): Promise<void
 // ---------------------------------------------------------------------------------------------
 // stats
 
-const PERIOD_LABEL: Record<StatsPeriod, string> = {
-  today: 'today (since 00:00 UTC)',
-  week: 'this week (since Monday 00:00 UTC)',
-  month: 'this month (since the 1st, 00:00 UTC)',
-  all: 'all time',
-};
+/** The words of a period (`today (since 00:00 UTC)`); one the service adds is shown as it came. */
+const periodLabel = (period: string): string => (['today', 'week', 'month', 'all'].includes(period) ? t(`money.period.${period}`) : period);
 
 export const registerStats: Register = (command, app) => {
   command
-    .addOption(new Option('--period <period>', 'which orders count, by payment time').choices(STATS_PERIODS).default('all'))
-    .addOption(new Option('--sort <key>', 'order the cards by revenue, highest first (default: by number)').choices(['revenue']))
-    .addHelpText('after', '\nWith a live key, real orders count; with a test key, test orders.\n\nExamples:\n  $ seller stats --period week --sort revenue\n  $ seller --json stats --period month')
+    .addOption(new Option('--period <period>', t('money.whichOrdersCountBy')).choices(STATS_PERIODS).default('all'))
+    .addOption(new Option('--sort <key>', t('money.orderTheCardsBy')).choices(['revenue']))
+    .addHelpText('after', t('money.withALiveKey'))
     .action(app.run((o: StatsOptions): StatsOptions => ({ period: o.period, sort: o.sort }), runStats));
 };
 
 /** The readable summary of `seller stats`. */
 export function renderStats(deps: Pick<Deps, 'io'>, stats: StatsView): void {
-  say(deps.io, `Stats for ${labelOf(PERIOD_LABEL, stats.period)}`);
+  say(deps.io, t('money.statsFor', { period: periodLabel(stats.period) }));
   printFields(deps.io, [
-    ['Revenue', rub(stats.revenueRub)],
-    ['Orders', `${stats.orders} paid, ${stats.completed} completed, ${stats.refunded} refunded`],
-    ['Average order', rub(stats.averageRub)],
+    [t('money.revenue'), rub(stats.revenueRub)],
+    [t('money.orders'), t('money.paidCompletedRefunded', { orders: stats.orders, completed: stats.completed, refunded: stats.refunded })],
+    [t('money.averageOrder'), rub(stats.averageRub)],
   ]);
   say(deps.io, '');
   if (stats.listings.length === 0) {
-    say(deps.io, 'No card sold in this period.');
+    say(deps.io, t('money.noCardSoldIn'));
     return;
   }
-  say(deps.io, 'Revenue per card:');
+  say(deps.io, t('money.revenuePerCard'));
   const share = (revenue: number) => (stats.revenueRub > 0 ? `${Math.round((revenue * 100) / stats.revenueRub)}%` : '-');
   printTable(deps.io, stats.listings, [
-    { header: 'CARD', value: (l) => `#${l.number}` },
-    { header: 'REVENUE', value: (l) => rub(l.revenueRub) },
-    { header: 'ORDERS', value: (l) => l.orders },
-    { header: 'SHARE', value: (l) => share(l.revenueRub) },
+    { header: t('money.card'), value: (l) => `#${l.number}` },
+    { header: t('money.revenue2'), value: (l) => rub(l.revenueRub) },
+    { header: t('money.orders2'), value: (l) => l.orders },
+    { header: t('money.share'), value: (l) => share(l.revenueRub) },
   ]);
 }
 
@@ -127,10 +126,10 @@ export async function runStats(opts: StatsOptions, deps: Deps): Promise<void> {
 
 export const registerClients: Register = (command, app) => {
   command
-    .option('--limit <n>', 'clients per page (1-200)', positiveInt)
-    .option('--skip <n>', 'skip this many first', nonNegativeInt)
-    .option('--all', 'fetch every page')
-    .addHelpText('after', '\nBuyers are shown under stable pseudonyms, biggest spenders first; no buyer identity is ever given out.')
+    .option('--limit <n>', t('money.clientsPerPage'), positiveInt)
+    .option('--skip <n>', t('money.skipThisManyFirst'), nonNegativeInt)
+    .option('--all', t('money.fetchEveryPage'))
+    .addHelpText('after', t('money.buyersAreShownUnder'))
     .action(app.run((o: { limit?: number; skip?: number; all?: boolean }): ClientsOptions => ({ limit: o.limit, skip: o.skip, all: o.all === true }), runClients));
 };
 
@@ -151,18 +150,18 @@ export async function runClients(opts: ClientsOptions, deps: Deps): Promise<void
     deps.io,
     page.items,
     [
-      { header: 'CLIENT', value: (c) => c.client },
-      { header: 'ORDERS', value: (c) => c.orders },
-      { header: 'SPENT', value: (c) => rub(c.spentRub) },
-      { header: 'LAST ORDER', value: (c) => c.lastOrderAt },
+      { header: t('money.client'), value: (c) => c.client },
+      { header: t('money.orders2'), value: (c) => c.orders },
+      { header: t('money.spent'), value: (c) => rub(c.spentRub) },
+      { header: t('money.lastOrder'), value: (c) => dateTime(c.lastOrderAt) },
     ],
-    page.total === 0 ? 'No clients yet.' : `No clients here (there are ${page.total}).`,
+    page.total === 0 ? t('money.noClientsYet') : t('money.noClientsHere', { total: page.total }),
   );
   const skip = opts.skip ?? 0;
   const shown = page.items.length;
   if (shown > 0 && !opts.all) {
     const end = skip + shown;
-    note(deps.io, `Clients ${skip + 1}-${end} of ${page.total}.${end < page.total ? ` Next: --skip ${end}` : ''}`);
+    note(deps.io, t(end < page.total ? 'money.clientsOfNext' : 'money.clientsOf', { first: skip + 1, end, total: page.total }));
   }
 }
 
@@ -171,16 +170,16 @@ export async function runClients(opts: ClientsOptions, deps: Deps): Promise<void
 
 export const registerRating: Register = (command, app) => {
   command
-    .addHelpText('after', '\nScore: the mean of the review stars; positive is 4-5 stars, negative 1-2. Dispute rate: orders ever disputed / paid orders.')
+    .addHelpText('after', t('money.scoreTheMeanOf'))
     .action(app.run(() => ({}), runRating));
 };
 
 export function describeRating(rating: RatingView): ReadonlyArray<readonly [string, string]> {
   return [
-    ['Score', rating.score === null ? 'no reviews yet' : `${rating.score.toFixed(2)} / 5`],
-    ['Reviews', `${rating.reviews} (${rating.positive} positive, ${rating.negative} negative)`],
-    ['Completed orders', String(rating.completedOrders)],
-    ['Dispute rate', `${(rating.disputeRate * 100).toFixed(1)}%`],
+    [t('money.score'), rating.score === null ? t('money.noReviewsYet') : `${rating.score.toFixed(2)} / 5`],
+    [t('money.reviews'), t('money.positiveNegative', { reviews: rating.reviews, positive: rating.positive, negative: rating.negative })],
+    [t('money.completedOrders'), String(rating.completedOrders)],
+    [t('money.disputeRate'), `${(rating.disputeRate * 100).toFixed(1)}%`],
   ];
 }
 

@@ -1,10 +1,12 @@
 /** Pieces shared by the `seller orders` verbs: times, text arguments, refusal hints, order lines. */
+import { dateTime, deadline, money, word } from '../i18n/format.ts';
+import { t } from '../i18n/index.ts';
 import { InvalidArgumentError } from 'commander';
 import type { Order } from '../lib/records.ts';
 import { RejectedError, SellerError } from '../../sdk/errors.ts';
 import { EPOCH } from '../../sdk/watch.ts';
 import type { Deps } from '../lib/deps.ts';
-import { CliError, describeError, UsageError } from '../lib/errors.ts';
+import { CliError, describeError, UsageError, withoutErrorPrefix } from '../lib/errors.ts';
 import { readAll } from '../lib/io.ts';
 import { flagOrAsk } from '../lib/prompts.ts';
 
@@ -19,7 +21,7 @@ export function durationSeconds(text: string): number | undefined {
   return total;
 }
 
-export const SINCE_HELP = 'an ISO time or date, "now", "all", or an age such as 30m, 2h, 3d';
+export const sinceHelp = (): string => t('ordersCommon.anIsoTimeOr');
 
 /**
  * A `--since` value as an API timestamp: an ISO time or date, `now` (this computer's clock), `all`
@@ -32,21 +34,21 @@ export function parseSince(value: string, now: number = Date.now()): string {
   const age = /^\d+$/.test(text) ? undefined : durationSeconds(text);
   if (age !== undefined) return new Date(now - age * 1000).toISOString();
   const at = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(at)) throw new UsageError(`--since: "${value}" is not ${SINCE_HELP}`);
+  if (Number.isNaN(at)) throw new UsageError(t('ordersCommon.sinceIsNot', { value, help: sinceHelp() }));
   return new Date(at).toISOString();
 }
 
 /** commander argParser for a positive number of seconds (`--interval 0.5`). */
 export function positiveSeconds(value: string): number {
   const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(seconds > 0)) throw new InvalidArgumentError('Must be a positive number of seconds.');
+  if (!/^\d+(\.\d+)?$/.test(value) || !(seconds > 0)) throw new InvalidArgumentError(t('ordersCommon.mustBeAPositive'));
   return seconds;
 }
 
 /** commander argParser for a date `YYYY-MM-DD`. */
 export function isoDate(value: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new InvalidArgumentError('Must be a date YYYY-MM-DD.');
+    throw new InvalidArgumentError(t('ordersCommon.mustBeADate'));
   }
   return value;
 }
@@ -57,7 +59,7 @@ export const chompNewline = (text: string) => text.replace(/\r?\n$/, '');
 /** A `--text` value: the flag (`-` reads stdin), else a question on a terminal, else a usage error. */
 export async function textArg(deps: Deps, value: string | undefined, flag: string, question: string): Promise<string> {
   const text = value === '-' ? chompNewline(await readAll(deps.io.stdin)) : await flagOrAsk(deps, value, flag, (p) => p.text(question));
-  if (!text.trim()) throw new UsageError(`${flag}: the text is empty`);
+  if (!text.trim()) throw new UsageError(t('ordersCommon.theTextIsEmpty', { flag }));
   return text;
 }
 
@@ -74,12 +76,12 @@ export async function withHints<T>(call: Promise<T>, hints: Hints): Promise<T> {
     if (hint === undefined) throw error;
     const { lines, exitCode } = describeError(error);
     const [first = 'error', ...rest] = lines;
-    throw new CliError(first.replace(/^error: /, ''), exitCode, [...rest, `hint: ${hint}`].join('\n'));
+    throw new CliError(withoutErrorPrefix(first), exitCode, [...rest, t('ordersCommon.hint', { hint })].join('\n'));
   }
 }
 
 /** The hint of `state_moved` for an order. */
-export const stateMovedHint = (id: string) => `the order moved on; re-read it with \`seller orders show ${id}\``;
+export const stateMovedHint = (id: string) => t('ordersCommon.theOrderMovedOn', { id });
 
 /** The columns an order shows in lists and watch lines. */
 export function orderRow(order: Order): Record<'id' | 'card' | 'service' | 'price' | 'status' | 'action' | 'deliverBy' | 'updated', string> {
@@ -87,10 +89,10 @@ export function orderRow(order: Order): Record<'id' | 'card' | 'service' | 'pric
     id: order.id,
     card: `#${order.number}`,
     service: `${order.service}/${order.tariff}`,
-    price: `${order.priceRub} RUB`,
-    status: order.status,
-    action: order.needsAction ? 'needs action' : '-',
-    deliverBy: order.deliverBy ?? '-',
-    updated: order.updatedAt,
+    price: money(order.priceRub),
+    status: word('orderStatus', order.status),
+    action: order.needsAction ? t('ordersCommon.needsAction') : '-',
+    deliverBy: deadline(order.deliverBy) ?? '-',
+    updated: dateTime(order.updatedAt) ?? '-',
   };
 }

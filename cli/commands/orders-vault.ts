@@ -4,13 +4,13 @@
  * reads it from a hidden prompt on a terminal, from `--secret-file F` (`-` for stdin), or from
  * stdin when stdin is not a terminal. `reveal` prints the buyer's secret once.
  */
+import { t } from '../i18n/index.ts';
 import type { Command } from 'commander';
 import type { App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { isInteractive, readAll } from '../lib/io.ts';
 import { printJson, printTable, say, warn } from '../lib/output.ts';
-import { labelOf } from '../lib/records.ts';
 import { readTextInput } from '../lib/input.ts';
 import { chompNewline, stateMovedHint, withHints } from './orders-common.ts';
 
@@ -20,31 +20,31 @@ export interface VaultPutOptions {
 }
 
 export function registerVault(noun: Command, app: App): void {
-  const vault = noun.command('vault').description("Exchange credentials with the buyer through the order's vaults");
+  const vault = noun.command('vault').description(t('ordersVault.exchangeCredentialsWithThe'));
   vault
     .command('list')
     .alias('ls')
-    .description('Show the vaults of an order: whose, and whether opened (never their contents)')
-    .argument('<id>', 'order id')
+    .description(t('ordersVault.showTheVaultsOf'))
+    .argument('<id>', t('ordersVault.orderId'))
     .action(app.run((id: string) => ({ id }), runVaultList));
   vault
     .command('put')
-    .description('Put credentials into your vault for the buyer (they cannot be read back)')
-    .argument('<id>', 'order id')
-    .option('--secret-file <file>', 'read the secret from a file (- for stdin)')
+    .description(t('ordersVault.putCredentialsIntoYour'))
+    .argument('<id>', t('ordersVault.orderId'))
+    .option('--secret-file <file>', t('ordersVault.readTheSecretFrom'))
     .addHelpText(
       'after',
-      '\nThe secret is asked for with a hidden prompt on a terminal, or read from stdin when piped:\n  $ seller orders vault put ord_123\n  $ pass show shop/account-42 | seller orders vault put ord_123',
+      t('ordersVault.theSecretIsAsked'),
     )
     .action(app.run((id: string, o: { secretFile?: string }): VaultPutOptions => ({ id, secretFile: o.secretFile }), runVaultPut));
   vault
     .command('reveal')
-    .description("Read the buyer's vault; this works exactly once")
-    .argument('<id>', 'order id')
+    .description(t('ordersVault.readTheBuyerS'))
+    .argument('<id>', t('ordersVault.orderId'))
     .action(app.run((id: string) => ({ id }), runVaultReveal));
 }
 
-const SIDE = { own: 'yours (for the buyer)', other: "the buyer's (for you)" } as const;
+const side = (value: string): string => (value === 'own' ? t('ordersVault.yoursForTheBuyer') : value === 'other' ? t('ordersVault.theBuyerSFor') : value);
 
 export async function runVaultList(opts: { id: string }, deps: Deps): Promise<void> {
   const { items } = await deps.client().orders.vaults(opts.id);
@@ -56,10 +56,10 @@ export async function runVaultList(opts: { id: string }, deps: Deps): Promise<vo
     deps.io,
     items,
     [
-      { header: 'SIDE', value: (v) => labelOf(SIDE, v.side) },
-      { header: 'OPENED', value: (v) => (v.opened ? 'yes' : 'no') },
+      { header: t('ordersVault.side'), value: (v) => side(v.side) },
+      { header: t('ordersVault.opened'), value: (v) => (v.opened ? t('words.yes') : t('words.no')) },
     ],
-    'No vaults yet.',
+    t('ordersVault.noVaultsYet'),
   );
 }
 
@@ -70,8 +70,8 @@ async function readSecret(opts: VaultPutOptions, deps: Deps): Promise<string> {
   if (opts.secretFile !== undefined) secret = chompNewline(await readTextInput(deps, opts.secretFile, '--secret-file'));
   else if (!io.stdinIsTTY) secret = chompNewline(await readAll(io.stdin));
   else if (isInteractive(io)) secret = await deps.prompter.secret('Credentials for the buyer');
-  else throw new UsageError('--secret-file is required when not running interactively', 'or pipe the secret into stdin');
-  if (!secret.trim()) throw new UsageError('the secret is empty');
+  else throw new UsageError(t('ordersVault.secretFileIsRequired'), t('ordersVault.orPipeTheSecret'));
+  if (!secret.trim()) throw new UsageError(t('ordersVault.theSecretIsEmpty'));
   return secret;
 }
 
@@ -83,16 +83,16 @@ export async function runVaultPut(opts: VaultPutOptions, deps: Deps): Promise<vo
     printJson(deps.io, vault);
     return;
   }
-  const when = vault.opened ? 'it is handed to the buyer now' : 'the buyer gets it when you deliver';
-  say(deps.io, `Put the credentials into your vault of ${opts.id}; ${when}. They cannot be read back.`);
+  const when = vault.opened ? t('ordersVault.itIsHandedTo') : t('ordersVault.theBuyerGetsIt');
+  say(deps.io, t('ordersVault.putTheCredentialsInto', { id: opts.id, when }));
 }
 
 export async function runVaultReveal(opts: { id: string }, deps: Deps): Promise<void> {
   const answer = await withHints(deps.client().orders.reveal(opts.id), {
-    already_opened: "the buyer's vault can be read only once and was already read; ask the buyer to put the credentials again",
-    not_found: `check the order id; or the buyer has put nothing into a vault yet: \`seller orders vault list ${opts.id}\``,
+    already_opened: t('ordersVault.theBuyerSVault'),
+    not_found: t('ordersVault.checkTheOrderId', { id: opts.id }),
   });
   if (wantsJson(deps)) printJson(deps.io, { secret: answer.secret });
   else say(deps.io, answer.secret);
-  warn(deps.io, "this is the only time the buyer's credentials can be read; they cannot be read again. Store them now.");
+  warn(deps.io, t('ordersVault.thisIsTheOnly'));
 }

@@ -2,6 +2,7 @@
  * `seller orders watch --exec CMD`: checks the command before the watch starts, and runs it for each
  * change with the order JSON on stdin and `SERVICE_ORDER_ID`, `SERVICE_ORDER_STATUS` in its environment.
  */
+import { t } from '../i18n/index.ts';
 import type { Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { warn } from '../lib/output.ts';
@@ -20,7 +21,7 @@ const SHELL_SYNTAX = /["'`$\\|&;<>(){}[\]*?~=!#]/;
 export async function checkExec(command: string, env: Record<string, string | undefined>): Promise<void> {
   const word = command.trim().split(/\s+/)[0] ?? '';
   if (word === '' || process.platform === 'win32' || SHELL_SYNTAX.test(word)) {
-    if (word === '') throw new UsageError('--exec needs a command', 'e.g. --exec ./on-order.sh');
+    if (word === '') throw new UsageError(t('ordersWatchExec.execNeedsACommand'), t('ordersWatchExec.eGExecOn'));
     return;
   }
   if (word.includes('/')) {
@@ -33,12 +34,13 @@ export async function checkExec(command: string, env: Record<string, string | un
     } catch {
       ok = false;
     }
-    if (!ok) throw new UsageError(`--exec: ${word} is not an executable file`, `check the path, or run it through its interpreter: --exec "sh ${word}"`);
+    if (!ok) throw new UsageError(t('ordersWatchExec.execIsNotAn', { word }), t('ordersWatchExec.checkThePathOr', { word }));
     return;
   }
   const { spawnSync } = await import('node:child_process');
+  // i18next-instrument-ignore-next-line: a shell command, not text for a person
   const found = spawnSync('/bin/sh', ['-c', `command -v -- ${word}`], { env: env as NodeJS.ProcessEnv, stdio: 'ignore' });
-  if (found.status !== 0) throw new UsageError(`--exec: ${word} is not a command the shell finds`, 'check its name, or give its path');
+  if (found.status !== 0) throw new UsageError(t('ordersWatchExec.execIsNotA', { word }), t('ordersWatchExec.checkItsNameOr'));
 }
 
 /** Runs `command` for one change; a failure is a warning, never the end of the watch. */
@@ -58,7 +60,7 @@ export async function runExec(command: string, order: Order, deps: Deps, json: b
     child.stdin.on('error', () => {}); // the command need not read its input
     child.stdin.end(`${JSON.stringify(order)}\n`);
   });
-  if ('error' in outcome) warn(io, `--exec could not run for ${order.id}: ${outcome.error.message}`);
-  else if (outcome.signal) warn(io, `--exec was killed by ${outcome.signal} for ${order.id}`);
-  else if (outcome.code !== 0) warn(io, `--exec failed for ${order.id} (${order.status}): exit code ${outcome.code}`);
+  if ('error' in outcome) warn(io, t('ordersWatchExec.execCouldNotRun', { id: order.id, message: outcome.error.message }));
+  else if (outcome.signal) warn(io, t('ordersWatchExec.execWasKilledBy', { signal: outcome.signal, id: order.id }));
+  else if (outcome.code !== 0) warn(io, t('ordersWatchExec.execFailedForExit', { id: order.id, status: order.status, code: outcome.code }));
 }

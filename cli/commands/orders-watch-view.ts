@@ -2,7 +2,9 @@
  * What the live table of `seller orders watch` shows, as text: the order of its rows, relative times,
  * a change in words, and one frame of the table. Pure: no terminal, no clock of its own.
  */
-import { describeError } from '../lib/errors.ts';
+import { clockTime, dateTime, money, word } from '../i18n/format.ts';
+import { t } from '../i18n/index.ts';
+import { describeError, withoutErrorPrefix } from '../lib/errors.ts';
 import { alignColumns, paint, type Cell } from '../lib/live-table.ts';
 import type { Order, OrderStatus } from '../lib/records.ts';
 
@@ -31,26 +33,27 @@ export interface WatchView {
   stopped?: boolean | undefined;
 }
 
-/** The time of day, `HH:MM:SS` in this computer's time zone. */
-const clock = (ms: number) => new Date(ms).toTimeString().slice(0, 8);
+/** The time of day, `HH:MM:SS` in the user's time zone (`--utc`: UTC). */
+const clock = (ms: number) => clockTime(ms);
 
 /** A duration for people: `45 s`, `12 min`, `2 h 5 min`, `3 d 4 h`. */
 export function span(ms: number): string {
   const seconds = Math.floor(Math.abs(ms) / 1000);
-  if (seconds < 60) return `${seconds} s`;
+  const unit = (key: string, n: number) => t(`units.${key}`, { n });
+  if (seconds < 60) return unit('seconds', seconds);
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 60) return unit('minutes', minutes);
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+  if (hours < 24) return minutes % 60 ? `${unit('hours', hours)} ${unit('minutes', minutes % 60)}` : unit('hours', hours);
   const days = Math.floor(hours / 24);
-  return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
+  return hours % 24 ? `${unit('days', days)} ${unit('hours', hours % 24)}` : unit('days', days);
 }
 
 /** A deadline relative to now: `in 12 min`, `overdue 3 min`. */
-export const dueIn = (at: number, now: number) => (at >= now ? `in ${span(at - now)}` : `overdue ${span(now - at)}`);
+export const dueIn = (at: number, now: number) => (at >= now ? t('watch.dueIn', { span: span(at - now) }) : t('watch.overdue', { span: span(now - at) }));
 
 /** A past moment relative to now: `just now`, `12 s ago`, `3 min ago`. */
-export const ago = (at: number, now: number) => (now - at < 5000 ? 'just now' : `${span(now - at)} ago`);
+export const ago = (at: number, now: number) => (now - at < 5000 ? t('watch.justNow') : t('watch.ago', { span: span(now - at) }));
 
 export const isOpen = (order: Order) => !DONE.includes(order.status);
 /** The delivery deadline that matters now (ms), or `undefined`. */
@@ -75,9 +78,10 @@ export function tableOrder(orders: Iterable<Order>): Order[] {
 
 /** A change as a line for people: `ord_… paid → awaiting_delivery`, `ord_… delivered`. */
 export function describeChange(before: Order | undefined, after: Order): string {
-  const action = after.needsAction ? ', needs action' : '';
-  if (before === undefined) return after.status === 'awaiting_payment' ? `${after.id} new order (awaiting_payment)` : `${after.id} is ${after.status}${action}`;
-  if (before.status === after.status) return `${after.id} updated (${after.status}${action})`;
+  const action = after.needsAction ? t('watch.needsActionSuffix') : '';
+  const status = word('orderStatus', after.status);
+  if (before === undefined) return after.status === 'awaiting_payment' ? t('watch.newOrder', { id: after.id, status }) : t('watch.is', { id: after.id, status, action });
+  if (before.status === after.status) return t('watch.updated', { id: after.id, status, action });
   const verbs: Partial<Record<OrderStatus, string>> = {
     awaiting_confirmation: 'paid',
     awaiting_delivery: before.status === 'awaiting_confirmation' ? 'confirmed' : 'paid',
@@ -89,10 +93,12 @@ export function describeChange(before: Order | undefined, after: Order): string 
     refunded: 'refunded',
   };
   const verb = verbs[after.status] ?? 'moved';
-  return verb === after.status ? `${after.id} ${verb}` : `${after.id} ${verb} → ${after.status}`;
+  const said = t(`watch.verb.${verb}`);
+  return verb === after.status ? `${after.id} ${said}` : `${after.id} ${said} → ${status}`;
 }
 
-const HEADERS = ['ID', 'CARD', 'STATUS', 'ACTION', 'PRICE', 'DELIVER BY', 'UPDATED'];
+/** The column titles (catalogue `watch.header.*`). */
+const headers = () => ['id', 'card', 'status', 'action', 'price', 'deliverBy', 'updated'].map((key) => t(`watch.header.${key}`));
 
 /** One order as table cells. */
 function orderCells(order: Order, now: number): Cell[] {
@@ -102,9 +108,9 @@ function orderCells(order: Order, now: number): Cell[] {
   return [
     { text: order.id, style: quiet },
     { text: `#${order.number}`, style: quiet },
-    { text: order.status, style: quiet },
-    order.needsAction ? { text: '● act', style: 'yellow' } : { text: '', style: quiet },
-    { text: `${order.priceRub} RUB`, style: quiet },
+    { text: word('orderStatus', order.status), style: quiet },
+    order.needsAction ? { text: t('watch.act'), style: 'yellow' } : { text: '', style: quiet },
+    { text: money(order.priceRub), style: quiet },
     due === undefined ? { text: '-', style: quiet } : { text: dueIn(due, now), style: due < now ? 'red' : undefined },
     { text: ago(Date.parse(order.updatedAt), now), style: quiet },
   ];
@@ -120,34 +126,34 @@ export function watchFrame(view: WatchView, screen: { now: number; height: numbe
   const orders = tableOrder(view.orders.values());
   const acting = orders.filter((o) => o.needsAction).length;
 
-  const counts = `${orders.length} order${orders.length === 1 ? '' : 's'}${acting ? `, ${acting} need${acting === 1 ? 's' : ''} action` : ''}`;
+  const counts = `${t('watch.orders', { count: orders.length })}${acting ? t('watch.needAction', { count: acting }) : ''}`;
   let poll: string;
   if (view.failure) {
     const retry = Math.max(0, Math.ceil((view.failure.retryAt - now) / 1000));
-    const when = retry > 0 ? `retrying in ${retry} s` : 'retrying now';
-    poll = paint(color, 'red', `poll failed at ${clock(view.failure.at)}, ${when}: ${view.failure.what}`);
+    const when = retry > 0 ? t('watch.retryingIn', { span: t('units.seconds', { n: retry }) }) : t('watch.retryingNow');
+    poll = paint(color, 'red', t('watch.pollFailed', { time: clock(view.failure.at), when, what: view.failure.what }));
   } else {
-    poll = view.lastPollAt === undefined ? 'waiting for the first poll' : `last poll ${clock(view.lastPollAt)}`;
+    poll = view.lastPollAt === undefined ? t('watch.firstPoll') : t('watch.lastPoll', { time: clock(view.lastPollAt) });
   }
   // The poll's state goes last: a long failure is what the width cuts.
-  const header = `${paint(color, 'bold', 'Orders')}  ·  ${counts}  ·  ${poll}`;
+  const header = `${paint(color, 'bold', t('watch.title'))}  ·  ${counts}  ·  ${poll}`;
 
   // Header, column titles and footer take three lines; `+N more` takes one when the list is cut.
   const room = Math.max(0, height - 3);
   const shown = orders.length > room ? orders.slice(0, Math.max(0, room - 1)) : orders;
-  const rows: Array<Array<Cell | string>> = [HEADERS.map((text) => ({ text, style: 'bold' as const }))];
+  const rows: Array<Array<Cell | string>> = [headers().map((text) => ({ text, style: 'bold' as const }))];
   for (const order of shown) rows.push(orderCells(order, now));
   const lines = [header, ...alignColumns(rows, color)];
-  if (orders.length === 0) lines.push(paint(color, 'dim', `No order has changed since ${view.since} yet.`));
+  if (orders.length === 0) lines.push(paint(color, 'dim', t('watch.noChangeSince', { since: dateTime(view.since) })));
   const hidden = orders.slice(shown.length);
   if (hidden.length > 0) {
     const hiddenActing = hidden.filter((o) => o.needsAction).length;
-    lines.push(paint(color, 'dim', `+${hidden.length} more${hiddenActing ? ` (${hiddenActing} need${hiddenActing === 1 ? 's' : ''} action)` : ''}`));
+    lines.push(paint(color, 'dim', `${t('watch.more', { count: hidden.length })}${hiddenActing ? t('watch.moreActing', { count: hiddenActing }) : ''}`));
   }
-  const last = view.lastEvent ? `${clock(view.lastEvent.at)} ${view.lastEvent.text}` : 'no changes yet';
-  lines.push(`${paint(color, 'dim', last)}  ·  ${view.stopped ? 'stopped' : 'Ctrl-C to stop'}`);
+  const last = view.lastEvent ? `${clock(view.lastEvent.at)} ${view.lastEvent.text}` : t('watch.noChanges');
+  lines.push(`${paint(color, 'dim', last)}  ·  ${view.stopped ? t('watch.stopped') : t('watch.ctrlC')}`);
   return lines;
 }
 
 /** A failed poll in a few words. */
-export const pollFailure = (error: unknown) => describeError(error).lines[0]?.replace(/^error: /, '') ?? String(error);
+export const pollFailure = (error: unknown) => withoutErrorPrefix(describeError(error).lines[0] ?? String(error));

@@ -26,6 +26,8 @@
  * This file is the command; `--exec` is ./orders-watch-exec.ts, the live table's frame
  * ./orders-watch-view.ts, and the table on the terminal ./orders-watch-live.ts.
  */
+import { dateTime } from '../i18n/format.ts';
+import { t } from '../i18n/index.ts';
 import type { Command } from 'commander';
 import type { Order, OrderStatus } from '../lib/records.ts';
 import { fileWatermarkStore, type WatchRetry } from '../../sdk/watch.ts';
@@ -33,7 +35,7 @@ import type { App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { canRedraw } from '../lib/live-table.ts';
 import { note, warn } from '../lib/output.ts';
-import { orderRow, parseSince, positiveSeconds, SINCE_HELP } from './orders-common.ts';
+import { orderRow, parseSince, positiveSeconds, sinceHelp } from './orders-common.ts';
 import { checkExec, runExec } from './orders-watch-exec.ts';
 import { LiveWatch } from './orders-watch-live.ts';
 import { pollFailure } from './orders-watch-view.ts';
@@ -51,26 +53,12 @@ export interface WatchCliOptions {
 export function registerWatch(noun: Command, app: App): void {
   noun
     .command('watch')
-    .description('Stream new and changed orders until Ctrl-C')
-    .option('--since <time>', `start from this time: ${SINCE_HELP}`, 'now')
-    .option('--interval <seconds>', 'seconds between polls', positiveSeconds, 5)
-    .option('--state-file <path>', 'keep the position here and resume from it on the next run')
-    .option('--exec <command>', 'run a shell command per change: order JSON on stdin, SERVICE_ORDER_ID and SERVICE_ORDER_STATUS in its environment')
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Examples:',
-        '  $ seller orders watch',
-        '  $ seller orders watch --json --since all | jq -c "select(.needsAction)"',
-        '  $ seller orders watch --state-file ~/.orders.pos --exec ./on-order.sh',
-        '',
-        'On a terminal the watch shows a live table of the orders it has seen, redrawn in place.',
-        'Piped, it prints a tab-separated line per change; with --json, one JSON object per line.',
-        'With --exec (the commands share the terminal) or TERM=dumb it prints a line per change.',
-        'Ctrl-C stops the watch with exit code 0.',
-      ].join('\n'),
-    )
+    .description(t('ordersWatch.streamNewAndChanged'))
+    .option('--since <time>', t('ordersWatch.startFromThisTime', { help: sinceHelp() }), 'now')
+    .option('--interval <seconds>', t('ordersWatch.secondsBetweenPolls'), positiveSeconds, 5)
+    .option('--state-file <path>', t('ordersWatch.keepThePositionHere'))
+    .option('--exec <command>', t('ordersWatch.runAShellCommand'))
+    .addHelpText('after', t('ordersWatch.after'))
     .action(
       app.run(
         (o: { since: string; interval: number; stateFile?: string; exec?: string }): WatchCliOptions => ({
@@ -108,16 +96,16 @@ export async function watchOrders(opts: WatchCliOptions, deps: Deps, signal: Abo
   const store = opts.stateFile === undefined ? undefined : fileWatermarkStore(opts.stateFile);
   const stored = store ? await store.get() : null;
   if (stored) {
-    const ignored = opts.sinceGiven ? ' (--since is ignored while the state file has a position)' : '';
-    note(io, `Resuming from ${opts.stateFile}: changes since ${stored.since}${ignored}; Ctrl-C to stop.`);
+    const ignored = opts.sinceGiven ? t('ordersWatch.sinceIsIgnoredWhile') : '';
+    note(io, t('ordersWatch.resumingFromChangesSince', { stateFile: opts.stateFile, since: dateTime(stored.since), ignored }));
   } else {
-    note(io, `Watching orders changed since ${opts.since}; Ctrl-C to stop.`);
+    note(io, t('ordersWatch.watchingOrdersChangedSince', { since: dateTime(opts.since) }));
   }
   // The live table owns the terminal: nothing else may write there while it is drawn.
   const live = !json && opts.exec === undefined && canRedraw(io) ? new LiveWatch(io, stored?.since ?? opts.since) : undefined;
   const onError = (error: unknown, retry: WatchRetry) => {
     if (live) live.pollFailed(error, retry);
-    else warn(io, `polling failed (${pollFailure(error)}); retrying in ${Math.ceil(retry.delayMs / 1000)} s`);
+    else warn(io, t('ordersWatch.pollingFailedRetryingIn', { why: pollFailure(error), span: t('units.seconds', { n: Math.ceil(retry.delayMs / 1000) }) }));
   };
   const statuses = new Map<string, OrderStatus>();
   const changes = client.orders.watch({

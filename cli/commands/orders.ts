@@ -2,9 +2,11 @@
  * `seller orders list|show|watch|confirm|decline|deliver|message|dispute-reply|vault`: the seller's
  * orders (scope `orders`). `watch` lives in orders-watch.ts, `vault` in orders-vault.ts.
  */
+import { dateTime, days, deadline, money, word } from '../i18n/format.ts';
+import { t } from '../i18n/index.ts';
 import { Option } from 'commander';
 import { NEEDS_NEXT_CHARGE, ORDER_STATUSES, type OrderStatus } from '../../sdk/contract/enums.ts';
-import { labelOf, type Order, type OrderWithMessages } from '../lib/records.ts';
+import type { Order, OrderWithMessages } from '../lib/records.ts';
 import type { SellerClient } from '../../sdk/client.ts';
 import { openOption, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
@@ -16,7 +18,7 @@ import {
   isoDate,
   orderRow,
   parseSince,
-  SINCE_HELP,
+  sinceHelp,
   stateMovedHint,
   textArg,
   withHints,
@@ -55,13 +57,13 @@ export const register: Register = (noun, app) => {
     noun
       .command('list')
       .alias('ls')
-      .description('List orders, newest first (with --since: changed since then, oldest change first)')
-      .addOption(openOption('--status <status>', 'only orders in this state', ORDER_STATUSES))
-      .option('--needs-action', 'only orders waiting for you')
-      .option('--since <time>', `only orders changed at or after this time: ${SINCE_HELP}`),
-    'orders',
+      .description(t('orders.listOrdersNewestFirst'))
+      .addOption(openOption('--status <status>', t('orders.onlyOrdersInThis'), ORDER_STATUSES))
+      .option('--needs-action', t('orders.onlyOrdersWaitingFor'))
+      .option('--since <time>', t('orders.onlyOrdersChangedAt', { help: sinceHelp() })),
+    t('orders.orders'),
   )
-    .addHelpText('after', '\nExamples:\n  $ seller orders list --needs-action\n  $ seller orders list --since 2h --all --json')
+    .addHelpText('after', t('orders.examplesSellerOrdersList'))
     .action(
       app.run(
         (o: RawListOptions & { status?: OrderStatus; needsAction?: boolean; since?: string }): OrdersListOptions => ({
@@ -75,34 +77,34 @@ export const register: Register = (noun, app) => {
     );
   noun
     .command('show')
-    .description('Show an order with its messages and vaults')
-    .argument('<id>', 'order id (ord_…)')
+    .description(t('orders.showAnOrderWith'))
+    .argument('<id>', t('orders.orderIdOrd'))
     .action(app.run((id: string) => ({ id }), runOrdersShow));
   registerWatch(noun, app);
   noun
     .command('confirm')
-    .description('Confirm a paid order of a card that requires confirmation')
-    .argument('<id>', 'order id')
+    .description(t('orders.confirmAPaidOrder'))
+    .argument('<id>', t('orders.orderId'))
     .action(app.run((id: string) => ({ id }), runOrdersConfirm));
   noun
     .command('decline')
-    .description('Decline an order awaiting confirmation or delivery; the buyer is refunded')
-    .argument('<id>', 'order id')
-    .option('--reason <text>', 'why, for the buyer (no contacts); - reads stdin')
+    .description(t('orders.declineAnOrderAwaiting'))
+    .argument('<id>', t('orders.orderId'))
+    .option('--reason <text>', t('orders.whyForTheBuyer'))
     .action(app.run((id: string, o: { reason?: string }): DeclineOptions => ({ id, reason: o.reason }), runOrdersDecline));
   noun
     .command('deliver')
-    .description('Mark an order delivered')
-    .argument('<id>', 'order id')
-    .option('--next-charge <date>', 'next charge at the vendor, YYYY-MM-DD (needed for subscriptions and accounts)', isoDate)
-    .option('--note <text>', 'a note for the buyer (no contacts)')
-    .option('--note-file <file>', 'read the note from a file (- for stdin)')
-    .option('--without-vault', 'deliver a code or credentials order although your vault is empty (sent another way)')
+    .description(t('orders.markAnOrderDelivered'))
+    .argument('<id>', t('orders.orderId'))
+    .option('--next-charge <date>', t('orders.nextChargeAtThe'), isoDate)
+    .option('--note <text>', t('orders.aNoteForThe'))
+    .option('--note-file <file>', t('orders.readTheNoteFrom'))
+    .option('--without-vault', t('orders.deliverACodeOr'))
     .addHelpText(
       'after',
-      '\nA code or credentials order is handed over through your vault: put it there first\n' +
-        '(seller orders vault put ID); without it the command refuses unless --without-vault.\n' +
-        '\nExample:\n  $ seller orders deliver ord_123 --next-charge 2026-12-21 --note "Invite sent, check your inbox"',
+      t('orders.aCodeOrCredentials') +
+        t('orders.sellerOrdersVaultPut') +
+        t('orders.exampleSellerOrdersDeliver'),
     )
     .action(
       app.run(
@@ -112,15 +114,15 @@ export const register: Register = (noun, app) => {
     );
   noun
     .command('message')
-    .description('Write to the buyer of an order (no contacts)')
-    .argument('<id>', 'order id')
-    .option('--text <text>', 'the message; - reads stdin')
+    .description(t('orders.writeToTheBuyer'))
+    .argument('<id>', t('orders.orderId'))
+    .option('--text <text>', t('orders.theMessageReadsStdin'))
     .action(app.run((id: string, o: { text?: string }): TextOptions => ({ id, text: o.text }), runOrdersMessage));
   noun
     .command('dispute-reply')
-    .description("Answer the buyer's dispute on an order")
-    .argument('<id>', 'order id')
-    .option('--text <text>', 'your answer; - reads stdin')
+    .description(t('orders.answerTheBuyerS'))
+    .argument('<id>', t('orders.orderId'))
+    .option('--text <text>', t('orders.yourAnswerReadsStdin'))
     .action(app.run((id: string, o: { text?: string }): TextOptions => ({ id, text: o.text }), runOrdersDisputeReply));
   registerVault(noun, app);
 };
@@ -138,18 +140,18 @@ export async function runOrdersList(opts: OrdersListOptions, deps: Deps): Promis
   };
   await printList(deps, deps.client().orders.list(query), {
     all: opts.all,
-    what: 'orders',
-    empty: opts.needsAction ? 'No orders need action.' : 'No orders.',
+    what: t('orders.orders'),
+    empty: opts.needsAction ? t('orders.noOrdersNeedAction') : t('orders.noOrders'),
     row: orderRow,
     columns: [
-      { header: 'ID', value: (r) => r.id },
-      { header: 'CARD', value: (r) => r.card },
-      { header: 'SERVICE', value: (r) => r.service },
-      { header: 'PRICE', value: (r) => r.price },
-      { header: 'STATUS', value: (r) => r.status },
-      { header: 'ACTION', value: (r) => r.action },
-      { header: 'DELIVER BY', value: (r) => r.deliverBy },
-      { header: 'UPDATED', value: (r) => r.updated },
+      { header: t('orders.id'), value: (r) => r.id },
+      { header: t('orders.card'), value: (r) => r.card },
+      { header: t('orders.service'), value: (r) => r.service },
+      { header: t('orders.price'), value: (r) => r.price },
+      { header: t('orders.status'), value: (r) => r.status },
+      { header: t('orders.action'), value: (r) => r.action },
+      { header: t('orders.deliverBy'), value: (r) => r.deliverBy },
+      { header: t('orders.updated'), value: (r) => r.updated },
     ],
   });
 }
@@ -163,47 +165,51 @@ export async function runOrdersShow(opts: { id: string }, deps: Deps): Promise<v
   }
   printOrder(deps, order, vaults.items);
   const next = nextStep(order);
-  if (next) note(deps.io, `\nNext: ${next}`);
+  if (next) note(deps.io, t('orders.next', { next }));
 }
 
-const SIDE = { own: 'yours (for the buyer)', other: "the buyer's" } as const;
+const side = (value: string): string => (value === 'own' ? t('orders.yoursForTheBuyer') : value === 'other' ? t('orders.theBuyerS') : value);
 
 function printOrder(deps: Deps, o: OrderWithMessages, vaults: ReadonlyArray<{ side: string; opened: boolean }>): void {
-  say(deps.io, `Order ${o.id}: card #${o.number}, ${o.service}/${o.tariff}${o.isTest ? ' (test)' : ''}`);
+  say(deps.io, t(o.isTest ? 'orders.orderCardTest' : 'orders.orderCard', { id: o.id, number: o.number, service: o.service, tariff: o.tariff }));
   printFields(deps.io, [
-    ['Status', `${o.status}${o.needsAction ? ' (needs action)' : ''}`],
-    ['Product', `${o.productType}, delivered by ${o.deliveryMethod}`],
-    ['Price', `${o.priceRub} RUB`],
-    ['SLA', `${o.slaMinutes} min${o.deliverBy ? `, deliver by ${o.deliverBy}` : ''}`],
-    ['Guarantee', o.guaranteeDays === 0 ? 'none' : `${o.guaranteeDays} d${o.guaranteeUntil ? `, until ${o.guaranteeUntil}` : ''}`],
-    ['Next charge', o.nextChargeDay],
-    ['Created', o.createdAt],
-    ['Paid', o.paidAt],
-    ['Updated', o.updatedAt],
-    ['Vaults', vaults.map((v) => `${labelOf(SIDE, v.side)}: ${v.opened ? 'opened' : 'not opened'}`).join('; ') || 'none'],
+    [t('orders.status2'), `${word('orderStatus', o.status)}${o.needsAction ? t('orders.needsAction') : ''}`],
+    [t('orders.product'), t('orders.deliveredBy', { productType: word('productType', o.productType), deliveryMethod: word('deliveryMethod', o.deliveryMethod) })],
+    [t('orders.price2'), money(o.priceRub)],
+    [t('orders.sla'), o.deliverBy ? t('orders.slaBy', { sla: t('units.minutes', { n: o.slaMinutes }), by: deadline(o.deliverBy) }) : t('units.minutes', { n: o.slaMinutes })],
+    [t('orders.guarantee'), o.guaranteeUntil && o.guaranteeDays !== 0 ? t('orders.guaranteeUntil', { days: days(o.guaranteeDays), until: dateTime(o.guaranteeUntil) }) : days(o.guaranteeDays)],
+    [t('orders.nextCharge'), o.nextChargeDay],
+    [t('orders.created'), dateTime(o.createdAt)],
+    [t('orders.paid'), dateTime(o.paidAt)],
+    [t('orders.updated2'), dateTime(o.updatedAt)],
+    [t('orders.vaults'), vaults.map((v) => `${side(v.side)}: ${v.opened ? t('orders.opened') : t('orders.notOpened')}`).join('; ') || t('words.none')],
   ]);
   say(deps.io, '');
   if (o.messages.length === 0) {
-    say(deps.io, 'No messages.');
+    say(deps.io, t('orders.noMessages'));
     return;
   }
-  say(deps.io, 'Messages:');
-  for (const m of o.messages) say(deps.io, `  ${m.at}  ${m.from.padEnd(11)}  ${m.text.replace(/\r?\n/g, '\n' + ' '.repeat(39))}`);
+  say(deps.io, t('orders.messages'));
+  // The text is the buyer's or the seller's own: never translated; its lines are indented under the first.
+  for (const m of o.messages) {
+    const head = `  ${dateTime(m.at)}  ${word('messageFrom', m.from).padEnd(11)}  `;
+    say(deps.io, `${head}${m.text.replace(/\r?\n/g, `\n${' '.repeat(head.length)}`)}`);
+  }
 }
 
 /** What the seller can do next with an order, as a command. */
 function nextStep(o: Order): string | undefined {
   switch (o.status) {
     case 'awaiting_confirmation':
-      return `seller orders confirm ${o.id}   or   seller orders decline ${o.id} --reason TEXT`;
+      return t('orders.sellerOrdersConfirmOr', { id: o.id });
     case 'awaiting_delivery': {
-      const charge = (NEEDS_NEXT_CHARGE as readonly string[]).includes(o.productType) ? ' --next-charge YYYY-MM-DD' : '';
-      return `seller orders deliver ${o.id}${charge} [--note TEXT]`;
+      const charge = (NEEDS_NEXT_CHARGE as readonly string[]).includes(o.productType) ? t('orders.nextChargeYyyyMm') : '';
+      return t('orders.sellerOrdersDeliverNote', { id: o.id, charge });
     }
     case 'disputed':
-      return o.needsAction ? `seller orders dispute-reply ${o.id} --text TEXT` : undefined;
+      return o.needsAction ? t('orders.sellerOrdersDisputeReply', { id: o.id }) : undefined;
     default:
-      return o.needsAction ? `seller orders message ${o.id} --text TEXT` : undefined;
+      return o.needsAction ? t('orders.sellerOrdersMessageText', { id: o.id }) : undefined;
   }
 }
 
@@ -213,7 +219,7 @@ function nextStep(o: Order): string | undefined {
 export async function runOrdersConfirm(opts: { id: string }, deps: Deps): Promise<void> {
   const order = await withHints(deps.client().orders.confirm(opts.id), { state_moved: stateMovedHint(opts.id) });
   if (wantsJson(deps)) printJson(deps.io, order);
-  else say(deps.io, `Confirmed ${order.id}: now ${order.status}.`);
+  else say(deps.io, t('orders.confirmedNow', { id: order.id, status: word('orderStatus', order.status) }));
 }
 
 export async function runOrdersDecline(opts: DeclineOptions, deps: Deps): Promise<void> {
@@ -221,10 +227,10 @@ export async function runOrdersDecline(opts: DeclineOptions, deps: Deps): Promis
   const reason = await textArg(deps, opts.reason, '--reason', 'Reason for the buyer');
   const order = await withHints(client.orders.decline(opts.id, { reason }), {
     state_moved: stateMovedHint(opts.id),
-    contacts: 'write the reason without e-mail addresses, phone numbers, messenger handles or links',
+    contacts: t('orders.writeTheReasonWithout'),
   });
   if (wantsJson(deps)) printJson(deps.io, order);
-  else say(deps.io, `Declined ${order.id}: now ${order.status}; the buyer is refunded.`);
+  else say(deps.io, t('orders.declinedNowTheBuyer', { id: order.id, status: word('orderStatus', order.status) }));
 }
 
 /** Delivery methods whose goods reach the buyer through the seller's vault (docs/decisions.md). */
@@ -241,33 +247,33 @@ async function checkVaultFilled(client: SellerClient, id: string): Promise<void>
   const { items } = await client.orders.vaults(id);
   if (items.some((v) => v.side === 'own')) return;
   throw new UsageError(
-    `${id} is a ${order.deliveryMethod} order and your vault is empty: the buyer would get nothing (nothing was sent)`,
-    `put it in first: seller orders vault put ${id}; if it reached the buyer another way, add --without-vault`,
+    t('orders.isAOrderAnd', { id, deliveryMethod: word('deliveryMethod', order.deliveryMethod) }),
+    t('orders.putItInFirst', { id }),
   );
 }
 
 export async function runOrdersDeliver(opts: DeliverOptions, deps: Deps): Promise<void> {
-  if (opts.note !== undefined && opts.noteFile !== undefined) throw new UsageError('use either --note or --note-file, not both');
+  if (opts.note !== undefined && opts.noteFile !== undefined) throw new UsageError(t('orders.useEitherNoteOr'));
   const client = deps.client();
   const text = opts.noteFile !== undefined ? chompNewline(await readTextInput(deps, opts.noteFile, '--note-file')) : opts.note;
   const body = { nextChargeDay: opts.nextCharge, note: text?.trim() ? text : undefined };
   if (opts.withoutVault !== true) await checkVaultFilled(client, opts.id);
   const answer = await withHints(client.orders.deliver(opts.id, body), {
     state_moved: stateMovedHint(opts.id),
-    need_next_charge: 'add --next-charge YYYY-MM-DD (the date of the next charge at the vendor)',
+    need_next_charge: t('orders.addNextChargeYyyy'),
   });
   if (wantsJson(deps)) printJson(deps.io, answer);
-  else say(deps.io, `Delivered ${answer.order}: now ${answer.status}.`);
+  else say(deps.io, t('orders.deliveredNow', { order: answer.order, status: word('orderStatus', answer.status) }));
   if (answer.noteRejected !== null) {
-    warn(deps.io, `the order was delivered, but the note was NOT sent to the buyer: ${answer.noteRejected}`);
-    note(deps.io, `Rewrite it without contacts and send it as a message:\n  seller orders message ${answer.order} --text "..."`);
+    warn(deps.io, t('orders.theOrderWasDelivered', { noteRejected: answer.noteRejected }));
+    note(deps.io, t('orders.rewriteItWithoutContacts', { order: answer.order }));
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // message, dispute-reply
 
-const CONTACTS_HINT = 'remove e-mail addresses, phone numbers, messenger handles and links, then send again';
+const CONTACTS_HINT = t('orders.removeEMailAddresses');
 
 export async function runOrdersMessage(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
@@ -277,16 +283,16 @@ export async function runOrdersMessage(opts: TextOptions, deps: Deps): Promise<v
     contacts: CONTACTS_HINT,
   });
   if (wantsJson(deps)) printJson(deps.io, message);
-  else say(deps.io, `Sent ${message.id} to the buyer of ${opts.id}.`);
+  else say(deps.io, t('orders.sentToTheBuyer', { message: message.id, order: opts.id }));
 }
 
 export async function runOrdersDisputeReply(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   const text = await textArg(deps, opts.text, '--text', 'Your answer to the dispute');
   const order = await withHints(client.orders.disputeReply(opts.id, { text }), {
-    not_disputed: `only a disputed order takes a dispute reply; see \`seller orders show ${opts.id}\``,
+    not_disputed: t('orders.onlyADisputedOrder', { id: opts.id }),
     contacts: CONTACTS_HINT,
   });
   if (wantsJson(deps)) printJson(deps.io, order);
-  else say(deps.io, `Answered the dispute on ${order.id} (${order.status}).`);
+  else say(deps.io, t('orders.answeredTheDisputeOn', { id: order.id, status: word('orderStatus', order.status) }));
 }

@@ -79,7 +79,7 @@ function registerSellers(noun: Command, app: App): void {
     .command('status')
     .description(t('sandbox.blockUnblockOrDemote'))
     .argument('<sellerId>', t('sandbox.sellerId'))
-    .addArgument(new Argument('<status>', 'the new status').choices(['active', 'blocked', 'not_seller']))
+    .addArgument(new Argument('<status>', t('sandbox.newStatus')).choices(['active', 'blocked', 'not_seller']))
     .action(app.run((sellerId: string, status: 'active' | 'blocked' | 'not_seller') => ({ sellerId, status }), runSellerStatus));
   seller
     .command('admission')

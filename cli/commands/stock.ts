@@ -15,6 +15,7 @@
  * confirmed, that the interrupted batch may or may not have reached it, and that running the same
  * command again finishes the job (exit 130).
  */
+import { t } from '../i18n/index.ts';
 import { createHash } from 'node:crypto';
 import { STOCK_BATCH_MAX, STOCK_ITEM_MAX } from '../../sdk/contract/index.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
@@ -36,19 +37,19 @@ export interface StockRefillOptions {
 export const register: Register = (noun, app) => {
   noun
     .command('show')
-    .description("Show the free and issued counts of a card's auto-delivery stock")
-    .argument('<number>', 'card number', positiveInt)
+    .description(t('stock.showTheFreeAnd'))
+    .argument('<number>', t('stock.cardNumber'), positiveInt)
     .action(app.run((number: number): StockShowOptions => ({ number }), runStockShow));
   noun
     .command('refill')
-    .description("Add items (one per line) to a card's auto-delivery stock; safe to run again")
-    .argument('<number>', 'card number', positiveInt)
-    .option('-f, --file <path>', 'file with one item per line; - reads stdin')
+    .description(t('stock.addItemsOnePer'))
+    .argument('<number>', t('stock.cardNumber'), positiveInt)
+    .option('-f, --file <path>', t('stock.fileWithOneItem'))
     .addHelpText(
       'after',
-      `\nBlank lines are skipped; items already in stock are counted as duplicates, not added.\n` +
-        `Items go in batches of ${STOCK_BATCH_MAX}; after a failure, run the same command again.\n\n` +
-        'Examples:\n  $ seller stock refill 1001 --file codes.txt\n  $ generate-codes | seller stock refill 1001 --file -',
+      t('stock.blankLinesAreSkipped') +
+        t('stock.itemsGoInBatches', { STOCK_BATCH_MAX }) +
+        t('stock.examplesSellerStockRefill'),
     )
     .action(app.run((number: number, o: { file?: string }): StockRefillOptions => ({ number, file: o.file }), runStockRefill));
 };
@@ -60,9 +61,9 @@ export async function runStockShow(opts: StockShowOptions, deps: Deps): Promise<
     return;
   }
   printFields(deps.io, [
-    ['Card', stock.number],
-    ['Free', stock.free],
-    ['Issued', stock.issued],
+    [t('stock.card'), stock.number],
+    [t('stock.free'), stock.free],
+    [t('stock.issued'), stock.issued],
   ]);
 }
 
@@ -103,23 +104,23 @@ function checkLengths(items: readonly string[], lines: readonly number[], source
   const long = items.flatMap((item, i) => (item.length > STOCK_ITEM_MAX ? [lines[i]!] : []));
   if (long.length === 0) return;
   const shown = long.slice(0, 10).join(', ');
-  const more = long.length > 10 ? ` and ${long.length - 10} more` : '';
+  const more = long.length > 10 ? t('stock.andMore', { count: long.length - 10 }) : '';
   throw new UsageError(
-    `${source}: ${long.length === 1 ? 'line' : 'lines'} ${shown}${more} ${long.length === 1 ? 'is' : 'are'} longer than ${STOCK_ITEM_MAX} characters (nothing was sent)`,
-    `a stock item is at most ${STOCK_ITEM_MAX} characters`,
+    t('stock.tooLong', { source, count: long.length, shown, more, max: STOCK_ITEM_MAX }),
+    t('stock.aStockItemIs', { STOCK_ITEM_MAX }),
   );
 }
 
 /** Progress of the batches on stderr: a bar on a terminal, a line per batch otherwise. */
 function progress(io: IO, total: number, batches: number): { step(done: number): void; end(): void } {
   if (batches < 2) return { step: () => {}, end: () => {} };
-  if (!io.stderrIsTTY) return { step: (done) => note(io, `sent ${done}/${total} items`), end: () => {} };
+  if (!io.stderrIsTTY) return { step: (done) => note(io, t('stock.sentItems', { done, total })), end: () => {} };
   const width = 30;
   let drawn = false;
   return {
     step: (done) => {
       const filled = Math.round((done / total) * width);
-      io.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} items`);
+      io.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${t('stock.progress', { done, total })}`);
       drawn = true;
     },
     end: () => {
@@ -150,7 +151,6 @@ async function sendBatch(deps: Deps, number: number, batch: { items: string[]; k
   return { added: count(body.added), duplicates: count(body.duplicates), replayed: answer.replayed };
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** Exit code of a run stopped by Ctrl-C (128 + SIGINT). */
 export const EXIT_INTERRUPTED = 130;
@@ -169,11 +169,11 @@ export async function runStockRefill(opts: StockRefillOptions, deps: Deps): Prom
 /** The refill itself, stopped by `signal` (Ctrl-C in {@link runStockRefill}). */
 export async function refillStock(opts: StockRefillOptions, deps: Deps, signal: AbortSignal): Promise<void> {
   if (opts.file === undefined) {
-    throw new UsageError('--file is required', 'give a file with one item per line, or --file - to read stdin');
+    throw new UsageError(t('stock.fileIsRequired'), t('stock.giveAFileWith'));
   }
   const source = opts.file === '-' ? 'stdin' : opts.file;
   const { items, lines } = parseStockItems(await readTextInput(deps, opts.file, '--file'));
-  if (items.length === 0) throw new UsageError(`${source} has no items (blank lines are skipped)`);
+  if (items.length === 0) throw new UsageError(t('stock.hasNoItemsBlank', { source }));
   checkLengths(items, lines, source);
 
   const client = deps.client();
@@ -183,7 +183,7 @@ export async function refillStock(opts: StockRefillOptions, deps: Deps, signal: 
   let duplicates = 0;
   let alreadySent = 0;
   let sent = 0;
-  const rerun = 'Run the same command again to finish the job: batches that went through are not added twice.';
+  const rerun = t('stock.runTheSameCommand');
   for (const batch of batches) {
     let outcome: BatchOutcome;
     try {
@@ -194,13 +194,13 @@ export async function refillStock(opts: StockRefillOptions, deps: Deps, signal: 
       if (signal.aborted) {
         note(
           deps.io,
-          `Interrupted: the server confirmed ${sent} of ${plural(items.length, 'item', 'items')} (${added} added now, ${duplicates} duplicates, ${alreadySent} already sent before); ` +
-            `the batch of ${batch.items.length} in flight may or may not have reached it.`,
+          t('stock.interruptedTheServerConfirmed', { sent, count: items.length, added, duplicates, alreadySent }) +
+            t('stock.theBatchOfIn', { length: batch.items.length }),
         );
         note(deps.io, rerun);
-        throw new CliError('interrupted', EXIT_INTERRUPTED);
+        throw new CliError(t('stock.interrupted'), EXIT_INTERRUPTED);
       }
-      if (sent > 0) note(deps.io, `${sent} of ${items.length} items went through before the failure (${added} added).`);
+      if (sent > 0) note(deps.io, t('stock.ofItemsWentThrough', { sent, length: items.length, added }));
       note(deps.io, rerun);
       throw error;
     }
@@ -221,13 +221,13 @@ export async function refillStock(opts: StockRefillOptions, deps: Deps, signal: 
     return;
   }
   const notes: string[] = [];
-  if (duplicates > 0) notes.push(`${plural(duplicates, 'duplicate', 'duplicates')} skipped`);
+  if (duplicates > 0) notes.push(t('stock.duplicatesSkipped', { count: duplicates }));
   if (alreadySent > 0) {
-    notes.push(`${plural(alreadySent, 'item was', 'items were')} already sent by an earlier run of this command`);
+    notes.push(t('stock.alreadySent', { count: alreadySent }));
   }
   const detail = notes.length === 0 ? '' : ` (${notes.join('; ')})`;
   say(
     deps.io,
-    `Added ${plural(added, 'item', 'items')} to card ${opts.number}${detail}; stock now: ${stock.free} free, ${stock.issued} issued.`,
+    t('stock.addedToCardStock', { count: added, number: opts.number, detail, free: stock.free, issued: stock.issued }),
   );
 }

@@ -1,4 +1,6 @@
 /** `seller whoami`: the seller, mode, key and admission behind the current settings (`GET /me`). */
+import { word } from '../i18n/format.ts';
+import { t } from '../i18n/index.ts';
 import type { Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { printFields, printJson } from '../lib/output.ts';
@@ -17,14 +19,14 @@ export async function runWhoami(_opts: WhoamiOptions, deps: Deps): Promise<void>
     return;
   }
   printFields(deps.io, [
-    ['Seller', me.sellerId],
-    ['Nickname', me.nickname],
-    ['Seller type', me.sellerType],
-    ['Mode', me.mode],
-    ['Key', `${me.key.prefix}… (${me.key.id})`],
-    ['Scopes', me.key.scopes],
-    ['Admission', me.admissionComplete ? 'complete' : 'incomplete'],
-    ['Profile', settings.apiKeySource === 'env' ? `${settings.profile} (key from SERVICE_API_KEY)` : settings.profile],
-    ['Base URL', settings.baseUrl],
+    [t('whoami.seller'), me.sellerId],
+    [t('whoami.nickname'), me.nickname],
+    [t('whoami.sellerType'), me.sellerType === null ? null : word('sellerType', me.sellerType)],
+    [t('whoami.mode'), word('keyMode', me.mode)],
+    [t('whoami.key'), `${me.key.prefix}… (${me.key.id})`],
+    [t('whoami.scopes'), me.key.scopes],
+    [t('whoami.admission'), me.admissionComplete ? t('words.complete') : t('words.incomplete')],
+    [t('whoami.profile'), settings.apiKeySource === 'env' ? t('whoami.keyFromServiceApi', { profile: settings.profile }) : settings.profile],
+    [t('whoami.baseUrl'), settings.baseUrl],
   ]);
 }

@@ -4,7 +4,7 @@
  * catalogue of its own, so its English messages are matched by their known forms and re-said from
  * ours; a message of a form we do not know passes through unchanged. In English nothing is touched.
  */
-import type { Command } from 'commander';
+import { Help, type Command } from 'commander';
 import { language, t } from './index.ts';
 
 const TITLES: Readonly<Record<string, string>> = {
@@ -63,9 +63,21 @@ export function commanderError(message: string): string {
   return message;
 }
 
+/** The words commander puts in an option's description: `(default: "now")`, `(choices: …)`. */
+function helpWords(text: string): string {
+  return text.replace(/\((default|choices|env|preset): /g, (_all, word: string) => `(${t(`commander.helpWords.${word}`)}: `);
+}
+
 /** Makes `program` (and the commands it makes later, which inherit its settings) speak the active language. */
 export function localize(program: Command): Command {
   return program
-    .configureHelp({ showGlobalOptions: true, styleTitle: title })
+    .configureHelp({
+      showGlobalOptions: true,
+      styleTitle: title,
+      formatHelp: (command, helper) => {
+        const text = Help.prototype.formatHelp.call(helper, command, helper);
+        return language() === 'en' ? text : helpWords(text);
+      },
+    })
     .configureOutput({ outputError: (text, write) => write(commanderError(text)) });
 }

@@ -4,7 +4,7 @@
  * them); Russian reads as Russians write (`1 299 ₽`, `25.11.2026, 12:00 GMT+3` in the user's zone,
  * `через 12 мин.`). `--json` never passes through here.
  */
-import { language } from './index.ts';
+import { has, language, t } from './index.ts';
 
 let zone: string | undefined;
 
@@ -80,4 +80,50 @@ export function deadline(iso: string | null | undefined, now = Date.now()): stri
   if (language() !== 'ru' || !iso) return shown;
   const at = Date.parse(iso);
   return Number.isNaN(at) ? shown : `${shown} (${relative(at, now)})`;
+}
+
+/**
+ * An enum value for people (`word('orderStatus', 'awaiting_delivery')`): a word in Russian
+ * (`ждёт выдачи`), the raw value in English, and any value the catalogue does not know (one the
+ * service added) as it came. Where a seller must type the value (an option's known values), show
+ * the raw value, not this.
+ */
+export function word(kind: string, value: string): string {
+  const key = `enums.${kind}.${value}`;
+  return has(key) ? t(key) : value;
+}
+
+/** A number of minutes as days, hours and minutes: `1 d 2 h 30 min` (en), `1 дн. 2 ч 30 мин` (ru). */
+export function duration(total: number): string {
+  const d = Math.floor(total / 1440);
+  const h = Math.floor((total % 1440) / 60);
+  const m = total % 60;
+  const parts = [d ? t('units.days', { n: d }) : '', h ? t('units.hours', { n: h }) : '', m ? t('units.minutes', { n: m }) : ''].filter(Boolean);
+  return parts.length ? parts.join(' ') : t('units.minutes', { n: 0 });
+}
+
+/** A guarantee or a period in days: `30 d` (en), `30 дн.` (ru); 0 is `none`. */
+export function days(n: number): string {
+  return n === 0 ? t('words.none') : t('units.days', { n });
+}
+
+/** Alternatives for people: `"a" or "b"` (en), `"a" или "b"` (ru). */
+export function either(items: readonly string[]): string {
+  return items.join(` ${t('words.or')} `);
+}
+
+/** Things together: `a and b` (en), `a и b` (ru). */
+export function both(items: readonly string[]): string {
+  return items.join(` ${t('words.and')} `);
+}
+
+/** A number in a money column whose header names the currency in English: `990` (en), `990 ₽` (ru). */
+export function rubles(n: number): string {
+  return language() === 'ru' ? money(n) : String(n);
+}
+
+/** An enum value a seller may have to type later, for a choice list: `подписка (subscription)` (ru), `subscription` (en). */
+export function named(kind: string, value: string): string {
+  const shown = word(kind, value);
+  return shown === value ? value : `${shown} (${value})`;
 }

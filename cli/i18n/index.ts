@@ -14,7 +14,7 @@ import type { Language } from './language.ts';
 
 export type { Language } from './language.ts';
 
-type Catalogue = typeof en;
+type Catalogue = Record<string, unknown>;
 
 let active: { language: Language; i18n: i18n } | undefined;
 
@@ -33,7 +33,7 @@ function instance(language: Language, catalogue: Catalogue): i18n {
 }
 
 async function catalogueOf(language: Language): Promise<Catalogue> {
-  if (language === 'ru') return (await import('../locales/ru.json', { with: { type: 'json' } })).default as Catalogue;
+  if (language === 'ru') return (await import('../locales/ru.json', { with: { type: 'json' } })).default as unknown as Catalogue;
   return en;
 }
 

@@ -9,6 +9,7 @@
  * not know (an order status, a field, an error code) is shown as it came. `SELLER_STRICT=1` checks
  * every answer against the contract instead (contract tests, bug reports).
  */
+import { t } from '../i18n/index.ts';
 import { DEFAULT_BASE_URL, SellerClient } from '../../sdk/client.ts';
 import { AuthenticationError } from '../../sdk/errors.ts';
 import { DEFAULT_PROFILE, PROFILE_NAME, type ProfileStore } from './config.ts';
@@ -42,7 +43,7 @@ const set = (value: string | undefined): value is string => value !== undefined 
 export function profileName(globals: GlobalOptions, env: Env, store: Pick<ProfileStore, 'current'>): string {
   const name = [globals.profile, env.SERVICE_PROFILE, store.current].find(set) ?? DEFAULT_PROFILE;
   if (!PROFILE_NAME.test(name)) {
-    throw new UsageError(`invalid profile name "${name}": use letters, digits, ".", "_" and "-"`);
+    throw new UsageError(t('client.invalidProfileNameUse', { name }));
   }
   return name;
 }
@@ -69,12 +70,8 @@ export function strictFrom(env: Env): boolean {
   return value !== undefined && value !== '' && value !== '0' && value !== 'false' && value !== 'no';
 }
 
-const SOURCE_NAME: Record<Source, string> = {
-  flag: '--base-url',
-  env: 'SERVICE_BASE_URL',
-  profile: 'the profile',
-  default: 'the default',
-};
+const sourceName = (source: Source): string =>
+  source === 'flag' ? '--base-url' : source === 'env' ? 'SERVICE_BASE_URL' : source === 'profile' ? t('client.theProfile') : t('client.theDefault');
 
 function checkBaseUrl(value: string, source: Source): void {
   let url: URL | undefined;
@@ -84,7 +81,7 @@ function checkBaseUrl(value: string, source: Source): void {
     url = undefined;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new UsageError(`invalid base URL "${value}" (from ${SOURCE_NAME[source]}): expected http(s)://host[:port]`);
+    throw new UsageError(t('client.invalidBaseUrlFrom', { value, source: sourceName(source) }));
   }
 }
 
@@ -100,7 +97,7 @@ export function newClient(credentials: { apiKey: string; baseUrl: string; strict
 /** A client for the resolved settings; no key is `no_key` (exit 4) before any request. */
 export function clientFor(settings: Settings): SellerClient {
   if (!settings.apiKey) {
-    throw new AuthenticationError({ code: 'no_key', text: `no API key for profile "${settings.profile}"` });
+    throw new AuthenticationError({ code: 'no_key', text: t('client.noApiKeyFor', { profile: settings.profile }) });
   }
   return newClient({ apiKey: settings.apiKey, baseUrl: settings.baseUrl, strict: settings.strict });
 }

@@ -11,6 +11,7 @@
  *     .action(app.run((o: { all?: boolean }) => ({ all: o.all === true }), runList));
  * };
  */
+import { t } from '../i18n/index.ts';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createDeps, type Deps } from './deps.ts';
 import type { GlobalOptions } from './client.ts';
@@ -50,7 +51,7 @@ export function collect(value: string, previous: string[] = []): string[] {
 
 /** Parses a positive integer, as a commander argParser: `.option('--limit <n>', '…', positiveInt)`. */
 export function positiveInt(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('Must be a positive integer.');
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(t('command.mustBeAPositive'));
   return Number(value);
 }
 
@@ -63,7 +64,7 @@ export type OpenOption = Option & { completions: readonly string[] };
  * the real marketplace, not our enums, decides (the server refuses what it does not offer).
  */
 export function openOption(flags: string, description: string, known: readonly string[]): OpenOption {
-  const option = new Option(flags, `${description} (known: ${known.join(', ')}; others the service offers are passed on)`) as OpenOption;
+  const option = new Option(flags, t('command.openOption', { description, known: known.join(', ') })) as OpenOption;
   option.completions = known;
   return option;
 }

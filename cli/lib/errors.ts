@@ -54,6 +54,12 @@ export function describeError(error: unknown): Report {
   return { lines: [t('errors.prefix', { message })], exitCode: EXIT.error };
 }
 
+/** A report's line without its `error: ` prefix (in the active language). */
+export function withoutErrorPrefix(line: string): string {
+  const prefix = t('errors.prefix', { message: '' });
+  return line.startsWith(prefix) ? line.slice(prefix.length) : line;
+}
+
 /** Writes the report on stderr and answers the exit code. */
 export function reportError(io: IO, error: unknown): number {
   const { lines, exitCode } = describeError(error);

@@ -113,6 +113,7 @@ async function bodyBytes(body: unknown): Promise<Buffer | undefined> {
 }
 
 function abortReason(signal: AbortSignal): unknown {
+  // i18next-instrument-ignore-next-line: the standard AbortError's message, as fetch words it (never shown: the caller's abort)
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 

@@ -3,6 +3,7 @@
  * page or every page, and the page printed for scripts (`--json`: the page as the API answers it,
  * `{items, nextCursor}`) or for people (a table, and on stderr how to get the next page).
  */
+import { t } from '../i18n/index.ts';
 import type { Command } from 'commander';
 import { positiveInt } from './command.ts';
 import { wantsJson, type Deps } from './deps.ts';
@@ -19,9 +20,9 @@ export interface ListOptions {
 /** Adds `--limit`, `--cursor` and `--all` to a list verb; `what` names the items (`'cards'`). */
 export function listOptions(command: Command, what: string): Command {
   return command
-    .option('--limit <n>', `${what} per page (1-200)`, positiveInt)
-    .option('--cursor <cursor>', 'continue from a previous page')
-    .option('--all', 'fetch every page');
+    .option('--limit <n>', t('list.perPage', { what }), positiveInt)
+    .option('--cursor <cursor>', t('list.continueFromAPrevious'))
+    .option('--all', t('list.fetchEveryPage'));
 }
 
 /** The paging flags as commander gives them. */
@@ -77,7 +78,7 @@ export async function printList<T, R = T>(
   const rows = view.row ? page.items.map(view.row) : (page.items as unknown as R[]);
   printTable(deps.io, rows, view.columns, view.empty);
   if (page.nextCursor) {
-    note(deps.io, view.more?.(page.nextCursor) ?? `More ${view.what}: add --all, or --cursor ${page.nextCursor}`);
+    note(deps.io, view.more?.(page.nextCursor) ?? t('list.more', { what: view.what, cursor: page.nextCursor }));
   }
   view.footer?.(page.items);
 }

@@ -2,6 +2,7 @@
  * Output for people (aligned tables, key/value blocks) and for scripts (`--json`: one JSON
  * document on stdout and nothing else there). Notes and warnings go to stderr.
  */
+import { t } from '../i18n/index.ts';
 import { type IO, useColor } from './io.ts';
 
 export interface Column<T> {
@@ -9,7 +10,9 @@ export interface Column<T> {
   value: (row: T) => unknown;
 }
 
+// i18next-instrument-ignore-next-line: terminal escape codes
 const bold = (on: boolean, s: string) => (on ? `\u001b[1m${s}\u001b[22m` : s);
+// i18next-instrument-ignore-next-line: terminal escape codes
 const dim = (on: boolean, s: string) => (on ? `\u001b[2m${s}\u001b[22m` : s);
 
 /** Renders a cell: null/undefined as `-`, arrays joined with commas. */
@@ -30,7 +33,7 @@ export function printJson(io: IO, value: unknown): void {
  * the header as its first line (a file or a pager names its columns; `tail -n +2 | cut -f1` skips it,
  * and `--json` is the form for programs). No rows prints `empty` on stderr: no results is not an error.
  */
-export function printTable<T>(io: IO, rows: readonly T[], columns: readonly Column<T>[], empty = 'No results.'): void {
+export function printTable<T>(io: IO, rows: readonly T[], columns: readonly Column<T>[], empty = t('words.noResults')): void {
   if (rows.length === 0) {
     note(io, empty);
     return;
@@ -68,7 +71,7 @@ export function note(io: IO, text: string): void {
 }
 
 export function warn(io: IO, text: string): void {
-  io.stderr.write(`warning: ${text}\n`);
+  io.stderr.write(`${t('words.warning', { text })}\n`);
 }
 
 /** Shows the first characters of a secret for recognition, never the rest. */

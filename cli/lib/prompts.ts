@@ -3,6 +3,7 @@
  * command fails with a usage error naming the flag that would have answered the question.
  * `@inquirer/prompts` is imported only when a question is actually asked.
  */
+import { t } from '../i18n/index.ts';
 import { type IO, isInteractive } from './io.ts';
 import { CancelledError, UsageError } from './errors.ts';
 
@@ -23,7 +24,7 @@ export interface Prompter {
 export function requireInteractive(io: IO, flag: string, what?: string): void {
   if (!isInteractive(io)) {
     const need = what ? `${what}: ` : '';
-    throw new UsageError(`${need}${flag} is required when not running interactively`);
+    throw new UsageError(t('prompts.isRequiredWhenNot', { need, flag }));
   }
 }
 
@@ -88,5 +89,5 @@ export function inquirerPrompter(io: IO): Prompter {
 }
 
 function nonEmpty(value: string): true | string {
-  return value.trim() ? true : 'must not be empty';
+  return value.trim() ? true : t('prompts.mustNotBeEmpty');
 }

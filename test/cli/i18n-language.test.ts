@@ -46,6 +46,30 @@ describe('choosing the language', () => {
   });
 });
 
+describe('the profile remembers a language', () => {
+  it('saves ru for the profile, speaks it without a Russian locale, and forgets it with auto', async () => {
+    const saved = await run(['profiles', 'lang', 'ru'], bufferIO({ env: env({ LANG: 'C' }) }));
+    expect(saved.code).toBe(0);
+    expect(saved.out).toContain('Profile default speaks ru'); // said in the language this run chose
+    expect((await run(['--help'], bufferIO({ env: env({ LANG: 'C' }) }))).out).toContain('Использование: seller');
+    // --lang and SELLER_LANG still win over the profile.
+    expect((await run(['--help'], bufferIO({ env: env({ SELLER_LANG: 'en' }) }))).out).toContain('Usage: seller');
+    // Another profile does not have it.
+    expect((await run(['--profile', 'other', '--help'], bufferIO({ env: env({ LANG: 'C' }) }))).out).toContain('Usage: seller');
+    const shown = await run(['profiles', 'lang', '--json'], bufferIO({ env: env({}) }));
+    expect(JSON.parse(shown.out)).toEqual({ profile: 'default', lang: 'ru' });
+    await run(['profiles', 'lang', 'auto'], bufferIO({ env: env({}) }));
+    expect((await run(['--help'], bufferIO({ env: env({ LANG: 'C' }) }))).out).toContain('Usage: seller');
+  });
+
+  it('refuses a language it does not speak (exit 2) and saves nothing', async () => {
+    const refused = await run(['profiles', 'lang', 'de'], bufferIO({ env: env({}) }));
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('unknown language "de"');
+    expect(JSON.parse((await run(['profiles', 'lang', '--json'], bufferIO({ env: env({}) }))).out).lang).toBeNull();
+  });
+});
+
 describe('seller in Russian', () => {
   it('shows the help in Russian under LANG=ru_RU.UTF-8, with --lang mentioned', async () => {
     const { code, out } = await run(['--help'], bufferIO({ env: env({ LANG: 'ru_RU.UTF-8' }) }));
@@ -74,6 +98,11 @@ describe('seller in Russian', () => {
     expect(en.err).toContain("error: unknown command 'logni'");
     expect(en.err).toContain('(Did you mean login?)');
     expect(ru.code).toBe(en.code);
+  });
+
+  it('completes the languages of --lang on Tab', async () => {
+    const { out } = await run(['__complete', '--lang', ''], bufferIO({ env: env({}) }));
+    expect(out.split('\n').filter(Boolean)).toEqual(['en', 'ru']);
   });
 
   it('refuses --lang de with exit 2 and names the languages', async () => {
