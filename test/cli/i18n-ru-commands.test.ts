@@ -46,7 +46,7 @@ describe('seller papers in Russian', () => {
     const refused = await seller(['papers', 'status', '--type', 'ip', '--inn', bad]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe(
-      'ошибка: --inn: ИНН не проходит проверку контрольных цифр или не подходит к типу продавца (inn_bad)\nИНН индивидуального предпринимателя — 12 цифр\n',
+      'ошибка: --inn: Вторая контрольная цифра ИНН (12-я) не совпадает. (inn_bad)\nИНН индивидуального предпринимателя — 12 цифр\n',
     );
 
     expect((await seller(['papers', 'status', '--type', 'ip', '--inn', inn])).code).toBe(0);
