@@ -8,7 +8,7 @@
  * holds the same texts, which test/cli/autopilot-lines.test.ts checks form by form.
  */
 import { has, language, t } from '../i18n/index.ts';
-import { dateTime, money } from '../i18n/format.ts';
+import { dateTime, money, word } from '../i18n/format.ts';
 import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
 
 type Values = Record<string, string | undefined>;
@@ -46,12 +46,17 @@ export const FORMS: readonly LineForm[] = [
   { event: 'deliver.failed', pattern: new RegExp(`^${ID}: its rule (?<rule>.*) is no longer in the config; deliver it by hand$`), key: 'ruleGone' },
   { event: 'deliver.failed', pattern: new RegExp(`^${ID}: not delivered, (?<reason>.*); deliver it by hand$`), key: 'failed' },
   { event: 'deliver.skipped', pattern: new RegExp(`^${ID}: not delivered, the order moved on \\(cancelled or refunded meanwhile\\)$`), key: 'movedOn' },
-  { event: 'deliver.skipped', pattern: new RegExp(`^${ID}: not delivered, it is (?<status>\\S+) now$`), key: 'notAwaiting' },
+  { event: 'deliver.skipped', pattern: new RegExp(`^${ID}: not delivered, it is (?<status>\\S+) now$`), key: 'notAwaiting', show: (v) => ({ ...v, status: word('orderStatus', v.status!) }) },
   { event: 'deliver.refused', pattern: new RegExp(`^${ID}: not delivered, (?<why>.*)$`), key: 'refused', show: (v, e) => ({ ...v, why: refusal(e.detail?.refusal, v.why) }) },
   { event: 'deliver.retrying', pattern: new RegExp(`^${ID}: delivery failed \\((?<reason>.*)\\); trying again next round$`), key: 'retrying' },
   { event: 'deliver.error', pattern: new RegExp(`^${ID}: cannot read it to resume its delivery \\((?<reason>.*)\\); trying again next round$`), key: 'cannotResume' },
   { event: 'deliver.error', pattern: new RegExp(`^${ID}: (?<reason>.*)$`), key: 'orderError' },
-  { event: 'deliver.resumed', pattern: new RegExp(`^${ID}: resuming its delivery from step (?<phase>\\S+) \\(now (?<status>\\S+)\\)$`), key: 'resumed' },
+  {
+    event: 'deliver.resumed',
+    pattern: new RegExp(`^${ID}: resuming its delivery from step (?<phase>\\S+) \\(now (?<status>\\S+)\\)$`),
+    key: 'resumed',
+    show: (v) => ({ ...v, status: word('orderStatus', v.status!) }),
+  },
   // i18next-instrument-ignore-next-line: a catalogue key, and the SDK's English line it reads
   { event: 'deliver.already-delivered', pattern: new RegExp(`^${ID} was already delivered before the restart$`), key: 'alreadyDelivered' },
   {
@@ -141,7 +146,7 @@ export const FORMS: readonly LineForm[] = [
     }),
   },
   { event: 'autopilot.stopped', pattern: /^autopilot stopped; everything in progress was finished and the state saved$/, key: 'stopped', short: 'stoppedShort' },
-  { event: 'autopilot.error', pattern: /^cannot list the (?<status>\S+) orders \((?<reason>.*)\); the deadline guard and the backlog see them when they change$/, key: 'cannotList' },
+  { event: 'autopilot.error', pattern: /^cannot list the (?<status>\S+) orders \((?<reason>.*)\); the deadline guard and the backlog see them when they change$/, key: 'cannotList', show: (v) => ({ ...v, status: word('orderStatus', v.status!) }) },
   { event: 'autopilot.error', pattern: /^a timed rule failed: (?<reason>.*)$/, key: 'timedRuleFailed' },
   { event: 'autopilot.poll-failed', pattern: /^polling failed \((?<reason>.*)\); retrying in (?<seconds>\d+) s$/, key: 'pollFailed' },
 ];

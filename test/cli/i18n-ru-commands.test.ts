@@ -177,9 +177,9 @@ describe('seller sandbox in Russian', () => {
     const buy = await sandbox(['buy', String(number)]);
     expect(buy.code).toBe(0);
     const order = buy.stdout.trim();
-    expect(buy.stderr).toMatch(new RegExp(`^Заказ ${order}: карточка #${number}, 390\u00a0₽, \\S+\\.\n$`));
+    expect(buy.stderr).toBe(`Заказ ${order}: карточка #${number}, 390\u00a0₽, «ждёт оплаты».\n`);
     const pay = await sandbox(['pay', order]);
-    expect(pay.stdout).toMatch(new RegExp(`^${order} оплачен: теперь \\S+( \\(продавцу нужно действовать\\))?\\.\n$`));
+    expect(pay.stdout).toMatch(new RegExp(`^${order} оплачен: теперь «ждёт выдачи»( \\(продавцу нужно действовать\\))?\\.\n$`));
 
     const noToken = await sandbox(['clock'], { SERVICE_ADMIN_TOKEN: '' });
     expect(noToken.code).toBe(2);
