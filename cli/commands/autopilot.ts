@@ -84,15 +84,14 @@ export async function runAutopilotCommand(opts: AutopilotCliOptions, deps: Deps)
   }
 }
 
-/** `12:03:04  deliver   delivered  ord_… delivered by subs` (a message that repeats its rule and type drops them). */
+/** `12:03:04  deliver   delivered  ord_… delivered by subs` (a message that repeats rule and type drops them). */
 export function eventLine(event: AutopilotEvent): string {
   // English keeps the line it always printed; other languages show the time by the locale and --utc.
   const time = language() === 'en' ? new Date(event.at).toTimeString().slice(0, 8) : clockTime(Date.parse(event.at));
-  const said = `${event.rule} ${event.type}`;
-  const text = eventMessage(event);
-  const message = text.startsWith(said) ? text.slice(said.length).replace(/^[:;,]?\s*/, '') : text;
+  // i18next-instrument-ignore-next-line: the SDK's English words a line starts with, matched
+  const repeats = event.message.startsWith(`${event.rule} ${event.type}`);
   // i18next-instrument-ignore-next-line: the columns of the line; each is translated
-  return `${time}  ${event.rule.padEnd(9)} ${eventType(event.type).padEnd(14)} ${message}`;
+  return `${time}  ${event.rule.padEnd(9)} ${eventType(event.type).padEnd(14)} ${eventMessage(event, repeats)}`;
 }
 
 /** Event types counted in the panel's header. */
@@ -111,9 +110,10 @@ const COUNTED: Record<string, string> = {
   'stock.reenabled': 'restocked',
 };
 
-/** `1 reply, 2 warnings`: the panel's counts (by label), in the seller's language and plurals. */
+/** The panel's counts, by `rule.type`, as words (`1 reply, 2 warnings`; `autopilot.panel.counted.*`). */
 export function countsLine(counts: ReadonlyMap<string, number>): string {
-  return [...counts].map(([label, n]) => t(`autopilot.panel.counted.${label}`, { count: n })).join(', ') || t('autopilot.panel.nothingYet');
+  const said = [...counts].filter(([key]) => COUNTED[key]).map(([key, n]) => t(`autopilot.panel.counted.${COUNTED[key]}`, { count: n }));
+  return said.join(', ') || t('autopilot.panel.nothingYet');
 }
 
 /** The live panel: counts, then the latest events that fit, redrawn on each event and every second. */
@@ -133,8 +133,8 @@ class Panel {
   }
 
   add(event: AutopilotEvent): void {
-    const label = COUNTED[`${event.rule}.${event.type}`];
-    if (label) this.#counts.set(label, (this.#counts.get(label) ?? 0) + 1);
+    const key = `${event.rule}.${event.type}`;
+    if (COUNTED[key]) this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
     if (event.type === 'stopped') this.#stopped = true;
     this.#events.push(event);
     if (this.#events.length > 200) this.#events.shift();
