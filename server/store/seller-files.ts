@@ -1,9 +1,11 @@
 /**
- * One seller's documents: a core document `sellers/<id>.json` (keys, papers, hooks, deliveries,
- * events and the other small sections) and shard documents `sellers/<id>/<section>-<n>.json` for
- * the sections that grow with the business or with its calls (`cards`, `stock`, `orders`, and the
- * `idempotency` records: server/store/shards.ts). The seller document handed to handlers looks as it
- * always did: `doc.cards`, `doc.stock`, `doc.orders` read and change like plain objects.
+ * One seller's documents: a core document `sellers/<id>.json` (papers, work mode, hooks, the
+ * bounded delivery log, probe hits and event outbox) and shard documents
+ * `sellers/<id>/<section>-<n>.json` for the sections that grow with the business or with its calls (`cards`,
+ * `stock`, `orders`, `messages`, `keys`, `questions`, `reviews`, `complaints`, `catalogRequests`,
+ * `idempotency`: server/store/shards.ts `SHARDED_SECTIONS`). The seller document handed to handlers
+ * reads and changes those sections like plain objects keyed by record id (`doc.cards[n]`,
+ * `doc.keys[id]`).
  *
  * A write (`write()`) takes one snapshot of the seller, synchronously: the core document and every
  * dirty shard serialised at the same instant. It then writes the shard files side by side, the core
@@ -20,8 +22,9 @@
  * an idempotency record (in its shard) is never without its changes, nor changes without their record
  * (docs/decisions.md, "Store layout").
  *
- * An older seller file holding `cards`, `stock` and `orders` inline loads: its records go into
- * shards on the next write, and the core document is written without them after the shards.
+ * An older seller file holding sections inline loads (as maps, or for keys, questions, reviews,
+ * complaints and catalogue requests as lists of records with an `id`): its records go into shards on
+ * the next write, and the core document is written without them after the shards.
  */
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
@@ -29,9 +32,10 @@ import { makeDir, removeFile, type Disk } from './durable-file.ts';
 import { DOC_VERSION, upgradeSeller, type SellerDoc } from './docs.ts';
 import { parseDocument, readText, StoreError, textFile } from './file-text.ts';
 import { dropOrderIndex } from './order-index.ts';
+import { dropStockIndex, indexStock } from './stock-pieces.ts';
 import { SHARDED_SECTIONS, ShardedMap, type ShardedSection, type ShardLimits, type ShardSnapshot } from './shards.ts';
 
-const SHARD_FILE = /^(cards|stock|orders|idempotency)-(\d{1,9})\.json$/;
+const SHARD_FILE = new RegExp(`^(${SHARDED_SECTIONS.join('|')})-(\\d{1,9})\\.json$`);
 /** The journal of a seller's last write, in the seller's directory. */
 const JOURNAL = 'journal';
 /** The name the core document has in a journal (it lives beside the directory, as `<id>.json`). */
@@ -101,6 +105,8 @@ export class SellerFiles {
       const inline = core[section];
       delete core[section];
       if (stored && isRecordMap(inline)) sections[section].adopt(inline);
+      // A list an older seller file kept inline (keys, questions, …): its records by id.
+      else if (stored && Array.isArray(inline)) sections[section].adopt(byId(inline));
     }
     const doc = core as unknown as SellerDoc;
     for (const section of SHARDED_SECTIONS) {
@@ -113,9 +119,12 @@ export class SellerFiles {
         set: (value: unknown) => {
           map.replace(isRecordMap(value) ? value : {});
           if (section === 'orders') dropOrderIndex(doc);
+          if (section === 'stock') dropStockIndex(doc.stock);
         },
       });
     }
+    // Counts and duplicate hashes of every card's stock, built here rather than by a request.
+    indexStock(doc.stock);
     const files = new SellerFiles(sellerId, base, doc, sections, disk);
     files.#pending = pending;
     return files;
@@ -210,6 +219,16 @@ export class SellerFiles {
 const isRecordMap = (value: unknown): value is Record<string, object> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Records of a list by their `id` (an entry without a string id cannot be kept and is dropped). */
+function byId(list: readonly unknown[]): Record<string, object> {
+  const out: Record<string, object> = {};
+  for (const r of list) {
+    const id = typeof r === 'object' && r !== null ? (r as { id?: unknown }).id : undefined;
+    if (typeof id === 'string') Object.defineProperty(out, id, { value: r, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
 /**
  * Reads every shard file of a seller (none when the directory does not exist), in ascending shard
  * order; a text in `overrides` (a journal not yet placed) stands for its file.
@@ -228,15 +247,23 @@ async function loadShards(base: string, sections: Sections, disk: Disk, override
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => ({ file: path.join(base, m[0]), section: m[1] as ShardedSection, index: Number(m[2]) }))
     .sort((a, b) => a.index - b.index);
-  const texts = await Promise.all(found.map((f) => overrides.get(path.basename(f.file)) ?? readText(textFile(f.file, disk), f.file)));
-  for (const [i, f] of found.entries()) {
-    const text = texts[i];
-    if (text === null || text === undefined) continue; // gone between the listing and the read
-    const data = parseDocument<Partial<ShardDocument>>(text, f.file);
-    if (!isRecordMap(data.records)) throw new StoreError(`data file ${f.file} does not hold a shard's records; it was left untouched.`);
-    sections[f.section].load(f.index, data.records, text.length);
+  // A few files at a time, each parsed as soon as its batch is read: a seller of thousands of
+  // shards (a million stock units: ~200 MB) never holds every file's text at once.
+  for (let from = 0; from < found.length; from += LOAD_BATCH) {
+    const batch = found.slice(from, from + LOAD_BATCH);
+    const texts = await Promise.all(batch.map((f) => overrides.get(path.basename(f.file)) ?? readText(textFile(f.file, disk), f.file)));
+    for (const [i, f] of batch.entries()) {
+      const text = texts[i];
+      if (text === null || text === undefined) continue; // gone between the listing and the read
+      const data = parseDocument<Partial<ShardDocument>>(text, f.file);
+      if (!isRecordMap(data.records)) throw new StoreError(`data file ${f.file} does not hold a shard's records; it was left untouched.`);
+      sections[f.section].load(f.index, data.records, text.length);
+    }
   }
 }
+
+/** Shard files read at once when a seller is opened. */
+const LOAD_BATCH = 32;
 
 interface JournalFile {
   /** A shard's file name, or `core`. */
