@@ -43,7 +43,7 @@ describe('a seller’s day under LANG=ru_RU.UTF-8', { timeout: 90_000 }, () => {
 
     const help = await runSeller(['orders', '--help'], { env: ru });
     expect(help.stdout).toContain('Использование: seller orders');
-    expect(help.stdout).toMatch(/deliver \[options\] <id>\s+Отметить заказ выданным/);
+    expect(help.stdout).toMatch(/deliver \[параметры\] <id>\s+Отметить заказ выданным/);
 
     const typo = await runSeller(['ordres', 'list'], { env: ru });
     expect(typo.stderr).toContain('ошибка: неизвестная команда «ordres»');
