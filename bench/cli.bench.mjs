@@ -3,6 +3,8 @@
  * `seller cards list --json` (against a running reference server, a seller with 20 cards) against
  * `node -e 0`, N runs of each, interleaved (so drift hits all alike), median. Targets: at most
  * 1.6× `node -e 0`; the Russian help at most 1.15× the English one (it loads its catalogue too).
+ * And the SDK's import time: `import 'service-seller'` (its ES build, as an application loads it)
+ * against `node -e 0`.
  * The server runs in this process; the commands are separate processes, as a user runs them.
  */
 import path from 'node:path';
@@ -44,6 +46,8 @@ export async function run() {
       help: [process.execPath, [sellerJs, '--help']],
       helpRu: [process.execPath, [sellerJs, '--help'], ru],
       list: [process.execPath, [sellerJs, 'cards', 'list', '--json']],
+      // The SDK as an application imports it: by package name, its ES build (sdk/dist/esm).
+      sdk: [process.execPath, ['--input-type=module', '-e', "import { SellerClient } from 'service-seller'; new SellerClient();"]],
     };
     const english = await timedRun(...commands.help, { env, cwd: ROOT });
     const russian = await timedRun(commands.helpRu[0], commands.helpRu[1], { env: ru, cwd: ROOT });
@@ -53,7 +57,7 @@ export async function run() {
     const listed = await timedRun(...commands.list, { env, cwd: ROOT });
     if (!listed.out.includes(service)) throw new Error(`seller cards list --json printed ${listed.out.slice(0, 200)}`);
 
-    const times = { node: [], help: [], helpRu: [], list: [] };
+    const times = { node: [], help: [], helpRu: [], list: [], sdk: [] };
     const names = Object.keys(commands);
     for (let i = 0; i < WARMUP + RUNS; i++) {
       // Rotate the order each round, so no command always runs right after another.
@@ -64,13 +68,14 @@ export async function run() {
         if (i >= WARMUP) times[which].push(ms);
       }
     }
-    const [node, help, helpRu, list] = [median(times.node), median(times.help), median(times.helpRu), median(times.list)];
-    log(`  cli: node -e 0 ${fmt.ms(node)}, seller --help ${fmt.ms(help)} (ru ${fmt.ms(helpRu)}), seller cards list --json ${fmt.ms(list)} (median of ${RUNS})`);
+    const [node, help, helpRu, list, sdk] = [median(times.node), median(times.help), median(times.helpRu), median(times.list), median(times.sdk)];
+    log(`  cli: node -e 0 ${fmt.ms(node)}, seller --help ${fmt.ms(help)} (ru ${fmt.ms(helpRu)}), seller cards list --json ${fmt.ms(list)}, import service-seller ${fmt.ms(sdk)} (median of ${RUNS})`);
     return [
       ratioRow('seller --help: wall time', fmt.ms(help), `node -e 0 ${fmt.ms(node)}`, help / node, { atMost: 1.6 }),
       ratioRow('seller --help in Russian: wall time', fmt.ms(helpRu), `node -e 0 ${fmt.ms(node)}`, helpRu / node, { atMost: 1.6 }),
       ratioRow('seller --help in Russian vs in English', fmt.ms(helpRu), `English ${fmt.ms(help)}`, helpRu / help, { atMost: 1.15 }),
       ratioRow(`seller cards list --json (${CARDS} cards): wall time`, fmt.ms(list), `node -e 0 ${fmt.ms(node)}`, list / node, { atMost: 1.6 }),
+      ratioRow("import 'service-seller' (the SDK's entry, ES module): wall time", fmt.ms(sdk), `node -e 0 ${fmt.ms(node)}`, sdk / node, { atMost: 1.6 }),
     ];
   } finally {
     await server.close();

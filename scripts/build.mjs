@@ -3,12 +3,14 @@
 // (`service-seller-cli`), server/dist (`service-seller-server`). esbuild bundles (TypeScript 7 has
 // no JS emit API); tsc emits the declarations.
 import { build } from 'esbuild';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lazyChildProcess, zodEnglishOnly } from './cli-plugins.mjs';
 import { codeCacheLoader } from './cli-loader.mjs';
 import { buildTimeData } from './build-time-data.mjs';
+import { contractTypes } from './contract-types.mjs';
 
 const PACKAGES = ['sdk', 'cli', 'server'];
 /** `import.meta.url` in a CommonJS build: the file's own URL. */
@@ -36,15 +38,19 @@ const sdkEntries = present({
   'webhooks/index': 'sdk/webhooks/index.ts',
   'webhooks/web': 'sdk/webhooks/web.ts',
   contract: 'sdk/contract/public.ts',
+  // Strict mode's check, loaded by its package name (sdk/answers.ts) when a client is strict.
+  strict: 'sdk/strict.ts',
   'doctor/index': 'sdk/doctor/index.ts',
   'autopilot/index': 'sdk/autopilot/index.ts',
 });
 const peers = ['zod', 'zod/*', 'ajv', 'ajv/*'];
+const strictByName = { SELLER_STRICT_MODULE: '"service-seller/strict"' };
 await build({
   ...common,
   platform: 'neutral',
   mainFields: ['module', 'main'],
   format: 'esm',
+  define: strictByName,
   entryPoints: sdkEntries,
   external: ['ky', ...peers, 'node:*'],
   plugins: [buildTimeData],
@@ -63,6 +69,7 @@ for (const [entries, meta] of [[pick((node) => !node), {}], [pick((node) => node
     ...meta,
     platform: 'node',
     format: 'cjs',
+    define: { ...strictByName, ...meta.define },
     entryPoints: entries,
     external: [...peers],
     plugins: [buildTimeData],
@@ -140,12 +147,18 @@ if (bundle) {
 
 // --- Declarations ---------------------------------------------------------------------------
 // For the packages' entries (`exports.*.types`), so that applications type-check against `.d.ts`
-// files under their own compiler options, never against this project's sources. tsc keeps the
+// files under their own compiler options, never against this project's sources (and, for the
+// browser-safe entries, without zod: sdk/contract/types.ts is written out). tsc keeps the
 // sources' `.ts` specifiers; they are rewritten to `.js`, and a `.d.cts` twin of every file (its
 // specifiers `.cjs`) types the CommonJS build.
 const types = join(OUT, 'types');
-const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json', '--outDir', types], { stdio: 'inherit' });
-if (tsc.status !== 0) throw new Error('build: declaration emit failed');
+const tsc = spawn(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json', '--outDir', types], { stdio: 'inherit' });
+// Meanwhile, the contract's types written out (sdk/contract/types.ts): the SDK's entries then
+// declare themselves without zod, an optional peer an application may not have.
+const written = contractTypes();
+const [status] = await once(tsc, 'exit');
+if (status !== 0) throw new Error('build: declaration emit failed');
+writeFileSync(join(types, 'sdk', 'contract', 'types.d.ts'), written.text);
 rewriteSpecifiers(types);
 cpSync(join(types, 'sdk'), out('sdk', 'dist', 'types'), { recursive: true });
 cpSync(types, out('server', 'dist', 'types'), { recursive: true, filter: (src) => !src.includes(`${join(types, 'sdk')}/doctor`) && !src.includes(`${join(types, 'sdk')}/autopilot`) });

@@ -12,6 +12,7 @@
  */
 import type { Route } from './contract/route.ts';
 import type { AnswerCheck, Checked } from './checked.ts';
+import { hiddenImport } from './hidden-import.ts';
 import { loadPeer } from './peer.ts';
 
 export type { AnswerCheck, Checked };
@@ -60,11 +61,21 @@ function fail(path: PropertyKey[], message: string): Checked {
 let strict: Promise<AnswerCheck> | undefined;
 
 /**
+ * Set by the SDK's build (scripts/build.mjs): the published SDK loads strict mode by its own
+ * package name (`service-seller/strict`), out of bundlers' sight, so that an application bundles
+ * the SDK without zod installed; from the sources, and in the CLI's bundle, it is `./strict.ts`.
+ */
+declare const SELLER_STRICT_MODULE: string | undefined;
+
+const importStrict = (): Promise<typeof import('./strict.ts')> =>
+  typeof SELLER_STRICT_MODULE === 'string' ? hiddenImport(SELLER_STRICT_MODULE) : import('./strict.ts');
+
+/**
  * Strict mode's check, loaded once (with zod and the contract's schemas) on first use; zod is an
  * optional peer, so without it this fails naming the package to install (and a later call tries again).
  */
 export function loadStrictCheck(): Promise<AnswerCheck> {
-  strict ??= loadPeer(() => import('./strict.ts'), 'zod', 'strict mode').then(
+  strict ??= loadPeer(importStrict, 'zod', 'strict mode').then(
     (m) => m.checkStrict,
     (error: unknown) => {
       strict = undefined;

@@ -16,10 +16,17 @@
  * const body = buildCard(position, { tariff: 'family', productType: 'code', slaMinutes: 30, guaranteeDays: 0, priceRub: 390 });
  * const { number } = await client.listings.create(body);
  */
-import type { Position as StrictPosition } from './contract/catalog.ts';
-import type { CreditsType as KnownCreditsType, DeliveryMethod as KnownMethod, ProductType as KnownType, SellerType as KnownSellerType } from './contract/enums.ts';
+import type {
+  Card as StrictCard,
+  CardUpdate as StrictCardUpdate,
+  CreditsType as KnownCreditsType,
+  DeliveryMethod as KnownMethod,
+  NewCard as StrictNewCard,
+  Position as StrictPosition,
+  ProductType as KnownType,
+  SellerType as KnownSellerType,
+} from './contract/types.ts';
 import { DESCRIPTION_MAX } from './contract/constants.ts';
-import type { Card as StrictCard, CardUpdate as StrictCardUpdate, NewCard as StrictNewCard } from './contract/listings.ts';
 import type { Tolerant, Widened } from './open.ts';
 
 // The position is the source of truth, not our enums (gaps.md's guesses): a product type, delivery

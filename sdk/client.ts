@@ -7,7 +7,7 @@
  * and a missing key is an `AuthenticationError` (code `no_key`) from that first call, before any
  * request is sent.
  */
-import type { ApiOperations } from './contract/index.ts';
+import type { ApiOperationTypes } from './contract/types.ts';
 import { apiRoutes } from './contract/routes/index.ts';
 import { AuthenticationError } from './errors.ts';
 import { deriveMethods, OperationCaller, queryString, type SectionMethods } from './methods.ts';
@@ -197,7 +197,7 @@ export function resolveBaseUrl(option: string | undefined): string {
   return raw.replace(/\/+$/, '');
 }
 
-type ApiMethods = SectionMethods<ApiOperations>;
+type ApiMethods = SectionMethods<ApiOperationTypes>;
 /** The derived sections, with the polling helpers added to `orders` (sdk/watch.ts). */
 type ClientSections = Omit<ApiMethods, 'orders'> & { orders: ApiMethods['orders'] & OrderPolling };
 
@@ -217,7 +217,7 @@ export class SellerClient {
     const own = { ...options };
     const hint = 'no API key: pass { apiKey } to new SellerClient() or set SERVICE_API_KEY';
     this.#sender = new LazyTransport(own, () => own.apiKey ?? readEnv('SERVICE_API_KEY'), hint);
-    const sections = deriveMethods<ApiOperations>(apiRoutes, this.#sender.invoke());
+    const sections = deriveMethods<ApiOperationTypes>(apiRoutes, this.#sender.invoke());
     // The polling helpers are not operations: non-enumerable, so `sections` still lists exactly the table.
     for (const [name, helper] of Object.entries(orderPolling(sections.orders))) {
       Object.defineProperty(sections.orders, name, { value: helper, enumerable: false });

@@ -6,8 +6,7 @@
  * Messages are written for people (`rejected (state_moved): … [orders.deliver, request r_1]`) and
  * never carry the API key.
  */
-import type { ApiOperations, SandboxOperations } from './contract/index.ts';
-import type { ErrorCode, Refusal } from './contract/common.ts';
+import type { ApiOperationTypes, ErrorCode, Refusal, SandboxOperationTypes } from './contract/types.ts';
 import { ERROR_STATUS } from './contract/constants.ts';
 
 /** An error code the contract knows, or one the SDK assigns when no usable answer came back. */
@@ -23,7 +22,7 @@ export type SellerErrorCode = KnownErrorCode | (string & {});
 export type ErrorDetail = string | Record<string, unknown> | undefined;
 
 /** Every operation the SDK knows, API and sandbox, keyed by id. */
-export type KnownOperations = ApiOperations & SandboxOperations;
+export type KnownOperations = ApiOperationTypes & SandboxOperationTypes;
 export type KnownOperationId = keyof KnownOperations & string;
 
 /** The rule-refusal kinds an operation may answer: `RefusalKindOf<'orders.deliver'>`. */

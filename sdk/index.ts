@@ -58,9 +58,9 @@ export type {
   HeaderReader,
 } from './errors.ts';
 
-// The contract's types. Its zod schemas and the operation table are `service-seller/contract`
+// The contract's types (sdk/contract/types.ts, written out at build time). Its zod schemas and the operation table are `service-seller/contract`
 // (zod is an optional peer): this entry loads no schema library, so it stays small in a browser.
-export type * from './contract/public.ts';
+export type * from './contract/types.ts';
 export * from './contract/constants.ts';
 export { BASE_PATH } from './contract/route.ts';
 export { apiRouteTable, apiRoutes } from './contract/routes/index.ts';

@@ -1,20 +1,20 @@
 /**
  * From the operation table to methods, at runtime and in the types. Nothing here names an
  * endpoint: `orders.deliver` in the table becomes `client.orders.deliver(id, body, options?)`
- * because of its row alone (the octokit way).
+ * because of its row alone (the octokit way). The types come from the contract's type table
+ * (sdk/contract/types.ts: the schemas' input and output types, written out at build time).
  *
  * Signature of a derived method:
  *   1. the path parameters, positionally in path order (`{number}` a number, the others strings);
- *   2. the input: the body's `z.input` for JSON-body operations, the query's `z.input` for
+ *   2. the input: the body's input type for JSON-body operations, the query's for
  *      operations with a query, `{data, contentType}` for the image upload; optional when no field
  *      is required, absent when the operation takes none. Enum fields accept any string besides
  *      the known values (`Widened`, sdk/open.ts): the real catalogue, not our enums, decides;
  *   3. `RequestOptions`, optional.
- * It returns `Promise<Tolerant<z.output<answer>>>` (unknown enum values and fields included), or a
+ * It returns `Promise<Tolerant<answer>>` (unknown enum values and fields included), or a
  * `PagedCall` for paged lists.
  */
-import type { z } from 'zod';
-import type { AnyOperation } from './contract/operation.ts';
+import type { OperationTypes as AnyOperation } from './contract/types.ts';
 import { BASE_PATH, fillPath, pathParamNames, type PathParamNames, type Route } from './contract/route.ts';
 import type { IMAGE_TYPES } from './contract/constants.ts';
 import { loadStrictCheck, readTolerant, type AnswerMode, type Checked } from './answers.ts';
@@ -78,14 +78,14 @@ type InputArg<T> = {} extends T ? [input?: T] : [input: T];
 /** The input argument of an operation, if it takes one. */
 export type InputArgs<Op extends AnyOperation> = Op['id'] extends BinaryOperationId
   ? [upload: ImageUpload]
-  : Op['body'] extends z.ZodType
-    ? InputArg<Widened<z.input<Op['body']>>>
-    : Op['query'] extends z.ZodType
-      ? InputArg<Widened<z.input<Op['query']>>>
-      : [];
+  : [Op['body']] extends [undefined]
+    ? [Op['query']] extends [undefined]
+      ? []
+      : InputArg<Widened<Op['query']>>
+    : InputArg<Widened<Op['body']>>;
 
 /** What the operation answers, as a tolerant client reads it (sdk/open.ts). */
-export type AnswerOf<Op extends AnyOperation> = Tolerant<z.output<Op['answer']>>;
+export type AnswerOf<Op extends AnyOperation> = Tolerant<Op['answer']>;
 
 /** The input of an operation (body or query), or `undefined` when it takes none. */
 export type InputOf<Op extends AnyOperation> = InputArgs<Op> extends [] ? undefined : NonNullable<InputArgs<Op>[0]>;

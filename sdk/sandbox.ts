@@ -8,7 +8,7 @@
  * Calls carry `Authorization: Bearer <admin token>` and no `Idempotency-Key`; so changing sandbox
  * calls are not retried after a network failure or a 5xx (only reads are, and 429s).
  */
-import type { SandboxOperations } from './contract/index.ts';
+import type { SandboxOperationTypes } from './contract/types.ts';
 import { LazyTransport, readEnv, type CommonClientOptions } from './client.ts';
 import { deriveMethods, type SectionMethods } from './methods.ts';
 import { sandboxRoutes } from './contract/routes/index.ts';
@@ -22,7 +22,7 @@ export interface SandboxClientOptions extends CommonClientOptions {
   adminToken?: string | undefined;
 }
 
-type SandboxMethods = SectionMethods<SandboxOperations>['sandbox'];
+type SandboxMethods = SectionMethods<SandboxOperationTypes>['sandbox'];
 
 /**
  * Drives the reference server's sandbox.
@@ -39,7 +39,7 @@ export class SandboxClient {
     const own = { ...options };
     const hint = 'no admin token: pass { adminToken } to new SandboxClient() or set SERVICE_ADMIN_TOKEN';
     const sender = new LazyTransport(own, () => own.adminToken ?? readEnv('SERVICE_ADMIN_TOKEN'), hint);
-    Object.assign(this, deriveMethods<SandboxOperations>(sandboxRoutes, sender.invoke()).sandbox);
+    Object.assign(this, deriveMethods<SandboxOperationTypes>(sandboxRoutes, sender.invoke()).sandbox);
   }
 }
 

@@ -12,7 +12,7 @@
  * replays instead of acting twice). The wait is `Retry-After` when the answer has one (capped), else
  * an exponential backoff with equal jitter.
  */
-import ky, { HTTPError, TimeoutError, type Options as KyOptions } from 'ky';
+import type { Options as KyOptions } from 'ky';
 import { jitteredBackoff, type Sleep } from './backoff.ts';
 import {
   ConnectionError,
@@ -74,6 +74,14 @@ export function newIdempotencyKey(): string {
   return globalThis.crypto.randomUUID();
 }
 
+type Ky = typeof import('ky');
+let kyModule: Promise<Ky> | undefined;
+/**
+ * ky, loaded by the first call: its module reads fetch's classes (`Request`, `ReadableStream`) as it
+ * loads, which on Node starts undici (~30 ms), a cost a CLI command that sends nothing must not pay.
+ */
+const loadKy = (): Promise<Ky> => (kyModule ??= import('ky'));
+
 /** ky's longest timeout (setTimeout's limit); a longer one means none. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
@@ -86,9 +94,10 @@ export class Transport {
     if (outer?.aborted) throw outer.reason;
     const timeoutMs = request.timeoutMs ?? this.config.timeoutMs;
     const repeatable = request.method === 'GET' || request.method === 'HEAD' || request.idempotencyKey !== undefined;
+    const k = await loadKy();
     let response: Response;
     try {
-      response = await ky(request.url, {
+      response = await k.default(request.url, {
         method: request.method,
         headers: this.headersOf(request),
         body: request.body ?? null,
@@ -99,17 +108,17 @@ export class Transport {
           limit: request.maxRetries ?? this.config.maxRetries,
           methods: ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'],
           // The decision is all shouldRetry's; the wait is beforeRetry's, so ky's own is nil.
-          shouldRetry: ({ error }) => !outer?.aborted && retryable(error, repeatable),
+          shouldRetry: ({ error }) => !outer?.aborted && retryable(k, error, repeatable),
           delay: () => 0,
           jitter: false,
         },
         hooks: {
-          beforeRetry: [({ error, retryCount }) => this.config.sleep(this.delayMs(retryCount - 1, retryAfterMsOf(error)), outer)],
+          beforeRetry: [({ error, retryCount }) => this.config.sleep(this.delayMs(retryCount - 1, retryAfterMsOf(k, error)), outer)],
         },
       });
     } catch (error) {
       if (outer?.aborted) throw outer.reason;
-      throw this.redact(await this.failure(error, request, timeoutMs));
+      throw this.redact(await this.failure(k, error, request, timeoutMs));
     }
     return this.answer(response, await response.text(), request.operation);
   }
@@ -145,12 +154,12 @@ export class Transport {
   }
 
   /** The `SellerError` for what ky threw: an answer that is not 2xx, a timeout, a network failure. */
-  private async failure(error: unknown, request: OutgoingRequest, timeoutMs: number): Promise<Error> {
-    if (error instanceof HTTPError) {
+  private async failure(k: Ky, error: unknown, request: OutgoingRequest, timeoutMs: number): Promise<Error> {
+    if (error instanceof k.HTTPError) {
       const read = this.read(error.response, await error.response.text().catch(() => ''), request.operation);
       return read instanceof Error ? read : new TypeError(`unexpected answer ${read.status}`);
     }
-    const timedOut = error instanceof TimeoutError;
+    const timedOut = error instanceof k.TimeoutError;
     const text = timedOut ? `no answer within ${timeoutMs} ms` : `could not reach ${originOf(request.url)}${causeText(error)}`;
     return new ConnectionError({ operation: request.operation, cause: error, timedOut, text });
   }
@@ -190,8 +199,8 @@ export class Transport {
 }
 
 /** Whether another attempt may help (see the module comment). */
-function retryable(error: Error, repeatable: boolean): boolean {
-  if (error instanceof HTTPError) {
+function retryable(k: Ky, error: Error, repeatable: boolean): boolean {
+  if (error instanceof k.HTTPError) {
     const status = error.response.status;
     // A 429: the server did not run the call, so even an unkeyed change may be sent again.
     return status === 429 || (status >= 500 && repeatable);
@@ -201,8 +210,8 @@ function retryable(error: Error, repeatable: boolean): boolean {
 }
 
 /** `Retry-After` of an answer ky threw for, in milliseconds. */
-function retryAfterMsOf(error: Error): number | undefined {
-  if (!(error instanceof HTTPError)) return undefined;
+function retryAfterMsOf(k: Ky, error: Error): number | undefined {
+  if (!(error instanceof k.HTTPError)) return undefined;
   const seconds = parseRetryAfter(error.response.headers.get('retry-after'));
   return seconds === undefined ? undefined : seconds * 1000;
 }

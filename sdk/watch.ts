@@ -19,9 +19,10 @@
  * reported through `onError` and retried like any failed poll: the watch goes on.
  */
 import { AuthenticationError, BadRequestError, PermissionError, RateLimitError, ResponseValidationError, SellerError } from './errors.ts';
-import type { Order as StrictOrder, OrderWithMessages as StrictOrderWithMessages } from './contract/orders.ts';
+import type { Order as StrictOrder, OrderWithMessages as StrictOrderWithMessages } from './contract/types.ts';
 import { abortableSleep, jitteredBackoff, type Sleep } from './backoff.ts';
 import type { Tolerant } from './open.ts';
+import { hiddenImport } from './hidden-import.ts';
 
 /** An order as a tolerant client reads it: a status or field the contract does not know passes through. */
 type Order = Tolerant<StrictOrder>;
@@ -351,7 +352,7 @@ export function memoryWatermarkStore(initial: Watermark | null = null): Watermar
  * client.orders.watch({ store: fileWatermarkStore('./state/orders.json') })
  */
 export function fileWatermarkStore(path: string): WatermarkStore {
-  const fs = () => nodeImport<typeof import('node:fs/promises')>('node:fs/promises');
+  const fs = () => hiddenImport<typeof import('node:fs/promises')>('node:fs/promises');
   let counter = 0;
   return {
     async get() {
@@ -377,7 +378,7 @@ export function fileWatermarkStore(path: string): WatermarkStore {
     },
     async set(watermark) {
       const { mkdir, rename, writeFile } = await fs();
-      const { dirname } = await nodeImport<typeof import('node:path')>('node:path');
+      const { dirname } = await hiddenImport<typeof import('node:path')>('node:path');
       await mkdir(dirname(path), { recursive: true });
       const temp = `${path}.${process.pid}.${++counter}.tmp`;
       await writeFile(temp, `${JSON.stringify({ since: watermark.since, seen: watermark.seen })}\n`, { mode: 0o600 });
@@ -386,11 +387,3 @@ export function fileWatermarkStore(path: string): WatermarkStore {
   };
 }
 
-/**
- * `import(name)` of a Node built-in, hidden from bundlers: the SDK's entry bundles for a browser or
- * an edge runtime with no `node:` module in its graph, and only a Node caller of
- * `fileWatermarkStore` loads one.
- */
-function nodeImport<T>(name: string): Promise<T> {
-  return import(/* webpackIgnore: true */ /* @vite-ignore */ name) as Promise<T>;
-}

@@ -18,7 +18,9 @@ export const EventData = {
   'question.new': z.object({ question: prefixedId('q'), number: z.number().int() }),
 } as const satisfies Record<EventKind, z.ZodType>;
 
-export type EventDataOf<K extends EventKind> = z.infer<(typeof EventData)[K]>;
+/** The `data` of each event kind, by kind. */
+export type EventDataMap = { [K in EventKind]: z.infer<(typeof EventData)[K]> };
+export type EventDataOf<K extends EventKind> = EventDataMap[K];
 
 const envelope = {
   at: Timestamp,

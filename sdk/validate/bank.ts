@@ -11,7 +11,7 @@
  * spaces). {@link normalizePhone} is offered separately for forms that want to accept
  * `+7 (999) 123-45-67`; the server does not call it.
  */
-import type { SellerType } from '../contract/enums.ts';
+import type { SellerType } from '../contract/types.ts';
 
 export type CheckResult = { ok: true } | { ok: false; kind: string; detail: string };
 

@@ -26,4 +26,30 @@ function compact(schema: unknown): unknown {
   return out;
 }
 
-export const WEBHOOK_EVENT_SCHEMA = compact(z.toJSONSchema(WebhookEvent, { io: 'input', unrepresentable: 'throw' })) as JsonSchema;
+/**
+ * Hoists what every alternative of a `oneOf` of objects has alike (the delivery's envelope: `at`,
+ * `delivery`, `attempt`, `test`) beside the `oneOf`, so that it is written and checked once.
+ */
+function hoistShared(schema: JsonSchema): JsonSchema {
+  const alternatives = schema.oneOf;
+  if (!alternatives || alternatives.some((a) => a.type !== 'object' || !a.properties)) return schema;
+  const [first, ...rest] = alternatives as (JsonSchema & { properties: Record<string, JsonSchema> })[];
+  const same = (name: string) => rest.every((a) => JSON.stringify(a.properties?.[name]) === JSON.stringify(first!.properties[name]));
+  const shared = Object.keys(first!.properties).filter((name) => same(name));
+  const required = (first!.required ?? []).filter((name) => shared.includes(name) && rest.every((a) => a.required?.includes(name)));
+  const strip = (a: JsonSchema): JsonSchema => ({
+    ...a,
+    properties: Object.fromEntries(Object.entries(a.properties!).filter(([name]) => !shared.includes(name))),
+    required: (a.required ?? []).filter((name) => !required.includes(name)),
+  });
+  return {
+    type: 'object',
+    properties: Object.fromEntries(shared.map((name) => [name, first!.properties[name]!])),
+    required,
+    oneOf: alternatives.map(strip),
+  };
+}
+
+export const WEBHOOK_EVENT_SCHEMA = hoistShared(
+  compact(z.toJSONSchema(WebhookEvent, { io: 'input', unrepresentable: 'throw' })) as JsonSchema,
+);

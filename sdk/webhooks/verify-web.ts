@@ -4,7 +4,7 @@
  * it exports for `verify.ts`) must stay bundleable for any runtime.
  */
 import { WEBHOOK_HEADERS, WEBHOOK_TOLERANCE_SECONDS } from '../contract/constants.ts';
-import type { WebhookEvent } from '../contract/events.ts';
+import type { WebhookEvent } from '../contract/types.ts';
 import { WEBHOOK_EVENT_SCHEMA } from './event-schema.derived.ts';
 import { checkJson } from './json-check.ts';
 import { WebhookVerificationError } from './errors.ts';
@@ -93,9 +93,7 @@ export function rawBodyBytes(rawBody: unknown): Uint8Array<ArrayBuffer> {
   const what = rawBody === null ? 'null' : rawBody === undefined ? 'undefined' : `a ${typeof rawBody}`;
   throw new WebhookVerificationError(
     'body_not_raw',
-    `Webhook body must be the raw request body (string, Buffer or Uint8Array) exactly as received, but got ${what}. ` +
-      'A JSON body parser has probably consumed it already: read the body as raw text/bytes for the webhook route ' +
-      "(e.g. express.raw({ type: 'application/json' }), or `await request.text()`) and verify before parsing.",
+    `Webhook body must be the raw request body (string or bytes), got ${what}: verify before any JSON body parser.`,
   );
 }
 
@@ -127,7 +125,7 @@ export function timestampText(timestamp: string | number): string {
 export function secretList(secret: WebhookSecret): string[] {
   const list = typeof secret === 'string' ? [secret] : Array.isArray(secret) ? [...secret] : [];
   if (list.length === 0 || list.some((s) => typeof s !== 'string' || s.length === 0)) {
-    throw new TypeError('webhook secret must be a non-empty string or a non-empty array of non-empty strings');
+    throw new TypeError('webhook secret must be a non-empty string, or an array of them');
   }
   return list;
 }
@@ -165,7 +163,7 @@ export function prepareVerification(
   const secrets = secretList(secret);
   const body = rawBodyBytes(rawBody);
   if (headers === null || typeof headers !== 'object') {
-    throw new TypeError('webhook headers must be a Headers object or a plain object of header values');
+    throw new TypeError('webhook headers must be a Headers or a plain object');
   }
 
   const signatureHeader = readHeader(headers, WEBHOOK_HEADERS.signature)?.trim();
@@ -177,8 +175,7 @@ export function prepareVerification(
     if (!value) {
       throw new WebhookVerificationError(
         'missing_header',
-        `Webhook header ${name} is missing. Pass the request's headers unchanged, and check that no proxy ` +
-          'in front of the receiver strips x-service-* headers.',
+        `Webhook header ${name} is missing: pass the request's headers unchanged.`,
         { header: name },
       );
     }
@@ -189,7 +186,7 @@ export function prepareVerification(
   if (!/^\d{1,15}$/.test(ts)) {
     throw new WebhookVerificationError(
       'malformed_timestamp',
-      `Webhook header ${WEBHOOK_HEADERS.timestamp} must be unix time in whole seconds (digits only).`,
+      `Webhook header ${WEBHOOK_HEADERS.timestamp} must be unix time in whole seconds.`,
       { header: WEBHOOK_HEADERS.timestamp },
     );
   }
@@ -197,8 +194,7 @@ export function prepareVerification(
   if (!match || match[1]!.length % 2 !== 0) {
     throw new WebhookVerificationError(
       'malformed_signature',
-      `Webhook header ${WEBHOOK_HEADERS.signature} must be "sha256=" followed by the hex HMAC-SHA256; ` +
-        'pass the header value exactly as received.',
+      `Webhook header ${WEBHOOK_HEADERS.signature} must be "sha256=<hex HMAC-SHA256>", as received.`,
       { header: WEBHOOK_HEADERS.signature },
     );
   }
@@ -217,7 +213,7 @@ export function nowMilliseconds(now: WebhookClock | undefined): number {
   const value = typeof now === 'function' ? now() : now === undefined ? Date.now() : now;
   const ms = value instanceof Date ? value.getTime() : value;
   if (typeof ms !== 'number' || !Number.isFinite(ms)) {
-    throw new TypeError('options.now must give milliseconds since the epoch or a valid Date');
+    throw new TypeError('options.now must give epoch milliseconds or a valid Date');
   }
   return ms;
 }
@@ -231,9 +227,7 @@ export function finishVerification(
   if (!matched) {
     throw new WebhookVerificationError(
       'mismatch',
-      'Webhook signature does not match. Verify the raw request body exactly as received, not a re-serialised ' +
-        'one (JSON.stringify of a parsed body changes the bytes), and check the signing secret ' +
-        '(while rotating, pass both the old and the new secret as an array).',
+      'Webhook signature does not match: pass the raw request body as received (not re-serialised JSON); check the secret.',
     );
   }
 
@@ -247,8 +241,7 @@ export function finishVerification(
     const where = skew < 0 ? `${rounded} s in the past` : `${rounded} s in the future`;
     throw new WebhookVerificationError(
       'stale_timestamp',
-      `Webhook timestamp is ${where}, outside the ${tolerance} s tolerance. Reject it: it may be a replay. ` +
-        "If genuine deliveries fail this way, the receiver's clock is off (check NTP).",
+      `Webhook timestamp is ${where}, outside the ${tolerance} s tolerance (a replay, or a wrong clock).`,
       { skewSeconds: skew },
     );
   }
@@ -270,8 +263,7 @@ export function finishVerification(
   if (issue) {
     throw new WebhookVerificationError(
       'malformed_body',
-      `Webhook signature is valid but the body is not a known webhook event (${issue.path.join('.') || 'body'}: ${issue.message}). ` +
-        'If the service has added an event kind, update service-seller.',
+      `Webhook signature is valid but the body is not a known webhook event (${issue.path.join('.') || 'body'}: ${issue.message}).`,
       { cause: issue },
     );
   }
@@ -285,7 +277,7 @@ export function finishVerification(
 function subtleCrypto(): SubtleCrypto {
   const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
   if (!subtle) {
-    throw new Error('Web Crypto (globalThis.crypto.subtle) is not available here; in Node use verifyWebhook');
+    throw new Error('no Web Crypto (crypto.subtle) here; in Node use verifyWebhook');
   }
   return subtle;
 }

@@ -1,6 +1,6 @@
 /** Webhook verification on Node's `crypto` (synchronous). For edge runtimes see `verify-web.ts`. */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { WebhookEvent } from '../contract/events.ts';
+import type { WebhookEvent } from '../contract/types.ts';
 import {
   finishVerification,
   prepareVerification,

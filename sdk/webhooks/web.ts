@@ -25,6 +25,5 @@ export {
   type WebhookVerificationReason,
 } from './errors.ts';
 // The event types; their zod schemas (`WebhookEvent`, `EventData`) are in `service-seller/contract`.
-export type { EventDataOf, WebhookEvent } from '../contract/events.ts';
-export type { EventKind } from '../contract/enums.ts';
+export type { EventDataOf, EventKind, WebhookEvent } from '../contract/types.ts';
 export { EVENT_KINDS, WEBHOOK_HEADERS, WEBHOOK_TOLERANCE_SECONDS } from '../contract/constants.ts';

@@ -86,10 +86,10 @@ export interface StartedServer {
   stop(): void;
 }
 
-/** Starts an installed `seller-server` (its bin) on a free port; resolves once it listens. */
+/** Starts an installed `seller-server` (its bin) on a free port, webhooks to loopback allowed; resolves once it listens. */
 export function startInstalledServer(dir: string): Promise<StartedServer> {
   const bin = join(dir, 'node_modules', '.bin', 'seller-server');
-  const child = spawn(bin, ['--port', '0', '--memory', '--admin-token', 'packaging-admin'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(bin, ['--port', '0', '--memory', '--admin-token', 'packaging-admin', '--allow-local-hooks'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   return new Promise((resolve, reject) => {
