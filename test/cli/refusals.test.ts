@@ -310,8 +310,8 @@ describe('commands that read alike', () => {
   });
 
   it('counts read as words: 1 reply, 2 replies, 1 warning; the start line says "autopilot started" once', () => {
-    expect(countsLine(new Map([['replies', 1], ['warnings', 1], ['disputes', 1]]))).toBe('1 reply, 1 warning, 1 dispute');
-    expect(countsLine(new Map([['replies', 2], ['missed', 2]]))).toBe('2 replies, 2 missed deadlines');
+    expect(countsLine(new Map([['replies.replied', 1], ['deadline.warned', 1], ['orders.disputed', 1]]))).toBe('1 reply, 1 warning, 1 dispute');
+    expect(countsLine(new Map([['replies.replied', 2], ['deadline.missed', 2]]))).toBe('2 replies, 2 missed deadlines');
     const line = eventLine({ at: new Date().toISOString(), rule: 'autopilot', type: 'started', message: 'autopilot started: deliver; first run: every order is looked at once' });
     expect(line.match(/autopilot/g)).toHaveLength(1);
     expect(line).toMatch(/started\s+deliver; first run/);
