@@ -10,6 +10,8 @@ import { countsLine, eventLine } from '../../cli/commands/autopilot.ts';
 import { useTimeZone } from '../../cli/i18n/format.ts';
 import { t, useLanguage } from '../../cli/i18n/index.ts';
 import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
+import { missedMessage } from '../../sdk/autopilot/rules/deadline.ts';
+import { movedMessage } from '../../sdk/autopilot/rules/moved.ts';
 
 const at = '2026-11-25T09:00:05.000Z';
 const ev = (event: string, message: string, extra: Partial<AutopilotEvent> = {}): AutopilotEvent => {
@@ -176,5 +178,26 @@ describe('autopilot lines', () => {
       '21 выдан, 2 ответа, 5 предупреждений, 1 спор',
     );
     expect(countsLine(new Map())).toBe('пока ничего не сделано');
+  });
+
+  it('reads the lines the SDK writes for orders that moved without it and for missed deadlines, in Russian', async () => {
+    const order = { id: 'ord_7', number: 12, deliverBy: '2026-11-25T08:00:00.000Z', updatedAt: '2026-11-25T09:00:00.000Z' };
+    const lines = [
+      ev('deadline.missed', missedMessage(order)),
+      ev('orders.refunded', movedMessage({ ...order, status: 'refunded' })!),
+      ev('orders.refunded', movedMessage({ ...order, status: 'refunded', deliverBy: null })!),
+      ev('orders.cancelled', movedMessage({ ...order, status: 'cancelled' })!),
+      ev('orders.disputed', movedMessage({ ...order, status: 'disputed' })!),
+    ];
+    for (const line of lines) expect(readLine(line), line.message).toBeDefined();
+    await useLanguage('ru');
+    useTimeZone({ tz: 'Europe/Moscow' });
+    expect(lines.map((line) => eventMessage(line))).toEqual([
+      'ord_7 (#12): срок выдачи 25.11.2026, 11:00 GMT+3 прошёл без предупреждения (автопилот не работал или часы прыгнули)',
+      'ord_7 (#12): деньги возвращены — срок выдачи 25.11.2026, 11:00 GMT+3 прошёл до выдачи',
+      'ord_7 (#12): деньги возвращены покупателю (по спору или маркетплейсом)',
+      'ord_7 (#12) отменён покупателем',
+      'ord_7 (#12): покупатель открыл спор, ответьте на него (seller orders dispute-reply ord_7)',
+    ]);
   });
 });
