@@ -4,6 +4,11 @@
  * no-op (`true`), from its start to the last `delivered` event. Baseline: `seller orders watch
  * --json --since all` reading the same stream of orders, from its start to the last order printed.
  * Target (issue 16): at least 50 orders/s; the ratio to the plain watch says what the rules cost.
+ *
+ * Within the key's budget (issue "Never silent", item 9): the same with the server's real rate limit
+ * (600 a minute, burst 100) and 200 orders: the API calls the server received (429 answers
+ * included) per delivered order (target <= 1.2), and the time to the 200th delivery against the
+ * limit's floor (one call per order: (200 - burst) / 10 per s).
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -15,6 +20,8 @@ export const name = 'autopilot';
 
 const ORDERS = pick(40, 1000);
 const TARGET = 50;
+const BUDGET_ORDERS = pick(120, 200);
+const LIMIT = { perMinute: 600, burst: 100 };
 
 /** Runs `seller ARGS` until `done(line)` has been true `count` times; answers the seconds it took. */
 function timeUntil(args, env, count, done) {
@@ -54,7 +61,82 @@ function timeUntil(args, env, count, done) {
   });
 }
 
+/** Paid orders of a new seller's code card, made through inject and the sandbox (no rate limit on the sandbox). */
+async function paidOrders(app, count) {
+  const seller = await newSeller(app);
+  const card = await api(app, seller.apiKey, 'POST', '/listings', {
+    service: 'spotify',
+    tariff: 'individual',
+    productType: 'code',
+    deliveryMethod: 'code',
+    priceRub: 300,
+    slaMinutes: 720,
+    guaranteeDays: 7,
+  });
+  await api(app, seller.apiKey, 'POST', `/listings/${card.number}/state`, { active: true });
+  for (let i = 0; i < count; i++) {
+    const order = await sandbox(app, 'POST', '/orders', { number: card.number });
+    await sandbox(app, 'POST', `/orders/${order.id}/pay`);
+  }
+  return { seller, card };
+}
+
+/** The autopilot under the key's real rate limit: calls per delivered order and the time against the floor. */
+async function withinBudget() {
+  const { startServer } = await import(DIST_SERVER);
+  const counted = { calls: 0, limited: 0, on: false };
+  // Every request the server answers, read from its log (one JSON line per answer).
+  const stream = {
+    write(line) {
+      if (!counted.on || !line.includes('"request completed"')) return;
+      counted.calls++;
+      if (line.includes('"statusCode":429')) counted.limited++;
+    },
+  };
+  const server = await startServer({ port: 0, memory: true, adminToken: ADMIN_TOKEN, rateLimit: LIMIT, logger: { level: 'info', stream } });
+  const dir = tempDir('autopilot-budget');
+  try {
+    log(`  ${BUDGET_ORDERS} paid orders, rate limit ${LIMIT.perMinute}/min burst ${LIMIT.burst}…`);
+    const { seller, card } = await paidOrders(server.app, BUDGET_ORDERS);
+    // A fresh bucket for the run: the setup's calls are refilled by then.
+    await new Promise((r) => setTimeout(r, 1000));
+    const env = { ...process.env, SERVICE_API_KEY: seller.apiKey, SERVICE_BASE_URL: server.url, SELLER_CONFIG_DIR: dir.dir, XDG_CONFIG_HOME: dir.dir, NO_COLOR: '1' };
+    const config = path.join(dir.dir, 'autopilot.json');
+    writeFileSync(config, JSON.stringify({ pollSeconds: 0.2, deliver: [{ match: { card: card.number }, action: { command: 'true' } }] }));
+    counted.on = true;
+    const seconds = await timeUntil(['autopilot', '--config', config, '--json'], env, BUDGET_ORDERS, (e) => e.rule === 'deliver' && e.type === 'delivered');
+    counted.on = false;
+    const perOrder = counted.calls / BUDGET_ORDERS;
+    const floor = Math.max(0, BUDGET_ORDERS - LIMIT.burst) / (LIMIT.perMinute / 60);
+    return [
+      row(
+        `autopilot within the key's budget (${LIMIT.perMinute}/min, burst ${LIMIT.burst}): API calls per delivered order, ${fmt.int(BUDGET_ORDERS)} orders (${counted.limited} answered 429)`,
+        `${perOrder.toFixed(2)} calls/order`,
+        '1 call/order',
+        perOrder,
+        '<= 1.2',
+        perOrder <= 1.2 ? 'PASS' : 'MISS',
+      ),
+      row(
+        `autopilot within the key's budget: time to the ${fmt.int(BUDGET_ORDERS)}th delivery (vs the limit's floor, one call per order)`,
+        `${seconds.toFixed(1)} s`,
+        `${floor.toFixed(1)} s`,
+        seconds / floor,
+        'info',
+        'info',
+      ),
+    ];
+  } finally {
+    await server.close();
+    dir.remove();
+  }
+}
+
 export async function run() {
+  return [...(await throughput()), ...(await withinBudget())];
+}
+
+async function throughput() {
   const { startServer } = await import(DIST_SERVER);
   const server = await startServer({ port: 0, memory: true, adminToken: ADMIN_TOKEN, rateLimit: NO_RATE_LIMIT });
   const dir = tempDir('autopilot');

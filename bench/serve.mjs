@@ -9,10 +9,16 @@
  *   on, cloned) on the first seller; `rateLimit: 'default'` keeps the default rate limit.
  *   Prints `{url, adminToken, pid, sellerId, apiKey, number, sellers: [{sellerId, apiKey, number}]}`
  *   (the top-level seller is the first).
+ * - `{mode: 'open', dataDir}`: the reference server started over an existing data directory, seeding
+ *   nothing (fsync on). Prints `{url, startMs, rss, heapUsed}`: the time `startServer` took (the
+ *   store opened and indexed, the server listening; module loading excluded) and the memory after a
+ *   full garbage collection.
  * - `{mode: 'bare', path, bodyFile, contentType}`: a plain fastify route answering GET `path`
  *   with the bytes of `bodyFile`. Prints `{url}`.
  */
 import { readFileSync } from 'node:fs';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { ADMIN_TOKEN, DIST_SERVER, NO_RATE_LIMIT } from './lib.mjs';
 import { cloneCards, newCard, newSeller, seedOrders, writeAll } from './seed.mjs';
 
@@ -60,7 +66,18 @@ async function reference() {
   };
 }
 
-const running = config.mode === 'bare' ? await bare() : await reference();
+async function opened() {
+  const { startServer } = await import(DIST_SERVER);
+  const t0 = performance.now();
+  const server = await startServer({ port: 0, memory: false, dataDir: config.dataDir, adminToken: ADMIN_TOKEN, rateLimit: NO_RATE_LIMIT });
+  const startMs = performance.now() - t0;
+  v8.setFlagsFromString('--expose-gc');
+  vm.runInNewContext('gc')();
+  const { rss, heapUsed } = process.memoryUsage();
+  return { info: { url: server.url, pid: process.pid, startMs, rss, heapUsed }, close: () => server.close() };
+}
+
+const running = config.mode === 'bare' ? await bare() : config.mode === 'open' ? await opened() : await reference();
 process.stdout.write(`${JSON.stringify(running.info)}\n`);
 process.once('SIGTERM', () => {
   running.close().then(

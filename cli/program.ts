@@ -96,6 +96,6 @@ export async function runCli(argv: readonly string[], options: RunOptions): Prom
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     const { reportError } = await import('./lib/errors.ts');
-    return reportError(io, error);
+    return reportError(io, error, { json: program.opts<{ json?: boolean }>().json === true || argv.includes('--json') });
   }
 }

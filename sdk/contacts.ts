@@ -28,8 +28,10 @@
  * as ASCII (`٨٩٩٩…`), and, in a second reading, look-alike letters of other scripts as Latin inside
  * address-like tokens (`т.ме/ivan`, `ivan@gmаil.com` with a Cyrillic `а`). E-mail domains may be
  * non-ASCII (`ivan@почта.рф`, `xn--…` punycode). The reported `match` is the original text, with its
- * tricks. Not covered (left open): numbers spelled in words or with ASCII letters for digits
- * (`восемь девятьсот…`, `8999I234567`), and spaced-out e-mails without any `@`/`at`/`собака` marker.
+ * tricks. Letters for digits (`8 999 I23 45 67`, `8 9O0 …`) are read as digits inside runs that hold
+ * six real digits or more (text-fold.ts, the `digits` reading), and a phone may be split by slashes
+ * (`8/999/123/45/67`). Not covered (left open): numbers spelled in words (`восемь девятьсот…`), and
+ * spaced-out e-mails without any `@`/`at`/`собака` marker.
  */
 
 import { foldText } from './text-fold.ts';
@@ -52,8 +54,8 @@ const NOT_AFTER_WORD = String.raw`(?<![\p{L}\p{N}_])`;
 /** Not followed by a letter, digit or underscore of any script. */
 const NOT_BEFORE_WORD = String.raw`(?![\p{L}\p{N}_])`;
 
-/** Separator inside a phone number: up to two spaces, dots or dashes. */
-const PSEP = String.raw`[\s.\-\u2010-\u2015]{0,2}`;
+/** Separator inside a phone number: up to two spaces, dots, dashes or slashes (`8/999/123/45/67`). */
+const PSEP = String.raw`(?:\s?/\s?|[\s.\-\u2010-\u2015/]{0,2})`;
 
 // ---------------------------------------------------------------------------------------------
 // E-mail
@@ -336,12 +338,13 @@ const TRAILING = /[\s.,;:!?)\]}»"'…]+$/u;
  */
 export function findContacts(text: string): ContactMatch[] {
   if (typeof text !== 'string' || text.length === 0) return [];
-  const { plain, latin, from, to } = foldText(text);
+  const { plain, latin, digits, from, to } = foldText(text);
   // Spans accepted by earlier detectors: sorted, never overlapping each other.
   let taken: Span[] = [];
   // The plain reading first (Cyrillic words such as `телефон:` and `собака` intact), then the one with
-  // look-alike letters as Latin (same length, same offsets): it only adds what the first missed.
-  const readings = latin === plain ? [plain] : [plain, latin];
+  // look-alike letters as Latin (same length, same offsets): it only adds what the first missed; then
+  // the one with letters for digits inside long runs of digits read as digits (`8 999 I23 45 67`).
+  const readings = [...new Set([plain, latin, digits])];
   for (const reading of readings) {
     for (const det of DETECTORS) {
       const found = scan(det, reading, taken);

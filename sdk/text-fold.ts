@@ -14,7 +14,10 @@
  *   one ASCII letter, digit or `. @ / : - _` are folded. ASCII itself is never changed (`l`/`1`/`I`
  *   stay apart: telling them apart is the reader's job, and folding them would turn prices into words).
  *
- * The contact filter gets two strings of the same length with one offset map back to the original:
+ * - letters that stand for digits (`O`, `I`, `l`) are read as digits only inside long runs of digits
+ *   (the `digits` reading, see {@link digitsReading}): `8 999 I23 45 67` is a phone, `IP 192…` stays.
+ *
+ * The contact filter gets strings of the same length with one offset map back to the original:
  * `plain` (the first three steps: Russian words keep their letters, so `телефон:` and `собака` still
  * read) and `latin` (also look-alikes folded, but only inside tokens that hold an ASCII letter or
  * digit, `@`, `.` or `/` — where a disguised address lives — so ordinary Cyrillic prose is left as
@@ -75,6 +78,8 @@ export interface FoldedText {
   plain: string;
   /** `plain` with look-alike letters folded to lower-case Latin inside address-like tokens; same length. */
   latin: string;
+  /** `latin` with letters standing for digits (`O`→0, `I`/`l`→1) inside long runs of digits (see {@link digitsReading}); same length. */
+  digits: string;
   /** For each code unit of `plain` (and `latin`), where its source starts in the original text. */
   from: number[];
   /** For each code unit of `plain` (and `latin`), where its source ends in the original text. */
@@ -121,7 +126,31 @@ export function foldText(text: string): FoldedText {
       latin += ch.length === 1 && ch.charCodeAt(0) > 0x7f ? (latinOf(ch) ?? ch) : ch;
     }
   }
-  return { plain, latin, from, to };
+  return { plain, latin, digits: digitsReading(latin), from, to };
+}
+
+/** Letters (after the Latin fold: Cyrillic `О`, `І` are `o`, `i` by then) that stand in for digits. */
+const DIGIT_LOOKALIKE: Record<string, string> = { O: '0', o: '0', I: '1', i: '1', l: '1', '|': '1' };
+/**
+ * A run of number-like tokens: digits and digit look-alikes, parted by at most two separators of a
+ * phone number, neither after nor before a letter or digit (`I` in `IP` or `is` is a word, not a 1).
+ */
+const NUMBER_RUN = /(?<![\p{L}\p{N}])[0-9OoIil|]+(?:[\s.\-()/]{1,2}[0-9OoIil|]+)*(?![\p{L}\p{N}])/gu;
+/** Real digits a run needs before its letters are read as digits: a phone is most of the way there. */
+const MIN_REAL_DIGITS = 6;
+
+/**
+ * The reading of a phone number hidden behind letters for digits (`8 999 I23 45 67`, `8 9O0 …`):
+ * inside a run of number-like tokens that already holds at least six real digits, `O`/`o` read as 0
+ * and `I`/`i`/`l`/`|` as 1. Elsewhere nothing changes, so words and prices keep their letters (the
+ * contact filter's shape checks still decide what a phone is).
+ */
+export function digitsReading(text: string): string {
+  return text.replace(NUMBER_RUN, (run) => {
+    const real = run.replace(/[^0-9]/g, '').length;
+    if (real < MIN_REAL_DIGITS || real === run.replace(/[^0-9OoIil|]/g, '').length) return run;
+    return run.replace(/[OoIil|]/g, (ch) => DIGIT_LOOKALIKE[ch]!);
+  });
 }
 
 /**

@@ -106,6 +106,9 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
   // A callback hook, not an async one: no promise per request on the hot path.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    // `Date` is the server's clock, which the sandbox moves: a client that checks a date against
+    // "today" (the next charge day) reads the service's today, not its own computer's.
+    reply.header('date', svc.clock.now().toUTCString());
     done();
   });
   app.setNotFoundHandler((req, reply) => {

@@ -32,7 +32,7 @@ export async function authenticate(store: Store, authorization: string | undefin
   if (!entry) throw unauthorized('bad_key', 'the key is not recognised');
   const seller = store.shared.sellers[entry.sellerId];
   const doc = await store.seller(entry.sellerId);
-  const key = doc.keys.find((k) => k.id === entry.keyId);
+  const key = Object.hasOwn(doc.keys, entry.keyId) ? doc.keys[entry.keyId] : undefined;
   if (!seller || !key) throw unauthorized('bad_key', 'the key is not recognised');
   if (key.revoked) throw unauthorized('revoked', 'the key was revoked; issue a new one');
   if (seller.status === 'not_seller') throw new ApiError('not_seller', "the key's owner is not a seller");
@@ -83,7 +83,7 @@ export function issueKey(
     revoked: false,
     revokedAt: null,
   };
-  doc.keys.push(record);
+  doc.keys[record.id] = record;
   store.shared.keyIndex[record.hash] = { sellerId: doc.sellerId, keyId: record.id };
   return { record, key };
 }

@@ -34,7 +34,8 @@ async function reuse(svc: ServerContext, file: string | null): Promise<DemoSelle
   const apiKey = (await readFile(file, 'utf8').catch(() => '')).trim();
   const entry = apiKey ? svc.store.shared.keyIndex[hashKey(apiKey)] : undefined;
   if (!entry || entry.sellerId !== demo.sellerId) return null;
-  const key = (await svc.store.seller(demo.sellerId)).keys.find((k) => k.id === entry.keyId);
+  const keys = (await svc.store.seller(demo.sellerId)).keys;
+  const key = Object.hasOwn(keys, entry.keyId) ? keys[entry.keyId] : undefined;
   return key && !key.revoked ? { sellerId: demo.sellerId, apiKey } : null;
 }
 

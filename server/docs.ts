@@ -3,6 +3,7 @@
  *
  * - `GET /api/v1/openapi.json` — the OpenAPI 3.1 document of the seller API (sdk/openapi.ts),
  *   with this server's address in `servers`;
+ * - `GET /` — what this server is, with the addresses of the API, the page and the document;
  * - `GET /docs` — a reference page rendered from that document (server/docs-page.ts), one
  *   self-contained HTML file that works offline (its Content-Security-Policy forbids any request).
  */
@@ -17,6 +18,17 @@ export { OPENAPI_PATH, renderDocsPage };
 export const DOCS_PATH = '/docs';
 
 export function registerDocs(app: FastifyInstance, svc: ServerContext): void {
+  // The root says what this server is and where to read on (a bare 404 sends a newcomer nowhere).
+  app.get('/', async (req) => {
+    const url = serverUrlOf(svc, req);
+    return {
+      service: 'seller-server',
+      description: 'A reference implementation of the Seller API (sandbox included).',
+      api: `${url}/api/v1`,
+      docs: `${url}${DOCS_PATH}`,
+      openapi: `${url}${OPENAPI_PATH}`,
+    };
+  });
   // The document depends only on the table; the server address is set per answer.
   let base: OpenApiDocument | null = null;
   const documentFor = (req: FastifyRequest): OpenApiDocument => {

@@ -109,6 +109,7 @@ async function main(): Promise<void> {
   }
   if (args['no-fsync'] && !args.memory) out('warning: --no-fsync: answered writes may be lost on a power cut');
   if (args['allow-local-hooks']) out('warning: webhook addresses on loopback over http are allowed (local development only)');
+  out(`API reference: ${server.url}/docs (the OpenAPI document: ${server.url}/api/v1/openapi.json)`);
   out(`listening on ${server.url}`);
   const stop = () => {
     void server.close().then(() => process.exit(0));

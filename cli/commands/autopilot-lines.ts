@@ -8,7 +8,7 @@
  * holds the same texts, which test/cli/autopilot-lines.test.ts checks form by form.
  */
 import { has, language, t } from '../i18n/index.ts';
-import { dateTime, money } from '../i18n/format.ts';
+import { dateTime, money, word } from '../i18n/format.ts';
 import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
 
 type Values = Record<string, string | undefined>;
@@ -19,8 +19,10 @@ export interface LineForm {
   pattern: RegExp;
   /** The message under `autopilot.events.`. */
   key: string;
+  /** The message without the rule and type it starts with (the line's columns say them), when it does. */
+  short?: string;
   /** The values as the active language shows them (default: as read). */
-  show?: (values: Values, event: AutopilotEvent) => Record<string, unknown>;
+  show?: (values: Values, event: AutopilotEvent, short: boolean) => Record<string, unknown>;
 }
 
 const ID = '(?<id>\\S+)';
@@ -44,12 +46,17 @@ export const FORMS: readonly LineForm[] = [
   { event: 'deliver.failed', pattern: new RegExp(`^${ID}: its rule (?<rule>.*) is no longer in the config; deliver it by hand$`), key: 'ruleGone' },
   { event: 'deliver.failed', pattern: new RegExp(`^${ID}: not delivered, (?<reason>.*); deliver it by hand$`), key: 'failed' },
   { event: 'deliver.skipped', pattern: new RegExp(`^${ID}: not delivered, the order moved on \\(cancelled or refunded meanwhile\\)$`), key: 'movedOn' },
-  { event: 'deliver.skipped', pattern: new RegExp(`^${ID}: not delivered, it is (?<status>\\S+) now$`), key: 'notAwaiting' },
+  { event: 'deliver.skipped', pattern: new RegExp(`^${ID}: not delivered, it is (?<status>\\S+) now$`), key: 'notAwaiting', show: (v) => ({ ...v, status: word('orderStatus', v.status!) }) },
   { event: 'deliver.refused', pattern: new RegExp(`^${ID}: not delivered, (?<why>.*)$`), key: 'refused', show: (v, e) => ({ ...v, why: refusal(e.detail?.refusal, v.why) }) },
   { event: 'deliver.retrying', pattern: new RegExp(`^${ID}: delivery failed \\((?<reason>.*)\\); trying again next round$`), key: 'retrying' },
   { event: 'deliver.error', pattern: new RegExp(`^${ID}: cannot read it to resume its delivery \\((?<reason>.*)\\); trying again next round$`), key: 'cannotResume' },
   { event: 'deliver.error', pattern: new RegExp(`^${ID}: (?<reason>.*)$`), key: 'orderError' },
-  { event: 'deliver.resumed', pattern: new RegExp(`^${ID}: resuming its delivery from step (?<phase>\\S+) \\(now (?<status>\\S+)\\)$`), key: 'resumed' },
+  {
+    event: 'deliver.resumed',
+    pattern: new RegExp(`^${ID}: resuming its delivery from step (?<phase>\\S+) \\(now (?<status>\\S+)\\)$`),
+    key: 'resumed',
+    show: (v) => ({ ...v, status: word('orderStatus', v.status!) }),
+  },
   // i18next-instrument-ignore-next-line: a catalogue key, and the SDK's English line it reads
   { event: 'deliver.already-delivered', pattern: new RegExp(`^${ID} was already delivered before the restart$`), key: 'alreadyDelivered' },
   {
@@ -131,14 +138,15 @@ export const FORMS: readonly LineForm[] = [
     event: 'autopilot.started',
     pattern: /^autopilot started(?<dry> \(dry run: nothing is changed\))?: (?<rules>.*); (?<from>resuming from (?<since>.*)|first run: every order is looked at once)$/,
     key: 'started',
-    show: (v) => ({
+    short: 'startedShort',
+    show: (v, _event, short) => ({
       rules: v.rules,
-      dry: v.dry ? t('autopilot.events.dryRun') : '',
+      dry: v.dry ? t(short ? 'autopilot.events.dryRunShort' : 'autopilot.events.dryRun') : '',
       from: v.since !== undefined ? t('autopilot.events.resumingFrom', { since: dateTime(v.since) }) : t('autopilot.events.firstRun'),
     }),
   },
-  { event: 'autopilot.stopped', pattern: /^autopilot stopped; everything in progress was finished and the state saved$/, key: 'stopped' },
-  { event: 'autopilot.error', pattern: /^cannot list the (?<status>\S+) orders \((?<reason>.*)\); the deadline guard and the backlog see them when they change$/, key: 'cannotList' },
+  { event: 'autopilot.stopped', pattern: /^autopilot stopped; everything in progress was finished and the state saved$/, key: 'stopped', short: 'stoppedShort' },
+  { event: 'autopilot.error', pattern: /^cannot list the (?<status>\S+) orders \((?<reason>.*)\); the deadline guard and the backlog see them when they change$/, key: 'cannotList', show: (v) => ({ ...v, status: word('orderStatus', v.status!) }) },
   { event: 'autopilot.error', pattern: /^a timed rule failed: (?<reason>.*)$/, key: 'timedRuleFailed' },
   { event: 'autopilot.poll-failed', pattern: /^polling failed \((?<reason>.*)\); retrying in (?<seconds>\d+) s$/, key: 'pollFailed' },
 ];
@@ -164,13 +172,20 @@ export function readLine(event: AutopilotEvent): { form: LineForm; values: Value
   return undefined;
 }
 
-/** The event's message for people in the active language. */
-export function eventMessage(event: AutopilotEvent): string {
-  if (language() === 'en') return event.message;
+/**
+ * The event's message for people in the active language; `short`: without the rule and type it
+ * starts with (`autopilot started: …` under the columns `autopilot started`).
+ */
+export function eventMessage(event: AutopilotEvent, short = false): string {
+  // i18next-instrument-ignore-next-line: the SDK's English words a line starts with, matched
+  const said = `${event.rule} ${event.type}`;
+  const english = short && event.message.startsWith(said) ? event.message.slice(said.length).replace(/^[:;,]?\s*/, '') : event.message;
+  if (language() === 'en') return english;
   const read = readLine(event);
-  if (!read) return event.message;
+  if (!read) return english;
   const { form, values } = read;
-  return t(`autopilot.events.${form.key}`, form.show ? form.show(values, event) : values);
+  const useShort = short && form.short !== undefined;
+  return t(`autopilot.events.${useShort ? form.short : form.key}`, form.show ? form.show(values, event, useShort) : values);
 }
 
 /** An event type for people: a word in Russian, the raw type in English (and for a type not known here). */

@@ -84,12 +84,14 @@ export async function runAutopilotCommand(opts: AutopilotCliOptions, deps: Deps)
   }
 }
 
-/** `12:03:04  deliver   delivered  ord_… delivered by subs` */
+/** `12:03:04  deliver   delivered  ord_… delivered by subs` (a message that repeats rule and type drops them). */
 export function eventLine(event: AutopilotEvent): string {
   // English keeps the line it always printed; other languages show the time by the locale and --utc.
   const time = language() === 'en' ? new Date(event.at).toTimeString().slice(0, 8) : clockTime(Date.parse(event.at));
+  // i18next-instrument-ignore-next-line: the SDK's English words a line starts with, matched
+  const repeats = event.message.startsWith(`${event.rule} ${event.type}`);
   // i18next-instrument-ignore-next-line: the columns of the line; each is translated
-  return `${time}  ${event.rule.padEnd(9)} ${eventType(event.type).padEnd(14)} ${eventMessage(event)}`;
+  return `${time}  ${event.rule.padEnd(9)} ${eventType(event.type).padEnd(14)} ${eventMessage(event, repeats)}`;
 }
 
 /** Event types counted in the panel's header. */
@@ -99,10 +101,20 @@ const COUNTED: Record<string, string> = {
   'deliver.refused': 'refused',
   'deliver.skipped': 'skipped',
   'deadline.warned': 'warnings',
+  'deadline.missed': 'missed',
+  'orders.refunded': 'refunded',
+  'orders.cancelled': 'cancelled',
+  'orders.disputed': 'disputes',
   'reprice.repriced': 'repriced',
   'replies.replied': 'replies',
   'stock.reenabled': 'restocked',
 };
+
+/** The panel's counts, by `rule.type`, as words (`1 reply, 2 warnings`; `autopilot.panel.counted.*`). */
+export function countsLine(counts: ReadonlyMap<string, number>): string {
+  const said = [...counts].filter(([key]) => COUNTED[key]).map(([key, n]) => t(`autopilot.panel.counted.${COUNTED[key]}`, { count: n }));
+  return said.join(', ') || t('autopilot.panel.nothingYet');
+}
 
 /** The live panel: counts, then the latest events that fit, redrawn on each event and every second. */
 class Panel {
@@ -121,8 +133,8 @@ class Panel {
   }
 
   add(event: AutopilotEvent): void {
-    const label = COUNTED[`${event.rule}.${event.type}`];
-    if (label) this.#counts.set(label, (this.#counts.get(label) ?? 0) + 1);
+    const key = `${event.rule}.${event.type}`;
+    if (COUNTED[key]) this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
     if (event.type === 'stopped') this.#stopped = true;
     this.#events.push(event);
     if (this.#events.length > 200) this.#events.shift();
@@ -135,7 +147,7 @@ class Panel {
   }
 
   #frame(): string[] {
-    const counts = [...this.#counts].map(([label, n]) => t(`autopilot.panel.counted.${label}`, { count: n })).join(', ') || t('autopilot.panel.nothingYet');
+    const counts = countsLine(this.#counts);
     // i18next-instrument-ignore-next-line: the panel's layout; its parts are translated
     const header = `${paint(this.#color, 'bold', t('autopilot.panel.title'))}  ·  ${counts}`;
     const room = Math.max(1, this.#block.maxLines - 2);

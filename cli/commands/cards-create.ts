@@ -29,7 +29,7 @@ import { readTextInput } from '../lib/input.ts';
 import { isInteractive, type IO } from '../lib/io.ts';
 import { note, printJson, say } from '../lib/output.ts';
 import { cancellable, type Choice } from '../lib/prompts.ts';
-import { minutes, positionOf } from './catalog.ts';
+import { minutes, nearestSlugs, positionOf } from './catalog.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Flags
@@ -301,14 +301,28 @@ function allowedOf(position: Position, field: CardField, choices: Partial<CardCh
 }
 
 async function askService(ask: WalkPrompter, client: SellerClient): Promise<string> {
+  const named = (p: Position) => ({ value: p.slug, name: `${p.title} (${p.slug}, ${p.category})` });
+  let catalogue: Promise<Position[]> | undefined;
   return ask.search(t('cardsCreate.serviceTypeToSearch'), async (term) => {
     try {
       const page = await client.catalog.list({ q: term.trim() || undefined, limit: 20 });
-      return page.items.map((p) => ({ value: p.slug, name: `${p.title} (${p.slug}, ${p.category})` }));
+      if (page.items.length > 0 || !term.trim()) return page.items.map(named);
+      // Nothing found for a typo (`spotfy`): offer the nearest slugs, as `catalog show` does.
+      catalogue ??= wholeCatalogue(client);
+      const positions = await catalogue;
+      const near = nearestSlugs(term.trim(), positions.map((p) => p.slug));
+      return near.map((slug) => positions.find((p) => p.slug === slug)!).map((p) => ({ ...named(p), name: t('cardsCreate.didYouMean', { name: named(p).name }) }));
     } catch {
       return [];
     }
   });
+}
+
+/** Every position of the catalogue (for suggestions). */
+async function wholeCatalogue(client: SellerClient): Promise<Position[]> {
+  const all: Position[] = [];
+  for await (const position of client.catalog.list({ limit: 100 })) all.push(position);
+  return all;
 }
 
 /** The seller's type, to offer a self-employed seller only what it may sell; unknown is fine. */

@@ -273,13 +273,14 @@ function explainStateRefusal(error: unknown, number: number): unknown {
   if (!(error instanceof RejectedError)) return error;
   const { kind, field } = error.refusal;
   if (kind === 'stock_empty') {
-    return new CliError(t('cards.rejectedStockEmptyAuto', { number }), 1, t('cards.refillItFirstSeller', { number }));
+    return new CliError(t('cards.rejectedStockEmptyAuto', { number }), 1, t('cards.refillItFirstSeller', { number }), error);
   }
   if (kind === 'complaint' && field === 'autoIssue') {
     return new CliError(
       t('cards.rejectedComplaintAutoDelivery'),
       1,
       t('cards.switchTheCardOn', { number }),
+      error,
     );
   }
   return error;
@@ -302,12 +303,14 @@ export async function runCardsSetTest(opts: CardNumberOptions & { isTest: boolea
           t('cards.rejectedTestToReal', { number: opts.number }),
           1,
           t('cards.onlyALiveSeller'),
+          error,
         );
       }
       throw new CliError(
         t('cards.rejectedTestToReal2', { number: opts.number }),
         1,
         t('cards.completeYourPapersFirst'),
+        error,
       );
     }
     throw error;

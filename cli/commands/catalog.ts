@@ -2,6 +2,7 @@
  * `seller catalog list|show|price|demand|request|requests`: the service catalogue (read-only for
  * sellers; scope `catalog`), its usual prices and demand, and requests for missing positions.
  */
+import { editDistance } from '../lib/edit-distance.ts';
 import { both, dateTime, days, duration, either, money, rubles, word } from '../i18n/format.ts';
 import { t } from '../i18n/index.ts';
 import { Option } from 'commander';
@@ -102,20 +103,7 @@ export async function runCatalogList(opts: CatalogListOptions, deps: Deps): Prom
   });
 }
 
-/** Edit distance (insertions, deletions, substitutions, and swaps of two neighbours). */
-export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
+export { editDistance };
 
 /**
  * The slugs nearest to a mistyped one: within a third of its length in edits (at least 1, at most 3),

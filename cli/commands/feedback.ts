@@ -5,6 +5,7 @@
  *   `seller complaints list`, `seller complaints file --order ID --reason R --text T`.
  * Answers, replies and complaints pass the contact filter: a refusal says what to remove.
  */
+import { refuseContacts } from '../lib/guards.ts';
 import { t } from '../i18n/index.ts';
 import { dateTime } from '../i18n/format.ts';
 import { Option } from 'commander';
@@ -88,6 +89,7 @@ export async function runQuestionsList(opts: QuestionsListOptions, deps: Deps): 
 export async function runQuestionsAnswer(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   const text = await textArg(deps, opts.text, '--text', t('feedback.yourAnswer'));
+  refuseContacts(text, 'answer');
   const question = await withHints(client.questions.answer(opts.id, { text }), { contacts: contactsHint() });
   if (wantsJson(deps)) printJson(deps.io, question);
   else say(deps.io, t('feedback.answeredCard', { id: question.id, number: question.number }));
@@ -130,6 +132,7 @@ export async function runReviewsList(opts: ListOptions, deps: Deps): Promise<voi
 export async function runReviewsReply(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   const text = await textArg(deps, opts.text, '--text', t('feedback.yourReply'));
+  refuseContacts(text, 'reply');
   const review = await withHints(client.reviews.reply(opts.id, { text }), { contacts: contactsHint() });
   if (wantsJson(deps)) printJson(deps.io, review);
   else say(deps.io, t('feedback.repliedToCard', { id: review.id, number: review.number }));

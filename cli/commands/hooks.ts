@@ -18,12 +18,14 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CliError, EXIT, UsageError } from '../lib/errors.ts';
 import { printList } from '../lib/list.ts';
 import { note, printFields, printJson, say, warn } from '../lib/output.ts';
+import { missingEventsError, refuseMisspeltEvents } from '../lib/guards.ts';
 import { confirmDestructive, flagOrAsk } from '../lib/prompts.ts';
 import { deliverSecret, hookStatus, prepareSecretFile, type SecretFile } from './hooks-common.ts';
 import { registerListen } from './hooks-listen.ts';
 import { registerProbe } from './hooks-probe.ts';
 import { registerSend } from './hooks-send.ts';
 import { registerVerify } from './hooks-verify.ts';
+import { withHints } from './orders-common.ts';
 
 export interface HooksSetOptions {
   url?: string | undefined;
@@ -153,19 +155,35 @@ async function withSecretFile<T>(path: string | undefined, call: (file: SecretFi
   }
 }
 
+/** Whether an address names this computer or a private network (a host the public service cannot reach). */
+function isLocalAddress(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1' || (!host.includes('.') && !host.includes(':'))) return true;
+  if (/\.(local|internal|lan|home\.arpa)$/.test(host)) return true;
+  return /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|0\.0\.0\.0$)/.test(host);
+}
+
 export async function runHooksSet(opts: HooksSetOptions, deps: Deps): Promise<void> {
   const url = await flagOrAsk(deps, opts.url, '--url', (p) => p.text(t('hooks.addressThatReceivesThe')));
   const events = await flagOrAsk(deps, opts.events, '--event', (p) =>
     p.checkbox(t('hooks.events'), EVENT_KINDS.map((value) => ({ value }))),
   );
   if (events.length === 0) throw new UsageError(t('hooks.eventGiveAtLeast'), t('hooks.kinds', { kinds: EVENT_KINDS.join(', ') }));
+  refuseMisspeltEvents(events, EVENT_KINDS);
   const client = deps.client();
   const json = wantsJson(deps);
+  let missing: { kinds: string[]; subscribed: string[] } | undefined;
   await withSecretFile(opts.secretFile, async (file) => {
-    const answer = await client.hooks.set({ url, events });
+    const answer = await withHints(client.hooks.set({ url, events }), isLocalAddress(url) ? { url: t('hooks.localReceiverHint') } : {});
     const { secret, ...hooks } = answer;
+    // Reported after the secret is handed over (a new one is shown only once), with exit 1.
     const dropped = [...new Set(events)].filter((kind) => !(hooks.events as string[]).includes(kind));
-    if (dropped.length > 0) warn(deps.io, t('hooks.theServiceIgnoredUnknown', { dropped: dropped.join(', '), kinds: EVENT_KINDS.join(', ') }));
+    if (dropped.length > 0) missing = { kinds: dropped, subscribed: hooks.events as string[] };
     if (secret === null && opts.rotateSecret === true) {
       // An existing subscription, and a new secret asked for: rotate it and hand it over like a new one.
       const rotated = (await client.hooks.rotateSecret()).secret;
@@ -208,6 +226,7 @@ export async function runHooksSet(opts: HooksSetOptions, deps: Deps): Promise<vo
     note(deps.io, t('hooks.subscribedTo', { url: hooks.url, events: hooks.events.join(', ') }));
     await deliverSecret(deps.io, secret, file, false);
   });
+  if (missing) throw missingEventsError(missing.kinds, missing.subscribed);
 }
 
 export async function runHooksRotateSecret(opts: HooksSecretOptions, deps: Deps): Promise<void> {

@@ -15,7 +15,7 @@ import { STATS_PERIODS, type Rating, type Stats } from '../../sdk/contract/accou
 import type { Tolerant } from '../../sdk/open.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
-import { listOptions, pageFlags, printList, type ListOptions } from '../lib/list.ts';
+import { alsoAsList, listOptions, pageFlags, printList, type ListOptions } from '../lib/list.ts';
 import { allItems } from '../lib/paging.ts';
 import { note, printFields, printJson, printTable, say } from '../lib/output.ts';
 
@@ -57,6 +57,7 @@ export const registerPayouts: Register = (command, app) => {
   listOptions(command, t('money.payouts'))
     .addHelpText('after', t('money.onePayoutPerWeek'))
     .action(app.run(pageFlags, runPayouts));
+  alsoAsList(command, app, pageFlags, runPayouts);
 };
 
 export async function runPayouts(opts: PayoutsOptions, deps: Deps): Promise<void> {
@@ -130,8 +131,11 @@ export const registerClients: Register = (command, app) => {
     .option('--skip <n>', t('money.skipThisManyFirst'), nonNegativeInt)
     .option('--all', t('money.fetchEveryPage'))
     .addHelpText('after', t('money.buyersAreShownUnder'))
-    .action(app.run((o: { limit?: number; skip?: number; all?: boolean }): ClientsOptions => ({ limit: o.limit, skip: o.skip, all: o.all === true }), runClients));
+    .action(app.run(clientsFlags, runClients));
+  alsoAsList(command, app, clientsFlags, runClients);
 };
+
+const clientsFlags = (o: { limit?: number; skip?: number; all?: boolean }): ClientsOptions => ({ limit: o.limit, skip: o.skip, all: o.all === true });
 
 export async function runClients(opts: ClientsOptions, deps: Deps): Promise<void> {
   const call = deps.client().clients.list({ limit: opts.limit, skip: opts.skip });

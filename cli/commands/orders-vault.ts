@@ -11,6 +11,7 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { isInteractive, readAll } from '../lib/io.ts';
 import { printJson, printTable, say, warn } from '../lib/output.ts';
+import { confirmDestructive } from '../lib/prompts.ts';
 import { readTextInput } from '../lib/input.ts';
 import { chompNewline, stateMovedHint, withHints } from './orders-common.ts';
 
@@ -41,7 +42,14 @@ export function registerVault(noun: Command, app: App): void {
     .command('reveal')
     .description(t('ordersVault.readTheBuyerS'))
     .argument('<id>', t('ordersVault.orderId'))
-    .action(app.run((id: string) => ({ id }), runVaultReveal));
+    .option('-y, --yes', t('ordersVault.revealWithoutAsking'))
+    .addHelpText('after', t('ordersVault.revealAsksFirst'))
+    .action(app.run((id: string, o: { yes?: boolean }): VaultRevealOptions => ({ id, yes: o.yes === true }), runVaultReveal));
+}
+
+export interface VaultRevealOptions {
+  id: string;
+  yes: boolean;
 }
 
 const side = (value: string): string => (value === 'own' ? t('ordersVault.yoursForTheBuyer') : value === 'other' ? t('ordersVault.theBuyerSFor') : value);
@@ -87,7 +95,9 @@ export async function runVaultPut(opts: VaultPutOptions, deps: Deps): Promise<vo
   say(deps.io, t('ordersVault.putTheCredentialsInto', { id: opts.id, when }));
 }
 
-export async function runVaultReveal(opts: { id: string }, deps: Deps): Promise<void> {
+export async function runVaultReveal(opts: VaultRevealOptions, deps: Deps): Promise<void> {
+  // The read is spent by the call: ask first (default no), or require --yes in a script.
+  await confirmDestructive(deps, opts.yes, t('ordersVault.revealQuestion', { id: opts.id }));
   const answer = await withHints(deps.client().orders.reveal(opts.id), {
     already_opened: t('ordersVault.theBuyerSVault'),
     not_found: t('ordersVault.checkTheOrderId', { id: opts.id }),

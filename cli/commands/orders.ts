@@ -11,11 +11,12 @@ import type { SellerClient } from '../../sdk/client.ts';
 import { openOption, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
+import { dropNoteHint, refuseContacts, refuseNextCharge } from '../lib/guards.ts';
+import { serviceNowMs } from '../lib/service-clock.ts';
 import { listOptions, pageFlags, printList, type ListOptions, type RawListOptions } from '../lib/list.ts';
 import { note, printFields, printJson, say, warn } from '../lib/output.ts';
 import {
   chompNewline,
-  isoDate,
   orderRow,
   parseSince,
   sinceHelp,
@@ -96,7 +97,7 @@ export const register: Register = (noun, app) => {
     .command('deliver')
     .description(t('orders.markAnOrderDelivered'))
     .argument('<id>', t('orders.orderId'))
-    .option('--next-charge <date>', t('orders.nextChargeAtThe'), isoDate)
+    .option('--next-charge <date>', t('orders.nextChargeAtThe'))
     .option('--note <text>', t('orders.aNoteForThe'))
     .option('--note-file <file>', t('orders.readTheNoteFrom'))
     .option('--without-vault', t('orders.deliverACodeOr'))
@@ -225,6 +226,7 @@ export async function runOrdersConfirm(opts: { id: string }, deps: Deps): Promis
 export async function runOrdersDecline(opts: DeclineOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   const reason = await textArg(deps, opts.reason, '--reason', 'Reason for the buyer');
+  refuseContacts(reason, 'reason');
   const order = await withHints(client.orders.decline(opts.id, { reason }), {
     state_moved: stateMovedHint(opts.id),
     contacts: t('orders.writeTheReasonWithout'),
@@ -241,8 +243,8 @@ export const VAULT_METHODS: readonly string[] = ['code', 'credentials'];
  * a `code` or `credentials` order whose own vault is empty is refused before the call, since the
  * buyer would get nothing; `--without-vault` says the goods went another way.
  */
-async function checkVaultFilled(client: SellerClient, id: string): Promise<void> {
-  const order = await client.orders.get(id);
+async function checkVaultFilled(client: SellerClient, order: Order): Promise<void> {
+  const id = order.id;
   if (!VAULT_METHODS.includes(order.deliveryMethod) || order.status !== 'awaiting_delivery') return;
   const { items } = await client.orders.vaults(id);
   if (items.some((v) => v.side === 'own')) return;
@@ -256,9 +258,14 @@ export async function runOrdersDeliver(opts: DeliverOptions, deps: Deps): Promis
   if (opts.note !== undefined && opts.noteFile !== undefined) throw new UsageError(t('orders.useEitherNoteOr'));
   const client = deps.client();
   const text = opts.noteFile !== undefined ? chompNewline(await readTextInput(deps, opts.noteFile, '--note-file')) : opts.note;
-  const body = { nextChargeDay: opts.nextCharge, note: text?.trim() ? text : undefined };
-  if (opts.withoutVault !== true) await checkVaultFilled(client, opts.id);
-  const answer = await withHints(client.orders.deliver(opts.id, body), {
+  const noteText = text?.trim() ? text : undefined;
+  // Checked offline before any change: a note with contacts would be withheld from a delivered order.
+  refuseContacts(noteText, 'note', dropNoteHint(opts.noteFile !== undefined ? '--note-file' : '--note'));
+  // The order read first also tells the service's today (its Date header) for the next charge day.
+  const order = opts.withoutVault !== true || opts.nextCharge !== undefined ? await client.orders.get(opts.id) : undefined;
+  refuseNextCharge(opts.nextCharge, serviceNowMs(client) ?? Date.now());
+  if (opts.withoutVault !== true && order) await checkVaultFilled(client, order);
+  const answer = await withHints(client.orders.deliver(opts.id, { nextChargeDay: opts.nextCharge, note: noteText }), {
     state_moved: stateMovedHint(opts.id),
     need_next_charge: t('orders.addNextChargeYyyy'),
   });
@@ -278,6 +285,7 @@ const CONTACTS_HINT = t('orders.removeEMailAddresses');
 export async function runOrdersMessage(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   const text = await textArg(deps, opts.text, '--text', 'Message to the buyer');
+  refuseContacts(text, 'message');
   const message = await withHints(client.orders.message(opts.id, { text }), {
     state_moved: stateMovedHint(opts.id),
     contacts: CONTACTS_HINT,
@@ -289,6 +297,7 @@ export async function runOrdersMessage(opts: TextOptions, deps: Deps): Promise<v
 export async function runOrdersDisputeReply(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   const text = await textArg(deps, opts.text, '--text', 'Your answer to the dispute');
+  refuseContacts(text, 'answer');
   const order = await withHints(client.orders.disputeReply(opts.id, { text }), {
     not_disputed: t('orders.onlyADisputedOrder', { id: opts.id }),
     contacts: CONTACTS_HINT,

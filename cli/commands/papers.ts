@@ -8,7 +8,8 @@
  * control digit, KPP, SBP phone). The full account number is never printed: only the last four
  * digits the server answers.
  */
-import { has, language, t } from '../i18n/index.ts';
+import { has, t } from '../i18n/index.ts';
+import { checkDetail } from '../i18n/checks.ts';
 import { dateTime } from '../i18n/format.ts';
 import { Option } from 'commander';
 import type { z } from 'zod';
@@ -131,14 +132,8 @@ export function fixFor(missing: Missing, papers: Pick<PapersView, 'sellerType'>)
 /** A missing paper in words (`papers.missingLabels.*`); one this version does not know as it came. */
 const missingLabel = (missing: Missing): string => (has(`papers.missingLabels.${missing}`) ? t(`papers.missingLabels.${missing}`) : missing);
 
-/**
- * A check of the SDK's validators for people: in English its own detail (as the CLI always printed
- * it), in another language the catalogue's plain explanation of its kind (`refusals.*`): the SDK's
- * text is developer-facing and stays English.
- */
-function explain(check: { kind: string; detail: string }): string {
-  return language() === 'en' || !has(`refusals.${check.kind}`) ? check.detail : t(`refusals.${check.kind}`);
-}
+/** A check of the SDK's validators for people: its detail in the active language (cli/i18n/checks.ts). */
+const explain = (check: { detail: string }): string => checkDetail(check.detail);
 
 function payoutLine(p: PapersView['payout']): string {
   if (p.method === null) return t('papers.notSet');

@@ -16,6 +16,8 @@ export interface ProfileRow {
 }
 
 export const register: Register = (noun, app) => {
+  // Bare `seller profiles` lists them, as `seller profiles list` does.
+  noun.action(app.run(() => ({}), runProfilesList));
   noun
     .command('list')
     .alias('ls')

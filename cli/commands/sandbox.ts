@@ -9,7 +9,7 @@
  * whole answer.
  */
 import { t } from '../i18n/index.ts';
-import { dateTime, money } from '../i18n/format.ts';
+import { dateTime, money, word } from '../i18n/format.ts';
 import { Argument, Option, type Command } from 'commander';
 import { SCOPES, type Scope } from '../../sdk/contract/common.ts';
 import { SELLER_TYPES, type SellerType } from '../../sdk/contract/enums.ts';
@@ -189,13 +189,13 @@ export async function runBuy(opts: { number: number; testBuyer: boolean }, deps:
     return;
   }
   say(deps.io, order.id);
-  note(deps.io, t('sandbox.orderCardRub', { id: order.id, number: order.number, price: money(order.priceRub), status: order.status }));
+  note(deps.io, t('sandbox.orderCardRub', { id: order.id, number: order.number, price: money(order.priceRub), status: word('orderStatus', order.status) }));
 }
 
 /** `Paid ord_…: now awaiting_delivery.`: `what` names the line under `sandbox.states.`. */
 function printOrderState(deps: Deps, order: OrderWithMessages, what: string, values: Record<string, string> = {}): void {
   if (wantsJson(deps)) printJson(deps.io, order);
-  else say(deps.io, t(`sandbox.states.${what}`, { ...values, id: order.id, status: order.status, action: order.needsAction ? t('sandbox.needsAction') : '' }));
+  else say(deps.io, t(`sandbox.states.${what}`, { ...values, id: order.id, status: word('orderStatus', order.status), action: order.needsAction ? t('sandbox.needsAction') : '' }));
 }
 
 export async function runOrderVerb(opts: { id: string; verb: OrderVerb }, deps: Deps): Promise<void> {

@@ -68,12 +68,25 @@ function helpWords(text: string): string {
   return text.replace(/\((default|choices|env|preset): /g, (_all, word: string) => `(${t(`commander.helpWords.${word}`)}: `);
 }
 
+/** `[options]` and `[command]` in a usage line or a command's term, in the active language. */
+function placeholders(text: string): string {
+  if (language() === 'en') return text;
+  return text.replace(/\[(options|command)\]/g, (_all, word: string) => `[${t(`commander.helpWords.${word}`)}]`);
+}
+
 /** Makes `program` (and the commands it makes later, which inherit its settings) speak the active language. */
 export function localize(program: Command): Command {
   return program
     .configureHelp({
       showGlobalOptions: true,
       styleTitle: title,
+      // Said before the columns are measured, so the help stays aligned.
+      commandUsage(this: Help, command: Command) {
+        return placeholders(Help.prototype.commandUsage.call(this, command));
+      },
+      subcommandTerm(this: Help, command: Command) {
+        return placeholders(Help.prototype.subcommandTerm.call(this, command));
+      },
       formatHelp: (command, helper) => {
         const text = Help.prototype.formatHelp.call(helper, command, helper);
         return language() === 'en' ? text : helpWords(text);

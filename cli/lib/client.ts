@@ -15,6 +15,8 @@ import { AuthenticationError } from '../../sdk/errors.ts';
 import { DEFAULT_PROFILE, PROFILE_NAME, type ProfileStore } from './config.ts';
 import { UsageError } from './errors.ts';
 import { nodeFetch } from './http.ts';
+import { pacedFetch } from '../../sdk/pacing.ts';
+import { dateRecordingFetch, trackServiceClock } from './service-clock.ts';
 
 /** The options every command accepts (defined on the program). */
 export interface GlobalOptions {
@@ -91,7 +93,10 @@ function checkBaseUrl(value: string, source: Source): void {
  */
 export function newClient(credentials: { apiKey: string; baseUrl: string; strict?: boolean | undefined }): SellerClient {
   const { apiKey, baseUrl, strict } = credentials;
-  return new SellerClient({ apiKey, baseUrl, strict, userAgent: 'seller-cli', fetch: nodeFetch as typeof fetch });
+  const clock: { dateMs?: number } = {};
+  // Within the key's rate budget (waits instead of 429s), and the service's clock from every answer.
+  const fetch = dateRecordingFetch(pacedFetch(nodeFetch as typeof globalThis.fetch), clock);
+  return trackServiceClock(new SellerClient({ apiKey, baseUrl, strict, userAgent: 'seller-cli', fetch }), clock);
 }
 
 /** A client for the resolved settings; no key is `no_key` (exit 4) before any request. */

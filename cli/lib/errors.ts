@@ -18,8 +18,10 @@ export class CliError extends Error {
     message: string,
     readonly exitCode: number = EXIT.error,
     readonly hint?: string,
+    /** The service's failure this explains (its code still reaches `--json`). */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
   }
 }
 
@@ -44,9 +46,15 @@ export interface Report {
   exitCode: number;
 }
 
+/** What the failing command's setting adds to the report. */
+export interface ErrorContext {
+  /** The API key came from SERVICE_API_KEY (which wins over the profile): a key hint names it. */
+  keyFromEnv?: boolean | undefined;
+}
+
 /** Describes any thrown value; never includes a key (the SDK redacts it from messages). */
-export function describeError(error: unknown): Report {
-  if (error instanceof SellerError) return describeSellerError(error);
+export function describeError(error: unknown, context: ErrorContext = {}): Report {
+  if (error instanceof SellerError) return describeSellerError(error, context);
   if (error instanceof CliError) {
     return { lines: [t('errors.prefix', { message: error.message }), ...(error.hint ? [error.hint] : [])], exitCode: error.exitCode };
   }
@@ -60,15 +68,33 @@ export function withoutErrorPrefix(line: string): string {
   return line.startsWith(prefix) ? line.slice(prefix.length) : line;
 }
 
-/** Writes the report on stderr and answers the exit code. */
-export function reportError(io: IO, error: unknown): number {
-  const { lines, exitCode } = describeError(error);
+/**
+ * Writes the report on stderr and answers the exit code. With `--json`, a failure from the service
+ * is also one JSON line on stderr (`{"error": code, "detail"?, "refusal"?, "requestId"?}`), so a
+ * script reads the code without parsing words.
+ */
+export function reportError(io: IO, error: unknown, options: { json?: boolean } = {}): number {
+  const keyFromEnv = io.env.SERVICE_API_KEY !== undefined && io.env.SERVICE_API_KEY !== '';
+  const { lines, exitCode } = describeError(error, { keyFromEnv });
   for (const line of lines) io.stderr.write(`${line}\n`);
+  const service = error instanceof SellerError ? error : error instanceof CliError && error.cause instanceof SellerError ? error.cause : undefined;
+  if (options.json && service) io.stderr.write(`${JSON.stringify(errorJson(service))}\n`);
   return exitCode;
 }
 
-function describeSellerError(error: SellerError): Report {
-  const lines = notTheApi(error) ?? [t('errors.withCode', { code: error.code, detail: detailOf(error) }), ...hintsOf(error)];
+/** The machine-readable form of a service failure. */
+function errorJson(error: SellerError): Record<string, unknown> {
+  return {
+    error: error.code,
+    ...(error.detail !== undefined ? { detail: error.detail } : {}),
+    ...(error instanceof RejectedError ? { refusal: error.refusal } : {}),
+    ...(error.requestId ? { requestId: error.requestId } : {}),
+  };
+}
+
+function describeSellerError(error: SellerError, context: ErrorContext): Report {
+  const first = error instanceof RejectedError ? refusalLine(error) : t('errors.withCode', { code: error.code, detail: detailOf(error) });
+  const lines = notTheApi(error) ?? [first, ...hintsOf(error, context)];
   if (error.requestId) lines.push(t('errors.requestId', { id: error.requestId }));
   // A code the contract does not know (`seller_frozen`) on a 401 or 403 is about the key or the account too.
   const auth = (AUTH_CODES as readonly string[]).includes(error.code) || error instanceof AuthenticationError || error instanceof PermissionError;
@@ -110,11 +136,24 @@ function stripCode(message: string): string {
   return message.replace(/^[a-z_]+(?: \([^)]*\))?: /, '').replace(/ \[[^\]]*\]$/, '');
 }
 
-function hintsOf(error: SellerError): string[] {
+/**
+ * A refusal in words first, its code after them (`error: the stock of this card is empty
+ * (rejected: stock_empty)`): the service's detail, else the catalogue's words for the kind.
+ */
+function refusalLine(error: RejectedError): string {
+  const { kind } = error.refusal;
+  const detail = typeof error.detail === 'string' && error.detail ? error.detail.replace(`${kind}: `, '') : undefined;
+  const words = detail ?? (has(`refusals.${kind}`) ? t(`refusals.${kind}`) : t('errors.detail.ruleRefusedWords'));
+  return t('errors.refusalLine', { words, code: error.code, kind });
+}
+
+function hintsOf(error: SellerError, context: ErrorContext = {}): string[] {
   // The sandbox authenticates with the server's admin token, not an API key.
   if (error.operation?.startsWith('sandbox.') && (error.code === 'no_key' || error.code === 'bad_key')) {
     return [t('errors.hint.sandboxToken')];
   }
+  // A key from SERVICE_API_KEY wins over the profile: `seller login` cannot help, the variable can.
+  if (context.keyFromEnv && (error.code === 'bad_key' || error.code === 'revoked')) return [t(`errors.hint.${error.code}Env`)];
   switch (error.code) {
     case 'no_key':
     case 'bad_key':
@@ -161,8 +200,9 @@ function rateHint(error: SellerError): string {
 function refusalHints(error: RejectedError): string[] {
   const { kind, field, allowed, reason, ...rest } = error.refusal;
   const lines = [t('errors.refusal.refused', { kind })];
-  // A plain explanation of a kind we know; an unknown kind is shown as it came.
-  if (has(`refusals.${kind}`)) lines.push(t(`refusals.${kind}`));
+  // A plain explanation of a kind we know (unless it already is the first line, for want of a detail).
+  const detailed = typeof error.detail === 'string' && error.detail !== '';
+  if (detailed && has(`refusals.${kind}`)) lines.push(t(`refusals.${kind}`));
   if (field !== undefined) lines.push(t('errors.refusal.field', { field }));
   if (Array.isArray(allowed)) lines.push(t('errors.refusal.allowed', { allowed: allowed.join(', ') }));
   if (reason !== undefined) lines.push(t('errors.refusal.reason', { reason }));

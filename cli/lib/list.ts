@@ -5,7 +5,7 @@
  */
 import { t } from '../i18n/index.ts';
 import type { Command } from 'commander';
-import { positiveInt } from './command.ts';
+import { positiveInt, type App } from './command.ts';
 import { wantsJson, type Deps } from './deps.ts';
 import { note, printJson, printTable, type Column } from './output.ts';
 import { allItems } from './paging.ts';
@@ -81,4 +81,17 @@ export async function printList<T, R = T>(
     note(deps.io, view.more?.(page.nextCursor) ?? t('list.more', { what: view.what, cursor: page.nextCursor }));
   }
   view.footer?.(page.items);
+}
+
+/**
+ * `seller NOUN list` (and `ls`) for a noun that lists by itself (`seller payouts`): every list noun
+ * takes `list`. The options stay the noun's (commander gives them to it wherever they stand), so
+ * `seller payouts list --limit 5` and `seller payouts --limit 5` are one command.
+ */
+export function alsoAsList<O>(noun: Command, app: App, parse: (o: any) => O, run: (opts: O, deps: Deps) => Promise<void>): void {
+  noun
+    .command('list')
+    .alias('ls')
+    .description(t('list.sameAsNoun', { noun: noun.name() }))
+    .action(app.run(() => parse(noun.opts()), run));
 }

@@ -4,8 +4,9 @@
  * answer the answer). Node only; `node:child_process` is loaded on first use.
  *
  * A failure (a non-zero exit, a kill, a timeout, a non-2xx answer, no connection) is an
- * `ActionError` with a short reason; what the command wrote to stderr is not kept (it may hold
- * anything), only its exit code.
+ * `ActionError` with a short reason that says why: the last lines the command wrote to stderr (or
+ * the last of a hook's answer), bounded and on one line ({@link lastLines}). What a command writes
+ * to stderr is read only for that, and only its tail is kept; a successful action's is dropped.
  */
 
 export interface ActionSpec {
@@ -17,6 +18,33 @@ export interface ActionSpec {
 
 export class ActionError extends Error {
   override name = 'ActionError';
+  constructor(
+    message: string,
+    /** The last lines of the command's stderr (or of a hook's answer), on one line; undefined when it wrote nothing. */
+    readonly output?: string | undefined,
+  ) {
+    super(output ? `${message}: ${output}` : message);
+  }
+}
+
+/** How much of a failed action's stderr is said: its last lines, at most this many characters. */
+export const OUTPUT_TAIL_CHARS = 240;
+const OUTPUT_TAIL_LINES = 3;
+/** What is read of a command's stderr while it runs (its end is what counts). */
+const STDERR_KEPT = 8192;
+
+/**
+ * The last lines of `text` (up to three that are not blank), joined by ` | ` on one line, control
+ * characters dropped, and cut to their last {@link OUTPUT_TAIL_CHARS} characters; undefined when blank.
+ */
+export function lastLines(text: string): string | undefined {
+  const lines = text
+    .split(/\r?\n|\r/)
+    .map((line) => line.replace(/[\u0000-\u001f\u007f]/g, '').trim())
+    .filter((line) => line !== '');
+  if (lines.length === 0) return undefined;
+  const joined = lines.slice(-OUTPUT_TAIL_LINES).join(' | ');
+  return joined.length > OUTPUT_TAIL_CHARS ? `…${joined.slice(-(OUTPUT_TAIL_CHARS - 1))}` : joined;
 }
 
 /** Runs the action with `input`; resolves with its output text (trimmed). */
@@ -30,8 +58,9 @@ async function runCommand(command: string, input: unknown, env: Record<string, s
   const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     // Its own process group: a timeout ends the command and what it started.
-    const child = spawn(command, { shell: true, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'], detached: process.platform !== 'win32' });
+    const child = spawn(command, { shell: true, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
     let out = '';
+    let err = '';
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -46,15 +75,19 @@ async function runCommand(command: string, input: unknown, env: Record<string, s
       out += text;
       if (out.length > 1_000_000) child.kill('SIGKILL');
     });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      err = (err + text).slice(-STDERR_KEPT);
+    });
     child.once('error', (error) => {
       clearTimeout(timer);
       reject(new ActionError(`the command could not start: ${error.message}`));
     });
     child.once('close', (code, killedBy) => {
       clearTimeout(timer);
-      if (timedOut) reject(new ActionError(`the command timed out after ${timeoutMs / 1000} s`));
-      else if (killedBy) reject(new ActionError(`the command was killed by ${killedBy}`));
-      else if (code !== 0) reject(new ActionError(`the command failed with exit code ${code}`));
+      const said = lastLines(err);
+      if (timedOut) reject(new ActionError(`the command timed out after ${timeoutMs / 1000} s`, said));
+      else if (killedBy) reject(new ActionError(`the command was killed by ${killedBy}`, said));
+      else if (code !== 0) reject(new ActionError(`the command failed with exit code ${code}`, said));
       else resolve(out.trim());
     });
     child.stdin.on('error', () => {}); // the command need not read its input
@@ -78,7 +111,7 @@ async function callHook(url: string, headers: Record<string, string>, input: unk
     throw new ActionError(`the hook could not be reached: ${why}`);
   }
   const text = await res.text();
-  if (!res.ok) throw new ActionError(`the hook answered HTTP ${res.status}`);
+  if (!res.ok) throw new ActionError(`the hook answered HTTP ${res.status}`, lastLines(text.slice(-STDERR_KEPT)));
   return text.trim();
 }
 

@@ -4,7 +4,7 @@
  * through `onEvent`. Events never hold a secret, a buyer's message text or any buyer identity.
  */
 
-export type AutopilotRuleName = 'deliver' | 'deadline' | 'backlog' | 'stock' | 'reprice' | 'replies' | 'webhooks' | 'autopilot';
+export type AutopilotRuleName = 'deliver' | 'deadline' | 'backlog' | 'stock' | 'reprice' | 'replies' | 'webhooks' | 'orders' | 'autopilot';
 
 export interface AutopilotEvent {
   /** When it happened (this computer's clock, ISO). */
@@ -12,7 +12,9 @@ export interface AutopilotEvent {
   rule: AutopilotRuleName;
   /**
    * What happened, e.g. `delivered`, `skipped`, `refused`, `failed`, `warned`, `engaged`, `restored`,
-   * `low`, `reenabled`, `repriced`, `replied`, `capped`, `started`, `stopped`, `resumed`, `error`.
+   * `low`, `reenabled`, `repriced`, `replied`, `capped`, `started`, `stopped`, `resumed`, `error`;
+   * for rule `orders` (moved without the autopilot): `refunded`, `cancelled`, `disputed`; `missed`
+   * (rule `deadline`): a deadline passed with no warning given.
    */
   type: string;
   /** One line for people. */

@@ -12,6 +12,10 @@
  * const stop = new AbortController();
  * process.once('SIGINT', () => stop.abort());
  * await runAutopilot(new SellerClient(), config, { statePath: '.autopilot-state.json', signal: stop.signal, onEvent: (e) => console.log(e.message) });
+ *
+ * To stay within the key's rate budget (about one call per delivered order, a 429 waited out by
+ * its Retry-After), give the client `pacedFetch`, as `seller autopilot` does:
+ * `new SellerClient({ fetch: pacedFetch(globalThis.fetch) })`.
  */
 export { AutopilotConfig, AutopilotConfigError, defineAutopilot, parseAutopilotConfig } from './config.ts';
 export type { AutopilotConfigInput, DeliverRule, Match, Action, Notify } from './config.ts';
@@ -24,7 +28,9 @@ export type { AutopilotEvent, AutopilotRuleName, EventSink } from './events.ts';
 export { emptyState, fileAutopilotStore, memoryAutopilotStore } from './state.ts';
 export type { AutopilotState, AutopilotStore, JournalEntry, JournalPhase } from './state.ts';
 export { ServiceClock } from './clock.ts';
-export { ActionError } from './actions.ts';
+export { ActionError, lastLines } from './actions.ts';
+export { pacedFetch } from '../pacing.ts';
+export { movedMessage } from './rules/moved.ts';
 export type { DeliveryOutput } from './actions.ts';
 // The rules' decisions, pure functions (for tests of a configuration, or a bot of your own).
 export { pickDeliverRule, noteToSend } from './rules/deliver.ts';

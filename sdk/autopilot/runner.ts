@@ -31,6 +31,7 @@ import { deliverOrder, finished, pickDeliverRule, resumeDelivery } from './rules
 import { runOrderReplies, runQuestionReplies } from './rules/replies.ts';
 import { runReprice } from './rules/reprice.ts';
 import { runStockCare } from './rules/stock.ts';
+import { reportMoved } from './rules/moved.ts';
 import { startEventReceiver, type EventReceiver } from './listener.ts';
 
 export interface AutopilotOptions {
@@ -71,6 +72,8 @@ export class Autopilot {
   #wake: (() => void) | undefined;
   /** A wake that came while no poll was waiting: the next wait ends at once. */
   #woken = false;
+  /** The watch has read the orders up to now once (its first wait began): what it yields after that is news. */
+  #caughtUp = false;
 
   constructor(client: SellerClient, config: AutopilotConfig | AutopilotConfigInput, options: AutopilotOptions = {}) {
     this.#client = client;
@@ -196,7 +199,10 @@ export class Autopilot {
         await ctx.save();
       },
     };
+    // A resumed run's changes are all news; a first run's catch-up is history.
+    this.#caughtUp = state.watermark !== null;
     const sleep: Sleep = (ms, s) => {
+      this.#caughtUp = true;
       if (this.#woken) {
         this.#woken = false;
         return Promise.resolve();
@@ -216,6 +222,7 @@ export class Autopilot {
     });
     for await (const order of changes) {
       this.#track(order);
+      if (this.#caughtUp) await reportMoved(ctx, order);
       const picked = pickDeliverRule(order, this.config.deliver);
       if (picked && !finished(state.journal[order.id]) && !this.#inFlight.has(order.id)) {
         while (this.#inFlight.size >= this.config.concurrency) await Promise.race(this.#inFlight.values());

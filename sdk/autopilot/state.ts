@@ -43,10 +43,12 @@ export interface AutopilotState {
   stock: Record<string, { offByStock: boolean; lowAlerted: boolean }>;
   /** Card number → when its price was last changed (ISO). */
   reprice: Record<string, string>;
+  /** Order id → `<status> <ISO time>` of a move without the autopilot already reported (rules/moved.ts). */
+  moved: Record<string, string>;
 }
 
 export function emptyState(): AutopilotState {
-  return { version: 1, watermark: null, journal: {}, warned: {}, replies: {}, questions: {}, backlog: { engaged: false }, stock: {}, reprice: {} };
+  return { version: 1, watermark: null, journal: {}, warned: {}, replies: {}, questions: {}, backlog: { engaged: false }, stock: {}, reprice: {}, moved: {} };
 }
 
 /** Where the state is kept. */
@@ -134,8 +136,11 @@ export function fileAutopilotStore(path: string): AutopilotStore {
   };
 }
 
-/** Forgets finished journal entries and warnings older than `keepMs` (the server keeps idempotency records 24 h). */
+/** Forgets finished journal entries and reported moves older than `keepMs` (the server keeps idempotency records 24 h). */
 export function pruneState(state: AutopilotState, nowMs: number, keepMs = 48 * 3600_000): void {
+  for (const [id, value] of Object.entries(state.moved)) {
+    if (nowMs - Date.parse(value.split(' ')[1] ?? '') > 30 * 86_400_000) delete state.moved[id];
+  }
   for (const [id, entry] of Object.entries(state.journal)) {
     if ((entry.phase === 'done' || entry.phase === 'skipped' || entry.phase === 'failed') && nowMs - Date.parse(entry.at) > keepMs) delete state.journal[id];
   }

@@ -13,6 +13,7 @@ import type { EventKind, Message, Order, OrderStatus, OrderWithMessages } from '
 import type { ServerContext } from '../context.ts';
 import { newId } from '../ids.ts';
 import type { SellerDoc } from '../store/docs.ts';
+import { appendMessage, orderMessages } from '../store/message-pieces.ts';
 import { noteOrderCreated, noteOrderUpdate } from '../store/order-index.ts';
 import type { MessageRecord, OrderRecord } from '../store/records/orders.ts';
 import type { CardRecord } from '../store/records/listings.ts';
@@ -187,8 +188,8 @@ export function orderView(o: OrderRecord): Order {
 export const messageView = (m: MessageRecord): Message => ({ id: m.id, from: m.from, text: m.text, at: m.at });
 
 /** The single read: the order and its conversation, oldest message first. */
-export function orderWithMessages(o: OrderRecord): OrderWithMessages {
-  return { ...orderView(o), messages: o.messages.map(messageView) };
+export function orderWithMessages(doc: SellerDoc, o: OrderRecord): OrderWithMessages {
+  return { ...orderView(o), messages: orderMessages(doc, o).map(messageView) };
 }
 
 /**
@@ -296,8 +297,8 @@ function autoDeliver(svc: ServerContext, doc: SellerDoc, order: OrderRecord, now
   if (!card?.autoIssue) return undefined;
   const unit = issueUnit(svc, doc, order.number, order.id, now);
   if (unit !== null) {
-    order.vaults.seller = { sealed: svc.sealer.seal(unit, vaultAad(order.id, 'seller')), opened: false, at: now.toISOString() };
-    order.stockItem = doc.stock[String(order.number)]?.find((i) => i.order === order.id)?.id ?? null;
+    order.vaults.seller = { sealed: svc.sealer.seal(unit.secret, vaultAad(order.id, 'seller')), opened: false, at: now.toISOString() };
+    order.stockItem = unit.id;
     applyAction(svc, doc, order, 'deliver', now);
   }
   // The caller announces an emptied stock (`afterIssue`) once its own event is recorded.
@@ -325,7 +326,7 @@ export function addMessage(
   opts: { quiet?: boolean } = {},
 ): MessageRecord {
   const message: MessageRecord = { id: newId('msg'), from, text, at: now.toISOString() };
-  order.messages.push(message);
+  appendMessage(doc, order, message);
   if (from === 'buyer') order.unreadBuyerMessage = true;
   if (from === 'seller') order.unreadBuyerMessage = false;
   touched(svc, doc, order, now);

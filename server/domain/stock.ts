@@ -8,6 +8,7 @@ import { newId } from '../ids.ts';
 import type { Sealer } from '../store/crypto.ts';
 import type { SellerDoc } from '../store/docs.ts';
 import type { CardRecord, StockItemRecord } from '../store/records/listings.ts';
+import { appendUnits, dropCardStock, hasUnit, stockCounts, takeFreeUnit } from '../store/stock-pieces.ts';
 import { recordEvent } from './events.ts';
 
 /** AAD of one sealed unit: it cannot be moved to another card or item. */
@@ -15,55 +16,39 @@ export const stockAad = (number: number, itemId: string): string => `stock:${num
 /** Scope of the duplicate hashes: the same secret in two cards is not a duplicate. */
 export const stockScope = (number: number): string => `stock:${number}`;
 
-export interface StockCounts {
-  free: number;
-  issued: number;
-}
-
-export function stockCounts(doc: SellerDoc, number: number): StockCounts {
-  let free = 0;
-  let issued = 0;
-  for (const item of doc.stock[String(number)] ?? []) {
-    if (item.status === 'free') free++;
-    else issued++;
-  }
-  return { free, issued };
-}
+export type { StockCounts } from '../store/stock-pieces.ts';
+export { stockCounts };
 
 /**
  * Seals and adds `items` to the card's stock. Units already in the stock (free or issued) and
- * repeats within the batch are skipped and counted. Synchronous: no await between the duplicate
- * check and the push.
+ * repeats within the batch are skipped and counted: found by their keyed hash in the card's index
+ * (server/store/stock-pieces.ts), not by a scan. Synchronous: no await between the duplicate check
+ * and the append. Writes the new units (and the last piece they fill), not the whole stock.
  */
 export function addUnits(sealer: Sealer, doc: SellerDoc, number: number, items: readonly string[], now: Date): { added: number; duplicates: number } {
-  const list = (doc.stock[String(number)] ??= []);
-  const seen = new Set(list.map((i) => i.hash));
+  const batch = new Set<string>();
+  const units: StockItemRecord[] = [];
   const at = now.toISOString();
-  let added = 0;
   for (const item of items) {
     const hash = sealer.hash(item, stockScope(number));
-    if (seen.has(hash)) continue;
-    seen.add(hash);
+    if (batch.has(hash) || hasUnit(doc, number, hash)) continue;
+    batch.add(hash);
     const id = newId('itm');
-    list.push({ id, sealed: sealer.seal(item, stockAad(number, id)), hash, status: 'free', addedAt: at, issuedAt: null, order: null });
-    added++;
+    units.push({ id, sealed: sealer.seal(item, stockAad(number, id)), hash, status: 'free', addedAt: at, issuedAt: null, order: null });
   }
-  return { added, duplicates: items.length - added };
+  appendUnits(doc, number, units);
+  return { added: units.length, duplicates: items.length - units.length };
 }
 
 /**
- * Takes the oldest FREE unit of the card for an order, marks it issued and returns its plaintext
- * (for the buyer's vault); null when none is free. Synchronous, so two orders never get one unit.
- * After it, call `afterIssue` to announce an emptied stock.
+ * Takes the oldest FREE unit of the card for an order, marks it issued and answers its id and
+ * plaintext (for the buyer's vault); null when none is free. Synchronous, so two orders never get
+ * one unit. After it, call `afterIssue` to announce an emptied stock.
  */
-export function issueUnit(svc: ServerContext, doc: SellerDoc, number: number, orderId: string, now: Date): string | null {
-  const item: StockItemRecord | undefined = (doc.stock[String(number)] ?? []).find((i) => i.status === 'free');
+export function issueUnit(svc: ServerContext, doc: SellerDoc, number: number, orderId: string, now: Date): { id: string; secret: string } | null {
+  const item = takeFreeUnit(doc, number, orderId, now.toISOString());
   if (!item) return null;
-  const secret = svc.sealer.open(item.sealed, stockAad(number, item.id));
-  item.status = 'issued';
-  item.issuedAt = now.toISOString();
-  item.order = orderId;
-  return secret;
+  return { id: item.id, secret: svc.sealer.open(item.sealed, stockAad(number, item.id)) };
 }
 
 /**
@@ -80,5 +65,5 @@ export function afterIssue(svc: ServerContext, doc: SellerDoc, card: CardRecord,
 
 /** Drops a removed card's stock (its units were never delivered and never will be). */
 export function dropStock(doc: SellerDoc, number: number): void {
-  delete doc.stock[String(number)];
+  dropCardStock(doc, number);
 }

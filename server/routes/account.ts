@@ -64,14 +64,15 @@ export const accountHandlers = apiHandlers({
   // ---- questions, reviews, complaints -------------------------------------------------------------
 
   'questions.list': ({ caller }, { query }) => {
-    const all = query.onlyUnanswered ? caller.doc.questions.filter((q) => q.answer === null) : caller.doc.questions;
+    const questions = Object.values(caller.doc.questions);
+    const all = query.onlyUnanswered ? questions.filter((q) => q.answer === null) : questions;
     const page = pageOf(all, query, { key: newestFirst, desc: true });
     return { items: page.items.map(questionView), nextCursor: page.nextCursor };
   },
 
   /** Answering again replaces the answer (a seller may correct it). */
   'questions.answer': (ctx, { params, body }) => {
-    const q = ctx.caller.doc.questions.find((x) => x.id === params.id);
+    const q = Object.hasOwn(ctx.caller.doc.questions, params.id) ? ctx.caller.doc.questions[params.id] : undefined;
     if (!q) throw ctx.notFound('no such question');
     const refusal = contactsRefusal(body.text, 'text');
     if (refusal) return refusal;
@@ -80,13 +81,13 @@ export const accountHandlers = apiHandlers({
   },
 
   'reviews.list': ({ caller }, { query }) => {
-    const page = pageOf(caller.doc.reviews, query, { key: newestFirst, desc: true });
+    const page = pageOf(Object.values(caller.doc.reviews), query, { key: newestFirst, desc: true });
     return { items: page.items.map(reviewView), nextCursor: page.nextCursor };
   },
 
   /** Replying again replaces the reply. */
   'reviews.reply': (ctx, { params, body }) => {
-    const r = ctx.caller.doc.reviews.find((x) => x.id === params.id);
+    const r = Object.hasOwn(ctx.caller.doc.reviews, params.id) ? ctx.caller.doc.reviews[params.id] : undefined;
     if (!r) throw ctx.notFound('no such review');
     const refusal = contactsRefusal(body.text, 'text');
     if (refusal) return refusal;
@@ -94,14 +95,14 @@ export const accountHandlers = apiHandlers({
     return reviewView(r);
   },
 
-  'complaints.list': ({ caller }, { query }) => pageOf(caller.doc.complaints, query, { key: newestFirst, desc: true }),
+  'complaints.list': ({ caller }, { query }) => pageOf(Object.values(caller.doc.complaints), query, { key: newestFirst, desc: true }),
 
   'complaints.create': (ctx, { body }) => {
     if (!Object.hasOwn(ctx.caller.doc.orders, body.order)) throw ctx.notFound('no such order');
     const refusal = contactsRefusal(body.text, 'text');
     if (refusal) return refusal;
     const complaint = { id: newId('cmp'), order: body.order, reason: body.reason, text: body.text, at: ctx.now.toISOString() };
-    ctx.caller.doc.complaints.push(complaint);
+    ctx.caller.doc.complaints[complaint.id] = complaint;
     return complaint;
   },
 
@@ -128,6 +129,6 @@ export const accountHandlers = apiHandlers({
 
   'rating.get': (ctx) => {
     const orders = withMoments(Object.values(ctx.caller.doc.orders), ctx.caller.doc.events);
-    return ratingOf(Object.fromEntries(orders.map((o) => [o.id, o])), ctx.caller.doc.reviews, modeOf(ctx));
+    return ratingOf(Object.fromEntries(orders.map((o) => [o.id, o])), Object.values(ctx.caller.doc.reviews), modeOf(ctx));
   },
 });

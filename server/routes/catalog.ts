@@ -22,9 +22,9 @@ export const catalogHandlers = apiHandlers({
   },
 
   'catalogRequests.list': ({ caller }, { query }) =>
-    pageOf(caller.doc.catalogRequests, query, { key: (r) => `${r.createdAt}|${r.id}`, desc: true }),
+    pageOf(Object.values(caller.doc.catalogRequests), query, { key: (r) => `${r.createdAt}|${r.id}`, desc: true }),
 
-  'catalogRequests.create': ({ caller, tx, now }, { body }) => {
+  'catalogRequests.create': ({ svc, caller, now }, { body }) => {
     const record: CatalogRequestRecord = {
       id: newId('req'),
       title: body.title,
@@ -35,8 +35,9 @@ export const catalogHandlers = apiHandlers({
       createdAt: now.toISOString(),
       decidedAt: null,
     };
-    caller.doc.catalogRequests.push(record);
-    tx.shared().requestIndex[record.id] = caller.seller.id;
+    caller.doc.catalogRequests[record.id] = record;
+    // Derived from the seller documents (server/store/store.ts `deriveIndexes`): shared.json is not written.
+    svc.store.shared.requestIndex[record.id] = caller.seller.id;
     return record;
   },
 });

@@ -18,7 +18,7 @@ const view = (k: KeyRecord) => ({
 
 export const keyHandlers = apiHandlers({
   'keys.list': ({ caller }, { query }) => {
-    const page = pageOf(caller.doc.keys, query, { key: (k) => `${k.createdAt}|${k.id}`, desc: true });
+    const page = pageOf(Object.values(caller.doc.keys), query, { key: (k) => `${k.createdAt}|${k.id}`, desc: true });
     return { items: page.items.map(view), nextCursor: page.nextCursor };
   },
 
@@ -33,7 +33,7 @@ export const keyHandlers = apiHandlers({
   },
 
   'keys.revoke': (ctx, { params }) => {
-    const key = ctx.caller.doc.keys.find((k) => k.id === params.id);
+    const key = Object.hasOwn(ctx.caller.doc.keys, params.id) ? ctx.caller.doc.keys[params.id] : undefined;
     if (!key) throw ctx.notFound('no such key');
     if (!key.revoked) {
       key.revoked = true;

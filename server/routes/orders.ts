@@ -58,7 +58,7 @@ export const orderHandlers = apiHandlers({
     return { items: items.map(orderView), nextCursor: more && last ? cursorOf(`${BY_CREATION}${creationKey(last)}`) : null };
   },
 
-  'orders.get': (ctx, { params }) => orderWithMessages(ownOrder(ctx, params.id)),
+  'orders.get': (ctx, { params }) => orderWithMessages(ctx.caller.doc, ownOrder(ctx, params.id)),
 
   'orders.confirm': (ctx, { params }) => {
     const order = ownOrder(ctx, params.id);

@@ -23,7 +23,7 @@ export const feedbackSandboxHandlers = sandboxHandlers({
     // a deleted card kept hidden for its orders is not on show: nobody can ask about it
     if (!card || card.hidden) throw ctx.notFound(`no card ${body.number}`);
     const question: QuestionRecord = { id: newId('q'), number: body.number, text: body.text, answer: null, at: ctx.now.toISOString() };
-    doc.questions.push(question);
+    doc.questions[question.id] = question;
     recordEvent(ctx.svc, doc, 'question.new', { question: question.id, number: question.number }, ctx.now);
     return { ...question };
   },
@@ -38,7 +38,7 @@ export const feedbackSandboxHandlers = sandboxHandlers({
     if (order.status !== 'completed') {
       return refuse('state_moved', { reason: order.status }, `only a completed order can be reviewed; this one is ${order.status}`);
     }
-    if (doc.reviews.some((r) => r.order === order.id)) {
+    if (Object.values(doc.reviews).some((r) => r.order === order.id)) {
       return refuse('state_moved', { reason: 'reviewed' }, 'this order has a review already');
     }
     const review: ReviewRecord = {
@@ -50,7 +50,7 @@ export const feedbackSandboxHandlers = sandboxHandlers({
       reply: null,
       at: ctx.now.toISOString(),
     };
-    doc.reviews.push(review);
+    doc.reviews[review.id] = review;
     recordEvent(ctx.svc, doc, 'review.new', { review: review.id, number: review.number }, ctx.now);
     return reviewView(review);
   },

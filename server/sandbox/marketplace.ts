@@ -6,7 +6,8 @@ export const marketplaceSandboxHandlers = sandboxHandlers({
   'sandbox.decideCatalogRequest': async (ctx, { params, body }) => {
     const index = ctx.svc.store.shared.requestIndex;
     const sellerId = Object.hasOwn(index, params.id) ? index[params.id] : undefined;
-    const request = sellerId ? (await ctx.tx.seller(sellerId)).catalogRequests.find((r) => r.id === params.id) : undefined;
+    const requests = sellerId ? (await ctx.tx.seller(sellerId)).catalogRequests : {};
+    const request = Object.hasOwn(requests, params.id) ? requests[params.id] : undefined;
     if (!request) throw ctx.notFound(`no catalogue request ${params.id}`);
     if (request.status !== 'pending') return refuse('already_decided', {}, `the request is already ${request.status}`);
     request.status = body.approve ? 'approved' : 'rejected';

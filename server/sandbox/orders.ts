@@ -27,7 +27,7 @@ async function findOrder(ctx: CallContext, id: string): Promise<{ doc: SellerDoc
 /** A buyer or marketplace action on an order; `state_moved` when the order is elsewhere. */
 const action = (name: OrderAction) => async (ctx: CallContext, { params }: { params: { id: string } }) => {
   const { doc, order } = await findOrder(ctx, params.id);
-  return act(ctx.svc, doc, order, name, ctx.now) ?? orderWithMessages(order);
+  return act(ctx.svc, doc, order, name, ctx.now) ?? orderWithMessages(doc, order);
 };
 
 export const orderSandboxHandlers = sandboxHandlers({
@@ -77,7 +77,7 @@ export const orderSandboxHandlers = sandboxHandlers({
     doc.orders[order.id] = order;
     shared.orderIndex[order.id] = doc.sellerId;
     orderCreated(ctx.svc, doc, order, ctx.now);
-    return orderWithMessages(order);
+    return orderWithMessages(doc, order);
   },
 
   'sandbox.pay': action('pay'),
@@ -85,12 +85,12 @@ export const orderSandboxHandlers = sandboxHandlers({
   'sandbox.accept': action('accept'),
   'sandbox.resolve': async (ctx, { params, body }) => {
     const { doc, order } = await findOrder(ctx, params.id);
-    return act(ctx.svc, doc, order, body.winner === 'seller' ? 'resolveForSeller' : 'resolveForBuyer', ctx.now) ?? orderWithMessages(order);
+    return act(ctx.svc, doc, order, body.winner === 'seller' ? 'resolveForSeller' : 'resolveForBuyer', ctx.now) ?? orderWithMessages(doc, order);
   },
 
   'sandbox.dispute': async (ctx, { params, body }) => {
     const { doc, order } = await findOrder(ctx, params.id);
-    return openDispute(ctx.svc, doc, order, body.text, ctx.now) ?? orderWithMessages(order);
+    return openDispute(ctx.svc, doc, order, body.text, ctx.now) ?? orderWithMessages(doc, order);
   },
 
   'sandbox.message': async (ctx, { params, body }) => {
@@ -101,6 +101,6 @@ export const orderSandboxHandlers = sandboxHandlers({
 
   'sandbox.vault': async (ctx, { params, body }) => {
     const { doc, order } = await findOrder(ctx, params.id);
-    return putBuyerVault(ctx.svc, doc, order, body.secret, ctx.now) ?? orderWithMessages(order);
+    return putBuyerVault(ctx.svc, doc, order, body.secret, ctx.now) ?? orderWithMessages(doc, order);
   },
 });

@@ -11,8 +11,8 @@ import type { KeyMode, Position, Scope, SellerType } from '../../sdk/contract/in
 import type { EventRecord } from './records/events.ts';
 import type { ComplaintRecord, PayoutRecord, QuestionRecord, ReviewRecord, WorkModeRecord } from './records/account.ts';
 import type { DeliveryRecord, HookRecord, ProbeHitRecord } from './records/hooks.ts';
-import type { CardRecord, StockItemRecord } from './records/listings.ts';
-import type { OrderRecord } from './records/orders.ts';
+import type { CardRecord, StockPieceRecord } from './records/listings.ts';
+import type { MessagePieceRecord, OrderRecord } from './records/orders.ts';
 
 export const DOC_VERSION = 1;
 
@@ -50,12 +50,12 @@ export interface SharedDoc {
    *   keys themselves are never stored.
    * - `cardIndex`: card number → seller id; `orderIndex`: order id → seller id.
    * - `nicknames`: lower-cased nickname → seller id (nicknames are unique; from `papers.nickname`).
+   * - `requestIndex`: catalogue request id → seller id (from each seller's `catalogRequests`).
    */
   keyIndex: Record<string, KeyIndexEntry>;
   cardIndex: Record<string, string>;
   orderIndex: Record<string, string>;
   nicknames: Record<string, string>;
-  /** catalogue request id → seller id (written: requests are few). */
   requestIndex: Record<string, string>;
   catalog: Position[];
   clock: { offsetMs: number };
@@ -120,19 +120,28 @@ export interface PapersRecord {
 export interface SellerDoc {
   version: number;
   sellerId: string;
-  keys: KeyRecord[];
+  /**
+   * The sections a seller grows without limit are maps by record id kept in shards
+   * (server/store/shards.ts `SHARDED_SECTIONS`): keys, questions, reviews, complaints, catalogue
+   * requests, as well as cards, stock, orders and idempotency records. List them with
+   * `Object.values` (in the order they were added).
+   */
+  keys: Record<string, KeyRecord>;
   papers: PapersRecord;
-  catalogRequests: CatalogRequestRecord[];
+  catalogRequests: Record<string, CatalogRequestRecord>;
   idempotency: Record<string, IdempotencyRecord>;
-  /** Cards by number; stock items by card number. */
+  /** Cards by number. */
   cards: Record<string, CardRecord>;
-  stock: Record<string, StockItemRecord[]>;
+  /** Stock units in pieces by `<card number>.<i>` (server/store/stock-pieces.ts); change them only through it. */
+  stock: Record<string, StockPieceRecord>;
   orders: Record<string, OrderRecord>;
+  /** Orders' messages past the first fifty, in pieces by `<order id>.<i>` (server/store/message-pieces.ts). */
+  messages: Record<string, MessagePieceRecord>;
   /** Latest `updatedAt` given to an order (kept strictly increasing). */
   lastOrderUpdate: string | null;
-  questions: QuestionRecord[];
-  reviews: ReviewRecord[];
-  complaints: ComplaintRecord[];
+  questions: Record<string, QuestionRecord>;
+  reviews: Record<string, ReviewRecord>;
+  complaints: Record<string, ComplaintRecord>;
   payouts: PayoutRecord[];
   workMode: WorkModeRecord;
   hooks: HookRecord | null;
@@ -162,7 +171,7 @@ export function newSellerDoc(sellerId: string): SellerDoc {
   return {
     version: DOC_VERSION,
     sellerId,
-    keys: [],
+    keys: {},
     papers: {
       nickname: null,
       offerAcceptedAt: null,
@@ -173,15 +182,16 @@ export function newSellerDoc(sellerId: string): SellerDoc {
       payout: null,
       payoutFilledAt: null,
     },
-    catalogRequests: [],
+    catalogRequests: {},
     idempotency: {},
     cards: {},
     stock: {},
     orders: {},
+    messages: {},
     lastOrderUpdate: null,
-    questions: [],
-    reviews: [],
-    complaints: [],
+    questions: {},
+    reviews: {},
+    complaints: {},
     payouts: [],
     workMode: { capacity: null, doNotDisturb: false, quietHours: null },
     hooks: null,

@@ -1,9 +1,11 @@
 /**
- * One seller's documents: a core document `sellers/<id>.json` (keys, papers, hooks, deliveries,
- * events and the other small sections) and shard documents `sellers/<id>/<section>-<n>.json` for
- * the sections that grow with the business or with its calls (`cards`, `stock`, `orders`, and the
- * `idempotency` records: server/store/shards.ts). The seller document handed to handlers looks as it
- * always did: `doc.cards`, `doc.stock`, `doc.orders` read and change like plain objects.
+ * One seller's documents: a core document `sellers/<id>.json` (papers, work mode, hooks, the
+ * bounded delivery log, probe hits and event outbox) and shard documents
+ * `sellers/<id>/<section>-<n>.json` for the sections that grow with the business or with its calls (`cards`,
+ * `stock`, `orders`, `messages`, `keys`, `questions`, `reviews`, `complaints`, `catalogRequests`,
+ * `idempotency`: server/store/shards.ts `SHARDED_SECTIONS`). The seller document handed to handlers
+ * reads and changes those sections like plain objects keyed by record id (`doc.cards[n]`,
+ * `doc.keys[id]`).
  *
  * A write (`write()`) takes one snapshot of the seller, synchronously: the core document and every
  * dirty shard serialised at the same instant. It then writes the shard files side by side, the core
@@ -20,8 +22,9 @@
  * an idempotency record (in its shard) is never without its changes, nor changes without their record
  * (docs/decisions.md, "Store layout").
  *
- * An older seller file holding `cards`, `stock` and `orders` inline loads: its records go into
- * shards on the next write, and the core document is written without them after the shards.
+ * An older seller file holding sections inline loads (as maps, or for keys, questions, reviews,
+ * complaints and catalogue requests as lists of records with an `id`): its records go into shards on
+ * the next write, and the core document is written without them after the shards.
  */
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
@@ -29,9 +32,10 @@ import { makeDir, removeFile, type Disk } from './durable-file.ts';
 import { DOC_VERSION, upgradeSeller, type SellerDoc } from './docs.ts';
 import { parseDocument, readText, StoreError, textFile } from './file-text.ts';
 import { dropOrderIndex } from './order-index.ts';
+import { dropStockIndex, indexStock } from './stock-pieces.ts';
 import { SHARDED_SECTIONS, ShardedMap, type ShardedSection, type ShardLimits, type ShardSnapshot } from './shards.ts';
 
-const SHARD_FILE = /^(cards|stock|orders|idempotency)-(\d{1,9})\.json$/;
+const SHARD_FILE = new RegExp(`^(${SHARDED_SECTIONS.join('|')})-(\\d{1,9})\\.json$`);
 /** The journal of a seller's last write, in the seller's directory. */
 const JOURNAL = 'journal';
 /** The name the core document has in a journal (it lives beside the directory, as `<id>.json`). */
@@ -67,6 +71,8 @@ export class SellerFiles {
   #failed: unknown = null;
   #running: Promise<void> | null = null;
   #queued: Promise<void> | null = null;
+  /** A journal the disk could not place at open (it stays on disk): its files go into the next write. */
+  #pending: readonly JournalFile[] = [];
 
   private constructor(sellerId: string, base: string | null, doc: SellerDoc, sections: Sections, disk: Disk) {
     this.#sellerId = sellerId;
@@ -84,18 +90,23 @@ export class SellerFiles {
     const base = sellersDir ? path.join(sellersDir, sellerId) : null;
     const sections = Object.fromEntries(SHARDED_SECTIONS.map((s) => [s, new ShardedMap<object>(limits[s])])) as Sections;
     let stored: SellerDoc | null = null;
+    let pending: JournalFile[] = [];
     if (base) {
-      await replayJournal(base, disk);
+      // A journal the disk cannot place now (full, failing) is read as it is: reads answer from memory.
+      pending = await replayJournal(base, disk);
+      const overrides = new Map(pending.map((f) => [f.name, f.text]));
       const file = `${base}.json`;
-      const text = await readText(textFile(file, disk), file);
+      const text = overrides.get(CORE) ?? (await readText(textFile(file, disk), file));
       if (text !== null) stored = parseDocument<SellerDoc>(text, file);
-      await loadShards(base, sections, disk);
+      await loadShards(base, sections, disk, overrides);
     }
     const core = upgradeSeller(stored ?? ({ sellerId } as SellerDoc)) as unknown as Record<string, unknown>;
     for (const section of SHARDED_SECTIONS) {
       const inline = core[section];
       delete core[section];
       if (stored && isRecordMap(inline)) sections[section].adopt(inline);
+      // A list an older seller file kept inline (keys, questions, …): its records by id.
+      else if (stored && Array.isArray(inline)) sections[section].adopt(byId(inline));
     }
     const doc = core as unknown as SellerDoc;
     for (const section of SHARDED_SECTIONS) {
@@ -108,10 +119,15 @@ export class SellerFiles {
         set: (value: unknown) => {
           map.replace(isRecordMap(value) ? value : {});
           if (section === 'orders') dropOrderIndex(doc);
+          if (section === 'stock') dropStockIndex(doc.stock);
         },
       });
     }
-    return new SellerFiles(sellerId, base, doc, sections, disk);
+    // Counts and duplicate hashes of every card's stock, built here rather than by a request.
+    indexStock(doc.stock);
+    const files = new SellerFiles(sellerId, base, doc, sections, disk);
+    files.#pending = pending;
+    return files;
   }
 
   /**
@@ -153,7 +169,9 @@ export class SellerFiles {
     }));
     if (!base) return;
     const core = this.#coreText();
-    const shardFiles = taken.flatMap(({ section, shards }) => shards.map((s) => ({ name: `${section}-${s.index}.json`, text: s.text! })));
+    const rewritten = taken.flatMap(({ section, shards }) => shards.map((s) => ({ name: `${section}-${s.index}.json`, text: s.text! })));
+    // Files of a journal not placed at open that this snapshot does not rewrite go with it.
+    const shardFiles = [...this.#pending.filter((f) => f.name !== CORE && !rewritten.some((t) => t.name === f.name)), ...rewritten];
     try {
       if (shardFiles.length === 0) {
         await this.#adapter(`${base}.json`).write(core);
@@ -167,6 +185,7 @@ export class SellerFiles {
       await this.#adapter(path.join(base, JOURNAL)).write(journalText(files));
       await writeFiles(base, files, (file) => this.#adapter(file));
       await removeFile(path.join(base, JOURNAL), this.#disk);
+      this.#pending = [];
     } catch (err) {
       // These documents now hold changes that are not on disk: the caller reopens the seller from
       // disk (server/store/store.ts `reloadSeller`), and writes queued here fail. A journal that was
@@ -200,29 +219,52 @@ export class SellerFiles {
 const isRecordMap = (value: unknown): value is Record<string, object> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Reads every shard file of a seller (none when the directory does not exist), in ascending shard order. */
-async function loadShards(base: string, sections: Sections, disk: Disk): Promise<void> {
+/** Records of a list by their `id` (an entry without a string id cannot be kept and is dropped). */
+function byId(list: readonly unknown[]): Record<string, object> {
+  const out: Record<string, object> = {};
+  for (const r of list) {
+    const id = typeof r === 'object' && r !== null ? (r as { id?: unknown }).id : undefined;
+    if (typeof id === 'string') Object.defineProperty(out, id, { value: r, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
+ * Reads every shard file of a seller (none when the directory does not exist), in ascending shard
+ * order; a text in `overrides` (a journal not yet placed) stands for its file.
+ */
+async function loadShards(base: string, sections: Sections, disk: Disk, overrides: ReadonlyMap<string, string> = new Map()): Promise<void> {
   let names: string[];
   try {
     names = await disk.fs.readdir(base);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw new StoreError(`cannot read the directory ${base}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new StoreError(`cannot read the directory ${base}: ${(err as Error).message}`);
+    names = [];
   }
+  for (const name of overrides.keys()) if (name !== CORE && !names.includes(name)) names.push(name);
   const found = names
     .map((name) => SHARD_FILE.exec(name))
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => ({ file: path.join(base, m[0]), section: m[1] as ShardedSection, index: Number(m[2]) }))
     .sort((a, b) => a.index - b.index);
-  const texts = await Promise.all(found.map((f) => readText(textFile(f.file, disk), f.file)));
-  for (const [i, f] of found.entries()) {
-    const text = texts[i];
-    if (text === null || text === undefined) continue; // gone between the listing and the read
-    const data = parseDocument<Partial<ShardDocument>>(text, f.file);
-    if (!isRecordMap(data.records)) throw new StoreError(`data file ${f.file} does not hold a shard's records; it was left untouched.`);
-    sections[f.section].load(f.index, data.records, text.length);
+  // A few files at a time, each parsed as soon as its batch is read: a seller of thousands of
+  // shards (a million stock units: ~200 MB) never holds every file's text at once. A text in
+  // `overrides` (a journal not yet placed) stands for its file.
+  for (let from = 0; from < found.length; from += LOAD_BATCH) {
+    const batch = found.slice(from, from + LOAD_BATCH);
+    const texts = await Promise.all(batch.map((f) => overrides.get(path.basename(f.file)) ?? readText(textFile(f.file, disk), f.file)));
+    for (const [i, f] of batch.entries()) {
+      const text = texts[i];
+      if (text === null || text === undefined) continue; // gone between the listing and the read
+      const data = parseDocument<Partial<ShardDocument>>(text, f.file);
+      if (!isRecordMap(data.records)) throw new StoreError(`data file ${f.file} does not hold a shard's records; it was left untouched.`);
+      sections[f.section].load(f.index, data.records, text.length);
+    }
   }
 }
+
+/** Shard files read at once when a seller is opened. */
+const LOAD_BATCH = 32;
 
 interface JournalFile {
   /** A shard's file name, or `core`. */
@@ -278,11 +320,21 @@ async function writeFiles(base: string, files: readonly JournalFile[], adapter: 
   await Promise.all(files.filter((f) => isRecordShard(f.name)).map((f) => adapter(path.join(base, f.name)).write(f.text)));
 }
 
-/** Finishes a write that a crash (or a failure) interrupted: its journal's files go to their places, then the journal goes. */
-async function replayJournal(base: string, disk: Disk): Promise<void> {
+/**
+ * Finishes a write that a crash (or a failure) interrupted: its journal's files go to their places,
+ * then the journal goes. When the disk refuses (full, failing), the journal stays and its files are
+ * answered, to be read in place of the files on disk and written with the next write.
+ */
+async function replayJournal(base: string, disk: Disk): Promise<JournalFile[]> {
   const file = path.join(base, JOURNAL);
   const text = await readText(textFile(file, disk), file);
-  if (text === null) return;
-  await writeFiles(base, parseJournal(text, file), (f) => textFile(f, disk));
-  await removeFile(file, disk);
+  if (text === null) return [];
+  const files = parseJournal(text, file);
+  try {
+    await writeFiles(base, files, (f) => textFile(f, disk));
+    await removeFile(file, disk);
+    return [];
+  } catch {
+    return files;
+  }
 }

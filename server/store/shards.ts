@@ -39,16 +39,32 @@ export interface ShardLimits {
  * `idempotency` (the sealed answers of the last 24 hours, one per Idempotency-Key) is one too, so
  * that a write rewrites one small shard of them rather than all of them: its cost does not grow
  * with the number of writes a seller made that day.
+ *
+ * The lists a seller grows without limit (API keys, questions, reviews, complaints about buyers,
+ * catalogue requests: issue 19's audit, docs/decisions.md) are sections too, keyed by record id,
+ * so that none of them is rewritten whole by every write of the seller; and so are the messages of
+ * an order past its first fifty, in pieces (server/store/message-pieces.ts).
  */
-export const SHARDED_SECTIONS = ['stock', 'cards', 'orders', 'idempotency'] as const;
+export const SHARDED_SECTIONS = ['stock', 'cards', 'orders', 'messages', 'keys', 'questions', 'reviews', 'complaints', 'catalogRequests', 'idempotency'] as const;
 export type ShardedSection = (typeof SHARDED_SECTIONS)[number];
 
 const KB = 1024;
-/** About 250 KB of cards, 500 KB of orders; stock by size (a card's stock can be thousands of units); idempotency records by number. */
+/**
+ * About 250 KB of cards, 500 KB of orders; stock by pieces (server/store/stock-pieces.ts: up to 128
+ * units, ~25 KB, each), two a shard, so that issuing a unit rewrites ~50 KB however large the stock;
+ * idempotency records by number.
+ */
 export const DEFAULT_SHARD_LIMITS: Readonly<Record<ShardedSection, ShardLimits>> = {
   cards: { records: 500, bytes: 512 * KB },
-  stock: { records: 100, bytes: 256 * KB },
+  stock: { records: 2, bytes: 96 * KB },
   orders: { records: 500, bytes: 512 * KB },
+  // Pieces of 50 messages (server/store/message-pieces.ts): up to ~100 KB each with long texts.
+  messages: { records: 4, bytes: 128 * KB },
+  keys: { records: 200, bytes: 128 * KB },
+  questions: { records: 500, bytes: 256 * KB },
+  reviews: { records: 500, bytes: 256 * KB },
+  complaints: { records: 500, bytes: 256 * KB },
+  catalogRequests: { records: 500, bytes: 256 * KB },
   // A sealed record is ~350 bytes: ~70 KB a shard. Expired records are dropped (server/http/idempotency.ts `prune`).
   idempotency: { records: 200, bytes: 128 * KB },
 };

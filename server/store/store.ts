@@ -3,12 +3,13 @@
  * server/store/durable-file.ts, concurrent writes coalesced) or in memory. A changing call is answered only after `write()` resolved.
  * A data file that cannot be read or parsed stops the server; it is never overwritten.
  *
- * Files: `shared.json` (catalogue, sellers, catalogue request index, clock, demo seller), `seq.json`
+ * Files: `shared.json` (catalogue, sellers, clock, demo seller), `seq.json`
  * (the card sequence: a few bytes, written by each call that hands out a card number), and per
  * seller a core document `sellers/<id>.json` beside shard documents `sellers/<id>/<section>-<n>.json`
- * for its cards, stock and orders (server/store/seller-files.ts), so that a write rewrites documents
- * of a bounded size whatever the size of the seller or of the store. The key, card, order and
- * nickname indexes are derived from the seller documents at start and live in memory only.
+ * for its cards, stock, orders and the other sections a seller grows (server/store/shards.ts
+ * `SHARDED_SECTIONS`; server/store/seller-files.ts), so that a write rewrites documents of a bounded
+ * size whatever the size of the seller or of the store. The key, card, order, nickname and catalogue
+ * request indexes are derived from the seller documents at start and live in memory only.
  */
 import path from 'node:path';
 import { Low, Memory } from 'lowdb';
@@ -47,7 +48,7 @@ function fileAdapter<T>(file: string, disk: Disk, stringify: (data: T) => string
 
 /** The shared document as written: without the indexes derived from the seller documents. */
 function stringifyShared(data: SharedDoc): string {
-  const { cardIndex: _cards, orderIndex: _orders, keyIndex: _keys, nicknames: _nicknames, ...kept } = data;
+  const { cardIndex: _cards, orderIndex: _orders, keyIndex: _keys, nicknames: _nicknames, requestIndex: _requests, ...kept } = data;
   return JSON.stringify(kept);
 }
 
@@ -81,9 +82,9 @@ async function open<T>(adapter: Adapter<T>, file: string | null, fresh: () => T)
 
 /**
  * Rebuilds the shared document's derived indexes (`keyIndex`, `cardIndex`, `orderIndex`,
- * `nicknames`) from every seller document (under the id the store opened it by), dropping whatever
+ * `nicknames`, `requestIndex`) from every seller document (under the id the store opened it by), dropping whatever
  * an older data file held for them. They are never written (see {@link stringifyShared}): issuing a
- * key, creating a card or an order, naming a seller does not rewrite a document that grows with the
+ * key, creating a card, an order or a catalogue request, naming a seller does not rewrite a document that grows with the
  * whole store. A card number handed out whose seller write never happened (a crash before it) is
  * simply absent. The card sequence is kept at or above every stored card number.
  *
@@ -96,10 +97,11 @@ export function deriveIndexes(shared: SharedDoc, docs: ReadonlyMap<string, Selle
   const cardIndex: Record<string, string> = {};
   const orderIndex: Record<string, string> = {};
   const nicknames: Record<string, string> = {};
+  const requestIndex: Record<string, string> = {};
   let maxCard = shared.seq.card;
   for (const sellerId of [...docs.keys()].sort()) {
     const doc = docs.get(sellerId)!;
-    for (const key of doc.keys) {
+    for (const key of Object.values(doc.keys)) {
       if (typeof key.hash === 'string' && !Object.hasOwn(keyIndex, key.hash)) keyIndex[key.hash] = { sellerId, keyId: key.id };
     }
     const nickname = doc.papers.nickname == null ? undefined : nicknameKey(doc.papers.nickname);
@@ -113,11 +115,13 @@ export function deriveIndexes(shared: SharedDoc, docs: ReadonlyMap<string, Selle
       if (Number.isSafeInteger(n) && n > maxCard) maxCard = n;
     }
     for (const id of Object.keys(doc.orders)) orderIndex[id] = sellerId;
+    for (const id of Object.keys(doc.catalogRequests)) requestIndex[id] = sellerId;
   }
   shared.keyIndex = keyIndex;
   shared.cardIndex = cardIndex;
   shared.orderIndex = orderIndex;
   shared.nicknames = nicknames;
+  shared.requestIndex = requestIndex;
   shared.seq.card = maxCard;
 }
 
@@ -235,15 +239,16 @@ export class Store {
     this.#sellers.delete(sellerId);
     const doc = await this.seller(sellerId);
     const shared = this.shared;
-    for (const index of [shared.cardIndex, shared.orderIndex, shared.nicknames]) {
+    for (const index of [shared.cardIndex, shared.orderIndex, shared.nicknames, shared.requestIndex]) {
       for (const [k, owner] of Object.entries(index)) if (owner === sellerId) delete index[k];
     }
     for (const [hash, entry] of Object.entries(shared.keyIndex)) if (entry.sellerId === sellerId) delete shared.keyIndex[hash];
-    const one: SharedDoc = { ...shared, keyIndex: {}, cardIndex: {}, orderIndex: {}, nicknames: {}, seq: { card: shared.seq.card } };
+    const one: SharedDoc = { ...shared, keyIndex: {}, cardIndex: {}, orderIndex: {}, nicknames: {}, requestIndex: {}, seq: { card: shared.seq.card } };
     deriveIndexes(one, new Map([[sellerId, doc]]));
     Object.assign(shared.keyIndex, one.keyIndex);
     Object.assign(shared.cardIndex, one.cardIndex);
     Object.assign(shared.orderIndex, one.orderIndex);
+    Object.assign(shared.requestIndex, one.requestIndex);
     for (const [k, v] of Object.entries(one.nicknames)) {
       if (!Object.hasOwn(shared.nicknames, k)) Object.defineProperty(shared.nicknames, k, { value: v, enumerable: true, writable: true, configurable: true });
     }

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { FORMS, eventMessage, readLine } from '../../cli/commands/autopilot-lines.ts';
-import { eventLine } from '../../cli/commands/autopilot.ts';
+import { countsLine, eventLine } from '../../cli/commands/autopilot.ts';
 import { useTimeZone } from '../../cli/i18n/format.ts';
 import { t, useLanguage } from '../../cli/i18n/index.ts';
 import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
@@ -149,5 +149,32 @@ describe('autopilot lines', () => {
     await useLanguage('ru');
     useTimeZone({ utc: true });
     expect(eventLine(event)).toBe('09:00:05  stock     закончился     #12: склад пуст, автовыдача выключена до пополнения');
+  });
+
+  it('drops the rule and type a message starts with, in both languages, and the English short forms are the SDK line without them', async () => {
+    for (const event of SAMPLES.filter((e) => readLine(e)!.form.short)) {
+      const { form, values } = readLine(event)!;
+      const stripped = event.message.slice(`${event.rule} ${event.type}`.length).replace(/^[:;,]?\s*/, '');
+      expect(t(`autopilot.events.${form.short}`, form.show ? form.show(values, event, true) : values)).toBe(stripped);
+      expect(eventMessage(event, true)).toBe(stripped);
+    }
+    const started = ev('autopilot.started', 'autopilot started: deliver; first run: every order is looked at once');
+    expect(eventLine(started).slice(8)).toBe('  autopilot started        deliver; first run: every order is looked at once');
+    await useLanguage('ru');
+    useTimeZone({ utc: true });
+    expect(eventLine(started)).toBe('09:00:05  autopilot запущен        deliver; первый запуск: каждый заказ будет просмотрен один раз');
+    const dry = ev('autopilot.started', 'autopilot started (dry run: nothing is changed): deliver; first run: every order is looked at once');
+    expect(eventMessage(dry, true)).toBe('(пробный запуск: ничего не меняется): deliver; первый запуск: каждый заказ будет просмотрен один раз');
+  });
+
+  it("counts the panel's events in words, by the language's plurals", async () => {
+    expect(countsLine(new Map([['replies.replied', 1], ['deadline.warned', 1]]))).toBe('1 reply, 1 warning');
+    expect(countsLine(new Map([['replies.replied', 2], ['deliver.delivered', 3]]))).toBe('2 replies, 3 delivered');
+    expect(countsLine(new Map())).toBe('nothing done yet');
+    await useLanguage('ru');
+    expect(countsLine(new Map([['deliver.delivered', 21], ['replies.replied', 2], ['deadline.warned', 5], ['orders.disputed', 1]]))).toBe(
+      '21 выдан, 2 ответа, 5 предупреждений, 1 спор',
+    );
+    expect(countsLine(new Map())).toBe('пока ничего не сделано');
   });
 });

@@ -32,7 +32,7 @@ describe('error mapping', () => {
     );
     expect(report.exitCode).toBe(1);
     expect(report.lines).toEqual([
-      'error: rejected: a rule refused the call (delivery_method)',
+      'error: a marketplace rule refused the call (rejected: delivery_method)',
       'refused: delivery_method',
       'field: deliveryMethod',
       'allowed values: invite, own_account',

@@ -64,13 +64,25 @@ describe('seller hooks set', () => {
     expect(result.err).not.toContain(SECRET);
   });
 
-  it('sends every --event and warns about kinds the service dropped', async () => {
+  it('refuses a kind one or two edits from a known one before the call, with the right spelling', async () => {
     const set = vi.fn(async () => created(['order.paid']));
     const result = await run(['hooks', 'set', '--url', URL_, '--event', 'order.paid', '--event', 'order.payd'], bufferIO({ env }), {
       client: () => fakeClient({ hooks: { set } }),
     });
-    expect(set).toHaveBeenCalledWith({ url: URL_, events: ['order.paid', 'order.payd'] });
-    expect(result.err).toMatch(/ignored unknown event kinds: order\.payd/);
+    expect(result.code).toBe(2);
+    expect(set).not.toHaveBeenCalled();
+    expect(result.err).toMatch(/unknown event kind "order\.payd"; did you mean "order\.paid"\? Nothing was changed/);
+  });
+
+  it('sends a far-unknown kind; when the service leaves it out, the secret is still shown and the exit is 1 naming it', async () => {
+    const set = vi.fn(async () => created(['order.paid']));
+    const result = await run(['hooks', 'set', '--url', URL_, '--event', 'order.paid', '--event', 'payout.sent'], bufferIO({ env }), {
+      client: () => fakeClient({ hooks: { set } }),
+    });
+    expect(set).toHaveBeenCalledWith({ url: URL_, events: ['order.paid', 'payout.sent'] });
+    expect(result.code).toBe(1);
+    expect(result.out).toBe(`${SECRET}\n`);
+    expect(result.err).toMatch(/error: the service did not subscribe to "payout\.sent" \(it does not offer it\); the subscription holds: order\.paid/);
   });
 
   it('--secret-file writes the secret with mode 0600 instead of printing it', async () => {

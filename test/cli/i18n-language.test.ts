@@ -74,11 +74,21 @@ describe('seller in Russian', () => {
   it('shows the help in Russian under LANG=ru_RU.UTF-8, with --lang mentioned', async () => {
     const { code, out } = await run(['--help'], bufferIO({ env: env({ LANG: 'ru_RU.UTF-8' }) }));
     expect(code).toBe(0);
-    expect(out).toContain('Использование: seller');
+    expect(out).toContain('Использование: seller [параметры] [команда]');
     expect(out).toContain('Ведите свой магазин');
     expect(out).toMatch(/^ {2}orders\s+Заказы: список/m);
     expect(out).toMatch(/--lang <lang>\s+язык сообщений: ru или en/);
     expect(out).toContain('Коды выхода');
+  });
+
+  it('says commander\'s own words in Russian and keeps the columns aligned', async () => {
+    const { out } = await run(['cards', '--help'], bufferIO({ env: env({ LANG: 'ru_RU.UTF-8' }) }));
+    const commands = out.slice(out.indexOf('Команды:'));
+    const starts = [...commands.matchAll(/^ {2}(\S.*?\S) {2,}(\S)/gm)].map((m) => m.index! + m[0].length - 1 - commands.lastIndexOf('\n', m.index!) - 1);
+    expect(commands).toMatch(/^ {2}list\|ls \[параметры\] +Ваши карточки$/m);
+    expect(new Set(starts).size).toBe(1);
+    const watch = await run(['orders', 'watch', '--help'], bufferIO({ env: env({ LANG: 'ru_RU.UTF-8' }) }));
+    expect(watch.out).toMatch(/\(по умолчанию: "now"\)/);
   });
 
   it('keeps the English help under LANG=C and with --lang en over a Russian locale', async () => {
@@ -118,7 +128,8 @@ describe('seller in Russian', () => {
     const ru = await run(['whoami'], bufferIO({ env: env({ LANG: 'ru_RU.UTF-8', SERVICE_API_KEY: LIVE_KEY }) }), { client: failing(revoked) });
     const en = await run(['whoami'], bufferIO({ env: env({ SERVICE_API_KEY: LIVE_KEY }) }), { client: failing(revoked) });
     expect(ru.err).toContain('ошибка: revoked: API-ключ отозван');
-    expect(ru.err).toContain('выпустите новый (`seller keys issue`)');
+    // the key came from SERVICE_API_KEY: the hint names the variable (`seller login` cannot help)
+    expect(ru.err).toContain('ключ из SERVICE_API_KEY отозван');
     expect(ru.code).toBe(4);
     expect(en.code).toBe(4);
 

@@ -46,7 +46,7 @@ describe('seller papers in Russian', () => {
     const refused = await seller(['papers', 'status', '--type', 'ip', '--inn', bad]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe(
-      'ошибка: --inn: ИНН не проходит проверку контрольных цифр или не подходит к типу продавца (inn_bad)\nИНН индивидуального предпринимателя — 12 цифр\n',
+      'ошибка: --inn: Вторая контрольная цифра ИНН (12-я) не совпадает. (inn_bad)\nИНН индивидуального предпринимателя — 12 цифр\n',
     );
 
     expect((await seller(['papers', 'status', '--type', 'ip', '--inn', inn])).code).toBe(0);
@@ -90,7 +90,9 @@ describe('seller questions, reviews, complaints in Russian', () => {
 
     const contacts = await seller(['questions', 'answer', question.id, '--text', 'Пишите: shop@example.com']);
     expect(contacts.code).toBe(1);
-    expect(contacts.stderr).toContain('уберите адреса почты, номера телефонов и ники в мессенджерах (и ссылки), затем отправьте снова');
+    // refused offline, before the call (issue 21): the contact named, in Russian
+    expect(contacts.stderr).toContain('ответ содержит адрес e-mail «shop@example.com»');
+    expect(contacts.stderr).toContain('подсказка: перепишите текст без адресов e-mail');
 
     const answered = await seller(['questions', 'answer', question.id, '--text', 'Yes, it does']);
     expect(answered.stdout).toBe(`Ответ на ${question.id} отправлен (карточка #${number}).\n`);
@@ -177,9 +179,9 @@ describe('seller sandbox in Russian', () => {
     const buy = await sandbox(['buy', String(number)]);
     expect(buy.code).toBe(0);
     const order = buy.stdout.trim();
-    expect(buy.stderr).toMatch(new RegExp(`^Заказ ${order}: карточка #${number}, 390\u00a0₽, \\S+\\.\n$`));
+    expect(buy.stderr).toBe(`Заказ ${order}: карточка #${number}, 390\u00a0₽, «ждёт оплаты».\n`);
     const pay = await sandbox(['pay', order]);
-    expect(pay.stdout).toMatch(new RegExp(`^${order} оплачен: теперь \\S+( \\(продавцу нужно действовать\\))?\\.\n$`));
+    expect(pay.stdout).toMatch(new RegExp(`^${order} оплачен: теперь «ждёт выдачи»( \\(продавцу нужно действовать\\))?\\.\n$`));
 
     const noToken = await sandbox(['clock'], { SERVICE_ADMIN_TOKEN: '' });
     expect(noToken.code).toBe(2);

@@ -85,6 +85,15 @@ describe('start-up of the built CLI', () => {
     expect(loaded.some((url) => url.includes('/node_modules/commander/'))).toBe(true);
   });
 
+  it('loads the Russian catalogue only when Russian is chosen', () => {
+    expect(chunkOf(seller(['--help']).loaded, 'ru')).toBe(false);
+    const ru = traced({ LANG: 'ru_RU.UTF-8' });
+    const result = spawnSync(process.execPath, [...ru.argv, '--help'], { encoding: 'utf8', env: ru.env });
+    expect(result.stdout).toContain('Использование: seller');
+    expect(chunkOf(ru.loaded(), 'ru')).toBe(true);
+    expect(ru.loaded().filter((url) => HEAVY_FOR_HELP.some((part) => url.includes(part)))).toEqual([]);
+  });
+
   it('--version prints the version and loads nothing heavy', () => {
     const { code, out, loaded } = seller(['--version']);
     expect(code).toBe(0);

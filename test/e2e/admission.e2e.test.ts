@@ -136,7 +136,9 @@ describe('work mode, feedback and numbers through the CLI', () => {
     expect(listed.stdout).toContain(question.id);
     const contacts = await seller.any('questions', 'answer', question.id, '--text', 'Write me: shop@example.com');
     expect(contacts.code).toBe(1);
-    expect(contacts.stderr).toContain('remove e-mails, phone numbers and messenger handles');
+    // refused offline, before the call: the contact named, how to go on
+    expect(contacts.stderr).toContain('the answer contains an e-mail address "shop@example.com"');
+    expect(contacts.stderr).toContain('hint: rewrite it without e-mail addresses, phone numbers, messenger handles or profile links');
     expect((await seller.ok('questions', 'answer', question.id, '--text', 'Yes, it does')).stdout).toBe(`Answered ${question.id} (card #${card.number}).\n`);
     const unanswered = await seller.ok('questions', 'list', '--unanswered');
     expect(unanswered.stderr).toBe('No unanswered questions.\n');

@@ -5,7 +5,7 @@
  * `webhooks`) wakes the poll on a signed delivery, so with polling set to once an hour a paid order
  * is still delivered within moments, and a forged delivery is refused (400) and wakes nothing.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,7 +79,9 @@ describe('runAutopilot()', () => {
     const events: AutopilotEvent[] = [];
     const stop = new AbortController();
     const running = runAutopilot(client, { pollSeconds: 0.1, deliver: [{ match: { card }, action: { command: 'sleep 0.5' } }] }, { statePath: join(dir, 'run.state.json'), signal: stop.signal, onEvent: (e) => events.push(e) });
-    await until('the delivery started', () => existsSync(join(dir, 'run.state.json')));
+    // this order's own delivery (the dry run's order, still awaiting delivery, may be journalled first)
+    const statePath = join(dir, 'run.state.json');
+    await until('the delivery started', () => existsSync(statePath) && readFileSync(statePath, 'utf8').includes(order.id));
     stop.abort();
     const summary = await running;
     expect(summary['deliver.delivered']).toBeGreaterThanOrEqual(1);

@@ -36,9 +36,9 @@ describe('one idempotency key, twenty requests at once', () => {
   });
 
   it('POST /keys: one key issued, every answer shows that same key', async () => {
-    const before = (await doc()).keys.length;
+    const before = Object.keys((await doc()).keys).length;
     const answers = await Promise.all(Array.from({ length: 20 }, () => api(app, seller.apiKey, 'POST', '/keys', { name: 'ci', scopes: ['orders'] }, 'key-once')));
-    expect((await doc()).keys.length - before).toBe(1);
+    expect(Object.keys((await doc()).keys).length - before).toBe(1);
     expect(new Set(answers.map((r) => r.body.key)).size).toBe(1);
     expect(answers.filter(replayed)).toHaveLength(19);
     // the one issued key works

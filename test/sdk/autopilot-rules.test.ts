@@ -104,6 +104,14 @@ describe('deadline guard', () => {
     expect(dueWarnings([order], deliverBy - 5 * 60_000, cfg, { ord_a: due[0]!.key })).toEqual([]);
   });
 
+  it('a deadline already passed with no warning given is "missed", once; one warned about before is not', () => {
+    const due = dueWarnings([order], deliverBy + 30 * 60_000, cfg, {});
+    expect(due).toMatchObject([{ kind: 'missed', minutesLeft: -30 }]);
+    expect(dueWarnings([order], deliverBy + 40 * 60_000, cfg, { ord_a: due[0]!.key })).toEqual([]);
+    const warned = dueWarnings([order], deliverBy - 10 * 60_000, cfg, {});
+    expect(dueWarnings([order], deliverBy + 30 * 60_000, cfg, { ord_a: warned[0]!.key })).toEqual([]);
+  });
+
   it('warns about a dispute once; not about closed orders', () => {
     const disputed = { ...netflixOrder('ord_d', 'disputed', times), needsAction: true };
     const due = dueWarnings([disputed, netflixOrder('ord_c', 'completed', times)], deliverBy, cfg, {});

@@ -302,3 +302,48 @@ describe('foldText and nicknameKey', () => {
     expect(nicknameKey('shop٣')).toBe(nicknameKey('shop3'));
   });
 });
+
+/** Phones behind letters for digits and behind slashes (issue "Never silent", item 11): [text, match]. */
+const DIGIT_TRICKS: ReadonlyArray<readonly [string, string]> = [
+  ['Звоните 8 999 I23 45 67', '8 999 I23 45 67'],
+  ['call 8 9O0 123-45-67 after six', '8 9O0 123-45-67'],
+  ['номер: 8 9OO I23 45 67', '8 9OO I23 45 67'],
+  ['8999I234567', '8999I234567'],
+  ['+7 9l2 345 67 89', '+7 9l2 345 67 89'],
+  ['Cyrillic О for zero: 8 9О0 123 45 67', '8 9О0 123 45 67'],
+  ['Ukrainian і for one: 8 999 і23 45 67', '8 999 і23 45 67'],
+  ['пишите 8/999/123/45/67', '8/999/123/45/67'],
+  ['tel 8/999/123/4567', '8/999/123/4567'],
+  ['+7/999/123/45/67', '+7/999/123/45/67'],
+  ['мобильный 999/123/45/67', '999/123/45/67'],
+  ['8 / 999 / 123 / 45 / 67', '8 / 999 / 123 / 45 / 67'],
+];
+
+/** Prose with numbers, prices, dates, order numbers — and the letters I and O and slashes near them. */
+const DIGIT_HONEST: readonly string[] = [
+  'I ordered 3 codes for 1 990 ₽ on 21.11.2026, order #1048576',
+  'Order 1234567 is OK, I checked it at 12:30',
+  'IP 192.168.100.200, port 8080, I/O errors: 0',
+  'Цены: 299 / 599 / 999 ₽, скидка 10%',
+  'Дата 21/11/2026, время 18/30, заказ 48213',
+  'Размеры 120/80/45 см, вес 2/3 кг',
+  'OK 100 I 200 O 300 — three lots',
+  'Windows 10 Pro, Office 2021, iOS 17 and Android 14',
+  'Заказ №10045678 оплачен 2026-11-21, I think it is fine',
+  'Pack O2 for 1 500 ₽, lot I-45, batch 2026/11',
+  'Тарифы 899 I290 1990',
+  'Order ord_8f2k19 (№ 48 213) paid 21 Nov 2026: 2 490 ₽, 1 of 10 left',
+  'Сезоны 1/2/3, серии 10/12/8 — всё доступно',
+  'Спасибо за заказ 1234 5678! Код придёт в течение 15 минут, I promise.',
+];
+
+describe('findContacts: letters for digits and slash-split phones', () => {
+  it.each(DIGIT_TRICKS)('%s', (text, match) => {
+    const found = findContacts(text);
+    expect(found[0], text).toMatchObject({ kind: 'phone', match });
+    expect(text.slice(found[0]!.index, found[0]!.index + match.length)).toBe(match);
+  });
+  it.each(DIGIT_HONEST)('passes: %s', (text) => {
+    expect(findContacts(text)).toEqual([]);
+  });
+});

@@ -12,52 +12,13 @@ import { promises as fs } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import type { FileSystem } from '../../server/store/durable-file.ts';
 import { Store } from '../../server/store/store.ts';
 import { CODE_CARD } from '../helpers/fixtures.ts';
 import { useFileStore } from '../helpers/file-store.ts';
+import { TestDisk } from '../helpers/test-disk.ts';
 import { ADMIN, call, newSeller, type SellerCreated } from './helpers.ts';
 
 const files = useFileStore('failing-disk-');
-
-/** A file system that can fail writes (`fail`), stall renames (`stall`) and counts flushes. */
-class TestDisk {
-  fail: string | null = null;
-  stall: Promise<void> | null = null;
-  stalled = 0;
-  syncs = 0;
-  readonly fs: FileSystem;
-
-  constructor() {
-    const disk = this;
-    this.fs = {
-      ...fs,
-      async open(...args: Parameters<typeof fs.open>) {
-        const handle = await fs.open(...args);
-        return new Proxy(handle, {
-          get(target, prop) {
-            if (prop === 'writeFile' && disk.fail) {
-              const code = disk.fail;
-              return async () => {
-                throw Object.assign(new Error(`${code}: no space left on device, write`), { code });
-              };
-            }
-            if (prop === 'sync') disk.syncs++;
-            const v = Reflect.get(target, prop, target);
-            return typeof v === 'function' ? v.bind(target) : v;
-          },
-        });
-      },
-      async rename(from, to) {
-        if (disk.stall) {
-          disk.stalled++;
-          await disk.stall;
-        }
-        return fs.rename(from, to);
-      },
-    } as FileSystem;
-  }
-}
 
 let disk: TestDisk;
 let app: FastifyInstance;
@@ -144,6 +105,59 @@ describe('a failed write has no effect', () => {
     const keys = (await call(app, seller.apiKey, 'GET', '/api/v1/keys')).body.items.map((k: { name: string }) => k.name);
     expect(keys).not.toContain('lost');
   });
+});
+
+describe('reads answer from memory whatever the disk does', () => {
+  it('the disk fills up after a write journalled its files: reads answer from memory, writes 500, nothing lost after the disk recovers', async () => {
+    const created = await call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD);
+    const number = created.body.number;
+    disk.fail = 'ENOSPC';
+    disk.failOnly = (file) => !file.includes('journal');
+    const patch = { ...CODE_CARD, priceRub: 777, service: undefined, tariff: undefined };
+    const write = await call(app, seller.apiKey, 'PATCH', `/api/v1/listings/${number}`, patch);
+    expect(write.status).toBe(500);
+    disk.failOnly = null; // now nothing can be written at all
+    for (let round = 0; round < 3; round++) {
+      const me = await call(app, seller.apiKey, 'GET', '/api/v1/me');
+      expect(me.status, me.text).toBe(200);
+      const card = await call(app, seller.apiKey, 'GET', `/api/v1/listings/${number}`);
+      expect(card.status, card.text).toBe(200);
+      // the journal was written whole: it is the commit point, so the change stands (as after a restart)
+      expect(card.body.priceRub).toBe(777);
+      expect((await call(app, seller.apiKey, 'GET', '/api/v1/listings')).status).toBe(200);
+    }
+    expect((await call(app, seller.apiKey, 'PATCH', `/api/v1/listings/${number}`, { ...patch, priceRub: 888 })).status).toBe(500);
+    disk.fail = null;
+    // a write of something else carries the journalled files along: they are on disk after it
+    expect((await call(app, seller.apiKey, 'POST', '/api/v1/keys', { name: 'after', scopes: ['catalog'] })).status).toBe(201);
+    await files.closeAll();
+    await fs.rm(`${files.dir}/sellers/${seller.sellerId}/journal`, { force: true }); // nothing left to replay
+    const restarted = await open();
+    expect((await call(restarted, seller.apiKey, 'GET', `/api/v1/listings/${number}`)).body.priceRub).toBe(777);
+  });
+
+  for (const code of ['ENOSPC', 'EIO']) {
+    it(`${code}: GET /me, a card, the card list, orders and keys answer 200 while writes answer 500`, async () => {
+      const created = await call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD);
+      const number = created.body.number;
+      disk.fail = code;
+      // several rounds: work a read may set off (last use of a key, sweeps) must not fail it
+      for (let round = 0; round < 3; round++) {
+        const me = await call(app, seller.apiKey, 'GET', '/api/v1/me');
+        expect(me.status, me.text).toBe(200);
+        const card = await call(app, seller.apiKey, 'GET', `/api/v1/listings/${number}`);
+        expect(card.status, card.text).toBe(200);
+        expect(card.body.priceRub).toBe(CODE_CARD.priceRub);
+        expect((await call(app, seller.apiKey, 'GET', '/api/v1/listings')).status).toBe(200);
+        expect((await call(app, seller.apiKey, 'GET', '/api/v1/orders')).status).toBe(200);
+        expect((await call(app, seller.apiKey, 'GET', '/api/v1/keys')).status).toBe(200);
+      }
+      const write = await call(app, seller.apiKey, 'PATCH', `/api/v1/listings/${number}`, { ...CODE_CARD, priceRub: 999, service: undefined, tariff: undefined });
+      expect(write.status).toBe(500);
+      disk.fail = null;
+      expect((await call(app, seller.apiKey, 'GET', `/api/v1/listings/${number}`)).body.priceRub).toBe(CODE_CARD.priceRub);
+    });
+  }
 });
 
 describe('a twin retry racing a slow commit', () => {

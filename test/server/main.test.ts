@@ -87,8 +87,14 @@ describe('seller-server', () => {
     const demo = /^demo key: (service_live_[0-9A-Za-z]{40})$/m.exec(r.stdout());
     expect(demo, r.stdout()).not.toBeNull();
     expect(r.stdout()).toMatch(/^admin token \(sandbox\): T$/m);
-    // the listening line comes last
+    // the listening line comes last, after where the reference is
     expect(r.stdout().trimEnd().split('\n').at(-1)).toBe(`listening on ${url}`);
+    expect(r.stdout()).toContain(`API reference: ${url}/docs`);
+
+    // the root is not a bare 404: it says what this is and where the docs are
+    const root = await fetch(`${url}/`);
+    expect(root.status).toBe(200);
+    expect(await root.json()).toMatchObject({ service: 'seller-server', api: `${url}/api/v1`, docs: `${url}/docs` });
 
     const me = await fetch(`${url}/api/v1/me`, { headers: { authorization: `Bearer ${demo![1]}` } });
     expect(me.status).toBe(200);

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Order } from '../../sdk/contract/index.ts';
 import { Clock } from '../../server/clock.ts';
 import { vaultAad } from '../../server/domain/orders.ts';
+import { allUnits } from '../../server/store/stock-pieces.ts';
 import { call, expectError, makeApp, newSeller, sandbox, type Answer, type SellerCreated } from './helpers.ts';
 import { CODE_CARD } from '../helpers/fixtures.ts';
 
@@ -95,7 +96,7 @@ describe('racing payments for auto-delivery stock', () => {
     const withVault = [a, b].filter((id) => d.orders[id]!.vaults.seller);
     expect(withVault).toHaveLength(1);
     expect(app.service.sealer.open(d.orders[withVault[0]!]!.vaults.seller!.sealed, vaultAad(withVault[0]!, 'seller'))).toBe('LAST-UNIT');
-    expect(d.stock[String(number)]!.filter((i) => i.status === 'issued')).toHaveLength(1);
+    expect(allUnits(d, number).filter((i) => i.status === 'issued')).toHaveLength(1);
     expect(d.events.filter((e) => e.kind === 'stock.out')).toHaveLength(1);
   });
 
@@ -114,7 +115,7 @@ describe('racing payments for auto-delivery stock', () => {
     const got = delivered.map((id) => app.service.sealer.open(d.orders[id]!.vaults.seller!.sealed, vaultAad(id, 'seller')));
     expect(new Set(got).size).toBe(6);
     expect(got.sort()).toEqual(units);
-    const items = d.stock[String(number)]!;
+    const items = allUnits(d, number);
     expect(new Set(items.map((i) => i.order)).size).toBe(6);
     expect(d.cards[String(number)]!.autoIssue).toBe(false);
   });

@@ -19,6 +19,7 @@ import {
 } from '../../server/domain/orders.ts';
 import { orderRecord } from '../helpers/fixtures.ts';
 import type { OrderRecord } from '../../server/store/records/orders.ts';
+import { newSellerDoc } from '../../server/store/docs.ts';
 
 const T0 = Date.parse('2030-05-01T10:00:00.000Z');
 const at = (ms: number) => new Date(ms).toISOString();
@@ -190,7 +191,7 @@ describe('the seller-facing view', () => {
     expect(Order.parse(view)).toEqual(view);
     expect(JSON.stringify(view)).not.toContain('buy_secretbuyer');
     expect(view.needsAction).toBe(true);
-    const full = orderWithMessages(o);
+    const full = orderWithMessages(newSellerDoc('sel_view'), o);
     expect(full.messages).toEqual([{ id: 'msg_1', from: 'buyer', text: 'hi', at: at(T0) }]);
     expect(JSON.stringify(full)).not.toContain('buy_secretbuyer');
     expect(JSON.stringify(full)).not.toContain('itm_x');

@@ -227,7 +227,7 @@ describe('dirty tracking', () => {
     for (let i = 0; i < cards; i++) {
       const number = 1001 + i;
       doc.cards[String(number)] = { number, priceRub: 100 + i, isActive: true, image: null } as never;
-      doc.stock[String(number)] = [{ id: `itm_${i}`, sealed: 'x', hash: `h${i}`, status: 'free', addedAt: 'a', issuedAt: null, order: null }];
+      doc.stock[`${number}.0`] = { number, units: `itm_${i} x h${i} a - -` };
     }
     const order = (i: number) => `ord_${String(i).padStart(4, '0')}`;
     for (let i = 0; i < orders; i++) {
@@ -243,9 +243,7 @@ describe('dirty tracking', () => {
     const { store, doc, order } = await seeded(5, 9);
     doc.orders[order(2)]!.messages.push({ id: 'msg_1', from: 'buyer', text: 'hi', at: 't' });
     doc.orders[order(7)]!.vaults.seller = { sealed: 'v1.sealed', opened: false, at: 't' };
-    const unit = doc.stock['1004']![0]!;
-    unit.status = 'issued';
-    unit.order = order(7);
+    doc.stock['1004.0']!.units = `itm_3 x h3 a t ${order(7)}`;
     delete (doc.cards['1002'] as Partial<{ image: unknown }>).image;
     doc.orders[order(8)]!.messages.splice(0, 0, { id: 'msg_2', from: 'seller', text: 'first', at: 't0' });
     doc.orders[order(8)]!.messages[0]!.text = 'edited';
@@ -254,7 +252,7 @@ describe('dirty tracking', () => {
     const again = await reopen();
     expect(again.orders[order(2)]!.messages).toEqual([{ id: 'msg_1', from: 'buyer', text: 'hi', at: 't' }]);
     expect(again.orders[order(7)]!.vaults.seller).toEqual({ sealed: 'v1.sealed', opened: false, at: 't' });
-    expect(again.stock['1004']![0]).toMatchObject({ status: 'issued', order: order(7) });
+    expect(again.stock['1004.0']!.units).toBe(`itm_3 x h3 a t ${order(7)}`);
     expect(again.cards['1002']).not.toHaveProperty('image');
     expect(again.orders[order(8)]!.messages[0]!.text).toBe('edited');
     expect(JSON.parse(JSON.stringify(again))).toEqual(JSON.parse(JSON.stringify(doc)));
@@ -349,8 +347,9 @@ describe('older seller files', () => {
     // the next write moves the sections out
     expect((await call(app, s.apiKey, 'PATCH', `/api/v1/listings/${numbers[1]}`, { ...CODE_CARD, priceRub: 777, service: undefined, tariff: undefined })).status).toBe(200);
     const migrated = await stateOf(app, s.sellerId);
-    expect(await shardFiles(s.sellerId)).toEqual(['cards-0.json', 'cards-1.json', 'idempotency-0.json', 'orders-0.json', 'stock-0.json', 'stock-1.json', 'stock-2.json']);
+    expect(await shardFiles(s.sellerId)).toEqual(['cards-0.json', 'cards-1.json', 'idempotency-0.json', 'keys-0.json', 'orders-0.json', 'stock-0.json', 'stock-1.json', 'stock-2.json']);
     const core = await readJson(coreFile(s.sellerId));
+    expect(core).not.toHaveProperty('keys');
     expect(core).not.toHaveProperty('cards');
     expect(core).not.toHaveProperty('stock');
     expect(core).not.toHaveProperty('orders');
@@ -359,6 +358,57 @@ describe('older seller files', () => {
     app = await fileApp();
     expect(await stateOf(app, s.sellerId)).toEqual(migrated);
     expect((await call(app, s.apiKey, 'GET', `/api/v1/listings/${numbers[1]}`)).body.priceRub).toBe(777);
+  });
+
+  it('a seller file holding its keys, questions, reviews, complaints and catalogue requests as lists loads, and moves them into shards on its next write', async () => {
+    let app = await fileApp();
+    const s = await newSeller(app, { admission: 'complete' });
+    const extra = await call(app, s.apiKey, 'POST', '/api/v1/keys', { name: 'second', scopes: ['catalog'] });
+    const number = (await call(app, s.apiKey, 'POST', '/api/v1/listings', CODE_CARD)).body.number;
+    await call(app, s.apiKey, 'POST', `/api/v1/listings/${number}/state`, { active: true });
+    const question = (await sandbox(app, 'POST', '/questions', { number, text: 'Does it renew?' })).body.id;
+    const order = (await sandbox(app, 'POST', '/orders', { number })).body.id;
+    await sandbox(app, 'POST', `/orders/${order}/pay`);
+    await call(app, s.apiKey, 'POST', `/api/v1/orders/${order}/deliver`, {});
+    await sandbox(app, 'POST', `/orders/${order}/accept`);
+    await sandbox(app, 'POST', `/orders/${order}/review`, { stars: 5, text: 'Fine' });
+    await call(app, s.apiKey, 'POST', '/api/v1/complaints', { order, reason: 'other', text: 'Rude.' });
+    await call(app, s.apiKey, 'POST', '/api/v1/catalog/requests', { title: 'Tidal' });
+    const state = await stateOf(app, s.sellerId);
+    await close(app);
+
+    // the layout before these lists were sections: arrays inline in the core document
+    const LISTS = ['keys', 'questions', 'reviews', 'complaints', 'catalogRequests'];
+    const base = path.join(dir, 'sellers', s.sellerId);
+    const core = await readJson(coreFile(s.sellerId));
+    for (const list of LISTS) {
+      core[list] = [];
+      for (const f of (await readdir(base)).filter((n) => n.startsWith(`${list}-`))) {
+        core[list].push(...Object.values((await readJson(path.join(base, f))).records));
+        await rm(path.join(base, f));
+      }
+      expect(core[list].length, list).toBeGreaterThanOrEqual(1);
+    }
+    await writeFile(coreFile(s.sellerId), JSON.stringify(core));
+
+    app = await fileApp();
+    expect(await stateOf(app, s.sellerId)).toEqual(state);
+    expect((await call(app, extra.body.key, 'GET', '/api/v1/me')).status).toBe(200);
+    expect((await call(app, s.apiKey, 'GET', '/api/v1/questions')).body.items.map((q: { id: string }) => q.id)).toEqual([question]);
+    expect((await call(app, s.apiKey, 'GET', '/api/v1/reviews')).body.items).toHaveLength(1);
+    expect((await call(app, s.apiKey, 'GET', '/api/v1/complaints')).body.items).toHaveLength(1);
+    expect((await call(app, s.apiKey, 'GET', '/api/v1/catalog/requests')).body.items).toHaveLength(1);
+    // the next write moves them out of the core
+    expect((await call(app, s.apiKey, 'POST', `/api/v1/questions/${question}/answer`, { text: 'Yes, monthly.' })).status).toBe(200);
+    const moved = await readJson(coreFile(s.sellerId));
+    for (const list of LISTS) {
+      expect(moved, list).not.toHaveProperty(list);
+      expect((await shardFiles(s.sellerId)).some((f) => f.startsWith(`${list}-`)), list).toBe(true);
+    }
+    await close(app);
+    app = await fileApp();
+    expect((await call(app, s.apiKey, 'GET', '/api/v1/questions')).body.items[0]).toMatchObject({ id: question, answer: 'Yes, monthly.' });
+    expect((await call(app, extra.body.key, 'GET', '/api/v1/me')).status).toBe(200);
   });
 
   it('after a crash between the shards and the core of a migrating write, the shards win', async () => {

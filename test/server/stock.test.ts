@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { afterIssue, issueUnit, stockAad, stockCounts } from '../../server/domain/stock.ts';
 import { KEY_FILE } from '../../server/store/crypto.ts';
+import { allUnits } from '../../server/store/stock-pieces.ts';
 import { call, expectError, makeApp, newSeller, type SellerCreated } from './helpers.ts';
 
 const CODE = {
@@ -61,7 +62,7 @@ describe('refill and read', () => {
     const n = await card();
     await refill(n, ['ONLY-ONE']);
     const doc = await app.service.store.seller(seller.sellerId);
-    expect(issueUnit(app.service, doc, n, 'ord_x1', app.service.clock.now())).toBe('ONLY-ONE');
+    expect(issueUnit(app.service, doc, n, 'ord_x1', app.service.clock.now())?.secret).toBe('ONLY-ONE');
     expect((await refill(n, ['ONLY-ONE'])).body).toEqual({ number: n, added: 0, duplicates: 1, free: 0 });
     expect((await call(app, seller.apiKey, 'GET', `/api/v1/listings/${n}/stock`)).body).toEqual({ number: n, free: 0, issued: 1 });
   });
@@ -140,9 +141,9 @@ describe('issueUnit and afterIssue', () => {
     const now = app.service.clock.now();
     const first = issueUnit(app.service, doc, n, 'ord_a', now);
     const second = issueUnit(app.service, doc, n, 'ord_b', now);
-    expect([first, second]).toEqual(['U-1', 'U-2']);
+    expect([first?.secret, second?.secret]).toEqual(['U-1', 'U-2']);
     expect(issueUnit(app.service, doc, n, 'ord_c', now)).toBeNull();
-    expect(doc.stock[String(n)]!.map((i) => [i.status, i.order])).toEqual([
+    expect(allUnits(doc, n).map((i) => [i.status, i.order])).toEqual([
       ['issued', 'ord_a'],
       ['issued', 'ord_b'],
     ]);
@@ -182,7 +183,7 @@ describe('issueUnit and afterIssue', () => {
     const n = await card();
     await refill(n, ['BOUND-1', 'BOUND-2']);
     const doc = await app.service.store.seller(seller.sellerId);
-    const [a, b] = doc.stock[String(n)]!;
+    const [a, b] = allUnits(doc, n);
     expect(app.service.sealer.open(a!.sealed, stockAad(n, a!.id))).toBe('BOUND-1');
     expect(() => app.service.sealer.open(a!.sealed, stockAad(n, b!.id))).toThrow();
     expect(() => app.service.sealer.open(a!.sealed, stockAad(n + 1, a!.id))).toThrow();
@@ -253,7 +254,7 @@ describe('encryption at rest', () => {
     const second = await makeApp({ ...RATE, dataDir: dir, memory: false });
     try {
       const doc = await second.service.store.seller(s.sellerId);
-      expect(issueUnit(second.service, doc, n, 'ord_r', new Date())).toBe('RESTART-UNIT');
+      expect(issueUnit(second.service, doc, n, 'ord_r', new Date())?.secret).toBe('RESTART-UNIT');
     } finally {
       await second.close();
     }
@@ -272,7 +273,7 @@ describe('encryption at rest', () => {
     // Same key from the environment: the unit opens.
     const same = await makeApp({ ...RATE, dataDir: dir, memory: false });
     const doc = await same.service.store.seller(s.sellerId);
-    const item = doc.stock[String(n)]![0]!;
+    const item = allUnits(doc, n)[0]!;
     expect(same.service.sealer.open(item.sealed, stockAad(n, item.id))).toBe('ENV-KEY-UNIT');
     await same.close();
 
@@ -281,7 +282,7 @@ describe('encryption at rest', () => {
     const otherKey = await makeApp({ ...RATE, dataDir: dir, memory: false });
     try {
       const d = await otherKey.service.store.seller(s.sellerId);
-      expect(() => otherKey.service.sealer.open(d.stock[String(n)]![0]!.sealed, stockAad(n, item.id))).toThrow();
+      expect(() => otherKey.service.sealer.open(allUnits(d, n)[0]!.sealed, stockAad(n, item.id))).toThrow();
     } finally {
       await otherKey.close();
     }

@@ -14,6 +14,14 @@ const { fileApp, closeAll } = store;
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 const readJson = async (file: string) => JSON.parse(await readFile(file, 'utf8'));
 const sellerFile = (sellerId: string) => path.join(store.dir, 'sellers', `${sellerId}.json`);
+/** Every record of a seller's sharded section (`keys`, `catalogRequests`, …), from its shard files. */
+async function sectionRecords(sellerId: string, section: string): Promise<any[]> {
+  const dir = path.join(store.dir, 'sellers', sellerId);
+  const names = (await readdir(dir)).filter((f) => f.startsWith(`${section}-`) && f.endsWith('.json'));
+  const out: any[] = [];
+  for (const f of names) out.push(...Object.values((await readJson(path.join(dir, f))).records));
+  return out;
+}
 /** The text of every file in the data directory (shared.json, seq.json, seller cores and shards). */
 async function allDataTexts(): Promise<string[]> {
   const entries = await readdir(store.dir, { recursive: true, withFileTypes: true });
@@ -61,13 +69,14 @@ describe('persistence', () => {
     const app = await fileApp();
     const a = await newSeller(app);
     const b = await newSeller(app);
-    const files = (await readdir(path.join(store.dir, 'sellers'))).sort();
+    const files = (await readdir(path.join(store.dir, 'sellers'))).filter((f) => f.endsWith('.json')).sort();
     expect(files).toEqual([`${a.sellerId}.json`, `${b.sellerId}.json`].sort());
     const shared = await readJson(path.join(store.dir, 'shared.json'));
     expect(Object.keys(shared.sellers).sort()).toEqual([a.sellerId, b.sellerId].sort());
     // the key's hash is stored with the seller's key record (the key index is derived from them)
-    const doc = await readJson(sellerFile(a.sellerId));
-    expect(doc.keys.map((k: { id: string; hash: string }) => ({ id: k.id, hash: k.hash }))).toEqual([{ id: a.keyId, hash: sha256(a.apiKey) }]);
+    // (in the seller's shards of keys, not in its core document)
+    expect((await sectionRecords(a.sellerId, 'keys')).map((k: { id: string; hash: string }) => ({ id: k.id, hash: k.hash }))).toEqual([{ id: a.keyId, hash: sha256(a.apiKey) }]);
+    expect(await readJson(sellerFile(a.sellerId))).not.toHaveProperty('keys');
     expect(shared).not.toHaveProperty('keyIndex');
   });
 
@@ -103,15 +112,16 @@ describe('persistence', () => {
     expect(new Set(ids).size).toBe(20);
 
     const doc = await readJson(sellerFile(s.sellerId));
-    expect(doc.keys).toHaveLength(21);
-    const stored = new Set(doc.keys.map((k: { id: string }) => k.id));
+    const keys = await sectionRecords(s.sellerId, 'keys');
+    expect(keys).toHaveLength(21);
+    const stored = new Set(keys.map((k: { id: string }) => k.id));
     for (const id of ids) expect(stored.has(id), id).toBe(true);
     // The idempotency records live in shards of their own beside the core (server/store/shards.ts).
     expect(doc).not.toHaveProperty('idempotency');
     const records = await readJson(path.join(path.dirname(sellerFile(s.sellerId)), s.sellerId, 'idempotency-0.json'));
     expect(Object.keys(records.records)).toHaveLength(20);
     // each key's hash is stored with its record (what the key index is rebuilt from)
-    const hashes = new Map(doc.keys.map((k: { id: string; hash: string }) => [k.id, k.hash]));
+    const hashes = new Map(keys.map((k: { id: string; hash: string }) => [k.id, k.hash]));
     for (const a of answers) expect(hashes.get(a.body.id)).toBe(sha256(a.body.key));
 
     // and after a restart every one of them works
@@ -127,8 +137,23 @@ describe('persistence', () => {
     await Promise.all(sellers.map((s) => call(app, s.apiKey, 'POST', '/api/v1/catalog/requests', { title: `From ${s.sellerId}` })));
     const shared = await readJson(path.join(store.dir, 'shared.json'));
     expect(Object.keys(shared.sellers)).toHaveLength(10);
-    expect(Object.keys(shared.requestIndex)).toHaveLength(10);
-    for (const s of sellers) expect((await readJson(sellerFile(s.sellerId))).catalogRequests).toHaveLength(1);
+    // the request index is derived from the sellers' requests, never written
+    expect(shared).not.toHaveProperty('requestIndex');
+    for (const s of sellers) expect(await sectionRecords(s.sellerId, 'catalogRequests')).toHaveLength(1);
+  });
+});
+
+describe('the catalogue request index', () => {
+  it('is derived from the sellers at start: a request made before a restart is decided after it', async () => {
+    let app = await fileApp();
+    const s = await newSeller(app);
+    const created = await call(app, s.apiKey, 'POST', '/api/v1/catalog/requests', { title: 'Tidal' });
+    expect(created.status).toBe(201);
+    await closeAll();
+    app = await fileApp();
+    const decided = await sandbox(app, 'POST', `/catalog/requests/${created.body.id}/decide`, { approve: true });
+    expect(decided.status, decided.text).toBe(200);
+    expect((await call(app, s.apiKey, 'GET', '/api/v1/catalog/requests')).body.items[0]).toMatchObject({ id: created.body.id, status: 'approved' });
   });
 });
 

@@ -2,8 +2,10 @@
  * Deadline guard: a warning `warnMinutesBefore` minutes before an open order's delivery deadline
  * (`deliverBy`, while it awaits confirmation or delivery), and one as soon as an order is disputed
  * (the dispute waits for the seller's answer). Each deadline is warned about once (remembered in
- * the state, across restarts); a warning goes to the status line and to `notify`, if set. The
- * guard only warns: it never delivers, declines or answers a dispute.
+ * the state, across restarts); a warning goes to the status line and to `notify`, if set. A
+ * deadline found already passed with no warning given (the autopilot was not running, or the clock
+ * jumped) is reported once as `missed`. The guard only warns: it never delivers, declines or
+ * answers a dispute.
  */
 import type { Order } from '../../records.ts';
 import type { RuleContext } from '../context.ts';
@@ -11,7 +13,7 @@ import { notify } from './notify.ts';
 
 export interface Warning {
   order: Order;
-  kind: 'sla' | 'dispute';
+  kind: 'sla' | 'missed' | 'dispute';
   /** What is warned about; the state keeps it so that the same deadline is warned about once. */
   key: string;
   /** Minutes left until the deadline (negative: overdue); for a dispute, undefined. */
@@ -27,7 +29,9 @@ export function dueWarnings(open: Iterable<Order>, nowMs: number, cfg: { warnMin
     if (DUE.includes(order.status) && order.deliverBy !== null) {
       const key = `sla:${order.deliverBy}`;
       const left = Date.parse(order.deliverBy) - nowMs;
-      if (left <= cfg.warnMinutesBefore * 60_000 && warned[order.id] !== key) out.push({ order, kind: 'sla', key, minutesLeft: Math.floor(left / 60_000) });
+      const given = warned[order.id] === key || warned[order.id] === missedKey(order.deliverBy);
+      if (left < 0 && !given) out.push({ order, kind: 'missed', key: missedKey(order.deliverBy), minutesLeft: Math.floor(left / 60_000) });
+      else if (left <= cfg.warnMinutesBefore * 60_000 && !given) out.push({ order, kind: 'sla', key, minutesLeft: Math.floor(left / 60_000) });
     } else if (order.status === 'disputed' && cfg.disputes && order.needsAction) {
       const key = `dispute:${order.updatedAt}`;
       if (!warned[order.id]?.startsWith('dispute:')) out.push({ order, kind: 'dispute', key });
@@ -36,6 +40,13 @@ export function dueWarnings(open: Iterable<Order>, nowMs: number, cfg: { warnMin
   return out;
 }
 
+/** The state's mark of a deadline reported as missed. */
+export const missedKey = (deliverBy: string): string => `missed:${deliverBy}`;
+
+/** The line of a deadline that passed with no warning given. */
+export const missedMessage = (order: Pick<Order, 'id' | 'number' | 'deliverBy'>): string =>
+  `${order.id} (#${order.number}) missed its delivery deadline ${order.deliverBy} with no warning given (the autopilot was not running, or the clock jumped)`;
+
 export async function runDeadlineGuard(ctx: RuleContext, open: Iterable<Order>): Promise<void> {
   const cfg = ctx.config.deadline;
   if (!cfg) return;
@@ -43,14 +54,14 @@ export async function runDeadlineGuard(ctx: RuleContext, open: Iterable<Order>):
   for (const w of warnings) {
     const { order } = w;
     const message =
-      w.kind === 'sla'
-        ? w.minutesLeft! >= 0
+      w.kind === 'missed'
+        ? missedMessage(order)
+        : w.kind === 'sla'
           ? `${order.id} (#${order.number}) must be delivered within ${w.minutesLeft} min (by ${order.deliverBy})`
-          : `${order.id} (#${order.number}) is past its delivery deadline (${order.deliverBy})`
-        : `${order.id} (#${order.number}) is disputed: answer the dispute`;
-    ctx.emit({ rule: 'deadline', type: w.kind === 'sla' ? 'warned' : 'dispute', order: order.id, card: order.number, message, dryRun: ctx.dryRun || undefined, detail: { deliverBy: order.deliverBy, minutesLeft: w.minutesLeft } });
+          : `${order.id} (#${order.number}) is disputed: answer the dispute`;
+    ctx.emit({ rule: 'deadline', type: w.kind === 'sla' ? 'warned' : w.kind, order: order.id, card: order.number, message, dryRun: ctx.dryRun || undefined, detail: { deliverBy: order.deliverBy, minutesLeft: w.minutesLeft } });
     ctx.state.warned[order.id] = w.key;
-    await notify(ctx, 'deadline', cfg.notify, { type: w.kind === 'sla' ? 'sla' : 'dispute', order: order.id, card: order.number, status: order.status, deliverBy: order.deliverBy, minutesLeft: w.minutesLeft });
+    await notify(ctx, 'deadline', cfg.notify, { type: w.kind, order: order.id, card: order.number, status: order.status, deliverBy: order.deliverBy, minutesLeft: w.minutesLeft });
   }
   if (warnings.length > 0) await ctx.save();
 }

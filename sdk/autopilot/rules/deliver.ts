@@ -20,6 +20,7 @@ import { isRejected, SellerError } from '../../errors.ts';
 import type { Order } from '../../records.ts';
 import { contactsIn, contactsSentence } from '../../contact-words.ts';
 import type { ContactKind } from '../../contacts.ts';
+import { nextChargeProblem } from '../../next-charge.ts';
 import { matches, type AutopilotConfig, type DeliverRule } from '../config.ts';
 import { ActionError, parseDelivery, runAction } from '../actions.ts';
 import { idempotencyKey, reason, type RuleContext } from '../context.ts';
@@ -41,6 +42,13 @@ export function noteToSend(actionNote: string | undefined, ruleNote: string | un
   const found = contactsIn(note);
   if (found) return { withheld: found.kinds };
   return { note };
+}
+
+/** The action's next charge day must be a real date, not before the service's today (as the CLI's `--next-charge`). */
+function checkNextCharge(day: string | undefined, nowMs: number): void {
+  const problem = day === undefined ? undefined : nextChargeProblem(day, nowMs);
+  if (problem?.kind === 'not_a_date') throw new ActionError(`the action's "nextChargeDay" ${day} is not a real date`);
+  if (problem?.kind === 'past') throw new ActionError(`the action's "nextChargeDay" ${day} is in the past (the service's today is ${problem.today})`);
 }
 
 /** Whether a journal entry means the order needs no more work. */
@@ -85,9 +93,11 @@ export async function deliverOrder(ctx: RuleContext, order: Order, rule: Deliver
         ctx.signal,
       );
       output = parseDelivery(text);
+      checkNextCharge(output.nextChargeDay, ctx.now());
     } catch (error) {
       await step(ctx, id, entry, { phase: 'failed' });
-      ctx.emit({ ...base(order), type: 'failed', message: `${id}: not delivered, ${reason(error)}; deliver it by hand`, detail: { step: 'action' } });
+      const output = error instanceof ActionError ? error.output : undefined;
+      ctx.emit({ ...base(order), type: 'failed', message: `${id}: not delivered, ${reason(error)}; deliver it by hand`, detail: { step: 'action', ...(output ? { output } : {}) } });
       return;
     }
     const { note, withheld } = noteToSend(output.note, rule.note);

@@ -1,4 +1,4 @@
-/** Stored records of cards and their stock. Stock items are kept sealed; `hash` finds duplicates. */
+/** Stored records of cards and their stock. Stock items are kept sealed, in pieces; `hash` finds duplicates. */
 import type { CreditsType, DeliveryMethod, ProductType } from '../../../sdk/contract/index.ts';
 
 export interface CardRecord {
@@ -37,4 +37,13 @@ export interface StockItemRecord {
   addedAt: string;
   issuedAt: string | null;
   order: string | null;
+}
+
+/**
+ * Up to PIECE_UNITS units of one card, oldest first, stored under `<number>.<i>`; `units` holds them
+ * packed, `|` between units (server/store/stock-pieces.ts). {@link StockItemRecord} is one unpacked.
+ */
+export interface StockPieceRecord {
+  number: number;
+  units: string;
 }

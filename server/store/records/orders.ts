@@ -43,6 +43,7 @@ export interface OrderRecord {
   /** Strictly increasing per seller, so polling by updatedSince never misses a change. */
   updatedAt: string;
   buyer: { id: string; test: boolean };
+  /** The first messages (server/store/message-pieces.ts: later ones are in the seller's `messages` pieces). */
   messages: MessageRecord[];
   unreadBuyerMessage: boolean;
   disputeReplied: boolean;
@@ -51,4 +52,10 @@ export interface OrderRecord {
   note: string | null;
   /** The auto-delivery stock item issued to this order (its id), if any. */
   stockItem: string | null;
+}
+
+/** Messages of one order past the ones its record keeps, stored under `<order id>.<i>` (server/store/message-pieces.ts). */
+export interface MessagePieceRecord {
+  order: string;
+  messages: MessageRecord[];
 }

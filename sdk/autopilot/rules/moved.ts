@@ -1,0 +1,50 @@
+/**
+ * Orders that moved without the autopilot are reported, so that nothing happens to a seller's
+ * order in silence: one refunded (its delivery deadline passed, or the marketplace refunded it),
+ * cancelled by the buyer, or disputed gets one line (rule `orders`), once per order and state
+ * (remembered in `state.moved`, across restarts). With the deadline guard on, a refunded order whose
+ * deadline passed with no warning given (the autopilot was not running, or the clock jumped) also
+ * gets the guard's `missed` line, once.
+ *
+ * History is not news: on a first run (no watermark yet) the orders of the catch-up are not
+ * reported, only what changes after it; a resumed run reports everything that changed since it
+ * stopped.
+ */
+import type { Order } from '../../records.ts';
+import type { RuleContext } from '../context.ts';
+import { missedKey, missedMessage } from './deadline.ts';
+
+const MOVED = ['refunded', 'cancelled', 'disputed'];
+
+/** The line for an order that moved, or undefined when the status is not one reported. */
+export function movedMessage(order: Pick<Order, 'id' | 'number' | 'status' | 'deliverBy' | 'updatedAt'>): string | undefined {
+  const at = `#${order.number}`;
+  switch (order.status) {
+    case 'refunded':
+      return order.deliverBy !== null && Date.parse(order.deliverBy) <= Date.parse(order.updatedAt)
+        ? `${order.id} (${at}) was refunded: its delivery deadline ${order.deliverBy} passed before it was delivered`
+        : `${order.id} (${at}) was refunded to the buyer (a dispute or the marketplace)`;
+    case 'cancelled':
+      return `${order.id} (${at}) was cancelled by the buyer`;
+    case 'disputed':
+      return `${order.id} (${at}) is disputed by the buyer: answer the dispute (seller orders dispute-reply ${order.id})`;
+    default:
+      return undefined;
+  }
+}
+
+export async function reportMoved(ctx: RuleContext, order: Order): Promise<void> {
+  if (!MOVED.includes(order.status)) return;
+  // The deadline guard warns about disputes itself when asked to.
+  if (order.status === 'disputed' && ctx.config.deadline?.disputes) return;
+  const seen = ctx.state.moved[order.id];
+  if (seen !== undefined && seen.split(' ')[0] === order.status) return;
+  ctx.state.moved[order.id] = `${order.status} ${new Date().toISOString()}`;
+  ctx.emit({ rule: 'orders', type: order.status, order: order.id, card: order.number, message: movedMessage(order)!, dryRun: ctx.dryRun || undefined, detail: { status: order.status, deliverBy: order.deliverBy } });
+  const deadline = order.deliverBy;
+  if (order.status === 'refunded' && ctx.config.deadline && deadline !== null && Date.parse(deadline) <= Date.parse(order.updatedAt) && ctx.state.warned[order.id] !== missedKey(deadline) && ctx.state.warned[order.id] !== `sla:${deadline}`) {
+    ctx.state.warned[order.id] = missedKey(deadline);
+    ctx.emit({ rule: 'deadline', type: 'missed', order: order.id, card: order.number, message: missedMessage(order), dryRun: ctx.dryRun || undefined, detail: { deliverBy: deadline } });
+  }
+  await ctx.save();
+}

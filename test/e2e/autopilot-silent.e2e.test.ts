@@ -1,0 +1,229 @@
+/**
+ * The autopilot is never silent where a seller could lose something (issue "Never silent",
+ * items 7–9), in-process against a real seller-server:
+ * - a failed action says why: the last lines of its stderr, bounded, on the event's one line and
+ *   in its detail;
+ * - orders that move without it are reported once: cancelled by the buyer, disputed, refunded when
+ *   a sandbox clock jump passed its deadline (with the deadline guard's "missed" line), and nothing
+ *   again after a restart; history before a first run is not news;
+ * - within the key's budget: a paced client spends about one call per delivered order and no 429.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxClient, SellerClient } from '../../sdk/index.ts';
+import { runAutopilot, type AutopilotEvent } from '../../sdk/autopilot/index.ts';
+import type { AutopilotConfigInput } from '../../sdk/autopilot/config.ts';
+import { OUTPUT_TAIL_CHARS } from '../../sdk/autopilot/actions.ts';
+import { pacedFetch } from '../../sdk/pacing.ts';
+import { eventLine } from '../../cli/commands/autopilot.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { ensureBuilt, spawnSeller } from '../helpers/cli.ts';
+import { writeFileSync } from 'node:fs';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'autopilot-silent-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const until = async (what: string, probe: () => boolean, events: AutopilotEvent[], ms = 15_000) => {
+  const end = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; events: ${JSON.stringify(events.map((e) => `${e.rule}.${e.type} ${e.order ?? ''}`))}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+async function close(server: TestServer): Promise<void> {
+  const closing = server.close();
+  server.app.server.closeAllConnections();
+  await closing;
+}
+
+/** A seller with an active code card, a client and the sandbox. */
+async function shop(server: TestServer, client?: SellerClient) {
+  const { apiKey } = await server.newSeller();
+  const seller = client ?? new SellerClient({ apiKey, baseUrl: server.url, strict: true });
+  const sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
+  const { number } = await seller.listings.create({ service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code', priceRub: 300, slaMinutes: 60, guaranteeDays: 7 });
+  await seller.listings.setState(number, { active: true });
+  return { apiKey, client: seller, sandbox, card: number };
+}
+
+/** Runs the autopilot until `done(events)`, then stops it. */
+async function runUntil(client: SellerClient, config: AutopilotConfigInput, statePath: string, what: string, done: (events: AutopilotEvent[]) => boolean, meanwhile?: (events: AutopilotEvent[]) => Promise<void>) {
+  const events: AutopilotEvent[] = [];
+  const stop = new AbortController();
+  const running = runAutopilot(client, config, { statePath, signal: stop.signal, onEvent: (e) => events.push(e) });
+  try {
+    await until('started', () => events.some((e) => e.type === 'started'), events);
+    await meanwhile?.(events);
+    await until(what, () => done(events), events);
+  } finally {
+    stop.abort();
+    await running;
+  }
+  return events;
+}
+
+describe('a failed action says why', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
+  });
+  afterAll(() => close(server));
+
+  it("the last lines of the command's stderr are on the event's one line and in its detail", async () => {
+    const { client, sandbox, card } = await shop(server);
+    const order = await sandbox.createOrder({ number: card });
+    await sandbox.pay(order.id);
+    const command = `echo 'connecting to the vendor' >&2; echo 'step 2 of 3' >&2; echo 'vendor API: 403 Forbidden (token expired)' >&2; exit 3`;
+    const events = await runUntil(client, { pollSeconds: 0.1, deliver: [{ match: { card }, action: { command } }] }, join(dir, 'failed.state.json'), 'the failure', (es) => es.some((e) => e.type === 'failed'));
+    const failed = events.find((e) => e.type === 'failed')!;
+    expect(failed.message).toContain('the command failed with exit code 3: connecting to the vendor | step 2 of 3 | vendor API: 403 Forbidden (token expired)');
+    expect(failed.message).not.toContain('\n');
+    expect(failed.detail).toMatchObject({ step: 'action', output: 'connecting to the vendor | step 2 of 3 | vendor API: 403 Forbidden (token expired)' });
+    expect(eventLine(failed).split('\n')).toHaveLength(1);
+    expect((await client.orders.get(order.id)).status).toBe('awaiting_delivery');
+  });
+
+  it("an action answering a next charge day in the past (by the service's clock) fails the delivery, saying so", async () => {
+    const { client, sandbox, card } = await shop(server);
+    const order = await sandbox.createOrder({ number: card });
+    await sandbox.pay(order.id);
+    const command = `echo '{"nextChargeDay":"2025-01-01"}'`;
+    const events = await runUntil(client, { pollSeconds: 0.1, deliver: [{ match: { card }, action: { command } }] }, join(dir, 'past.state.json'), 'the failure', (es) => es.some((e) => e.type === 'failed'));
+    expect(events.find((e) => e.type === 'failed')!.message).toMatch(/"nextChargeDay" 2025-01-01 is in the past \(the service's today is \d{4}-\d{2}-\d{2}\)/);
+    expect((await client.orders.get(order.id)).status).toBe('awaiting_delivery');
+  });
+
+  it('a long stderr is bounded to its end', async () => {
+    const { client, sandbox, card } = await shop(server);
+    const order = await sandbox.createOrder({ number: card });
+    await sandbox.pay(order.id);
+    const command = `node -e "for (let i = 0; i < 500; i++) console.error('noise line ' + i + ' ' + 'x'.repeat(80)); console.error('the real reason'); process.exitCode = 2"`;
+    const events = await runUntil(client, { pollSeconds: 0.1, deliver: [{ match: { card }, action: { command } }] }, join(dir, 'long.state.json'), 'the failure', (es) => es.some((e) => e.type === 'failed'));
+    const output = events.find((e) => e.type === 'failed')!.detail!['output'] as string;
+    expect(output.length).toBeLessThanOrEqual(OUTPUT_TAIL_CHARS);
+    expect(output).toMatch(/the real reason$/);
+  });
+});
+
+describe('`seller autopilot` status lines (the built CLI, no terminal)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    await ensureBuilt();
+    server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
+  }, 120_000);
+  afterAll(() => close(server));
+
+  it('says "autopilot started" once, and a failed action\'s reason on its one line', async () => {
+    const { apiKey, sandbox, card } = await shop(server);
+    const order = await sandbox.createOrder({ number: card });
+    await sandbox.pay(order.id);
+    const config = join(dir, 'cli-autopilot.json');
+    writeFileSync(config, JSON.stringify({ pollSeconds: 0.1, deliver: [{ match: { card }, action: { command: "echo 'vendor says: quota exceeded' >&2; exit 4" } }] }));
+    const child = spawnSeller(['autopilot', '--config', config], { env: { SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey } });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    try {
+      await until('the failed line', () => /\bfailed\b/.test(out), []);
+    } finally {
+      child.kill('SIGINT');
+      await closed;
+    }
+    const started = out.split('\n').find((line) => /\bstarted\b/.test(line))!;
+    expect(started.match(/autopilot/g)).toHaveLength(1);
+    const failed = out.split('\n').find((line) => /\bfailed\b/.test(line))!;
+    expect(failed).toContain(`${order.id}: not delivered, the command failed with exit code 4: vendor says: quota exceeded; deliver it by hand`);
+  });
+});
+
+describe('orders that move without the autopilot are reported', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
+  });
+  afterAll(() => close(server));
+
+  it('cancelled, disputed, refunded at a deadline a clock jump passed (and missed): one line each, none again after a restart', async () => {
+    const { client, sandbox, card } = await shop(server);
+    // history: cancelled before the autopilot ever ran
+    const old = await sandbox.createOrder({ number: card });
+    await sandbox.cancel(old.id);
+    const late = await sandbox.createOrder({ number: card });
+    await sandbox.pay(late.id);
+    const leaving = await sandbox.createOrder({ number: card });
+    await sandbox.pay(leaving.id);
+    const quarrel = await sandbox.createOrder({ number: card });
+    await sandbox.pay(quarrel.id);
+    await client.orders.putVault(quarrel.id, { secret: 'CODE-1' });
+    await client.orders.deliver(quarrel.id, {});
+
+    const config: AutopilotConfigInput = { pollSeconds: 0.1, deadline: { warnMinutesBefore: 15, disputes: false } };
+    const statePath = join(dir, 'moved.state.json');
+    const moved = (es: AutopilotEvent[], type: string, id: string) => es.some((e) => e.rule === 'orders' && e.type === type && e.order === id);
+    const events = await runUntil(
+      client,
+      config,
+      statePath,
+      'the three moves',
+      (es) => moved(es, 'cancelled', leaving.id) && moved(es, 'disputed', quarrel.id) && moved(es, 'refunded', late.id) && es.some((e) => e.type === 'missed'),
+      async () => {
+        await new Promise((r) => setTimeout(r, 300)); // the first run's catch-up is over
+        await sandbox.cancel(leaving.id);
+        await sandbox.dispute(quarrel.id, { text: 'The code does not work.' });
+        await sandbox.advanceClock({ seconds: 2 * 3600 }); // past the 60-minute deadline of `late` and `leaving`
+      },
+    );
+    const about = (id: string) => events.filter((e) => e.order === id && (e.rule === 'orders' || e.type === 'missed'));
+    expect(events.some((e) => e.order === old.id)).toBe(false);
+    expect(about(leaving.id).map((e) => e.type)).toEqual(['cancelled']);
+    expect(about(quarrel.id).map((e) => e.type)).toEqual(['disputed']);
+    expect(about(late.id).map((e) => `${e.rule}.${e.type}`)).toEqual(['orders.refunded', 'deadline.missed']);
+    expect(about(late.id)[0]!.message).toMatch(/was refunded: its delivery deadline .* passed before it was delivered/);
+    expect(about(late.id)[1]!.message).toMatch(/missed its delivery deadline .* with no warning given/);
+
+    // a restart from the same state repeats none of it
+    const again = await runUntil(client, config, statePath, 'a few polls', () => true, async () => {
+      await new Promise((r) => setTimeout(r, 500));
+    });
+    expect(again.filter((e) => e.rule === 'orders' || e.type === 'missed')).toEqual([]);
+  });
+});
+
+describe("within the key's budget", () => {
+  it('a paced client: about one call per delivered order beyond the polls, and no 429', async () => {
+    const counted = { calls: 0, limited: 0, on: false };
+    const stream = {
+      write(line: string) {
+        if (!counted.on || !line.includes('"request completed"')) return;
+        counted.calls++;
+        if (line.includes('"statusCode":429')) counted.limited++;
+      },
+    };
+    const server = await startTestServer({ rateLimit: { perMinute: 600, burst: 10 }, logger: { level: 'info', stream } });
+    try {
+      const { apiKey } = await server.newSeller();
+      const client = new SellerClient({ apiKey, baseUrl: server.url, fetch: pacedFetch((input, init) => fetch(input, init)) });
+      const { sandbox, card } = await shop(server, client);
+      const orders = 30;
+      for (let i = 0; i < orders; i++) {
+        const order = await sandbox.createOrder({ number: card });
+        await sandbox.pay(order.id);
+      }
+      await new Promise((r) => setTimeout(r, 1000)); // the setup's calls are refilled
+      counted.on = true;
+      const events = await runUntil(client, { pollSeconds: 0.2, deliver: [{ match: { card }, action: { command: 'true' } }] }, join(dir, 'budget.state.json'), 'every delivery', (es) => es.filter((e) => e.type === 'delivered').length === orders, undefined);
+      counted.on = false;
+      expect(events.filter((e) => e.type === 'delivered')).toHaveLength(orders);
+      expect(counted.limited).toBe(0);
+      expect(counted.calls / orders).toBeLessThanOrEqual(1.2);
+    } finally {
+      await close(server);
+    }
+  }, 30_000);
+});
