@@ -32,7 +32,8 @@ function cacheDir() {
   }
 }
 const dir = cacheDir();
-const cacheFile = dir && join(dir, \`\${${JSON.stringify(name.replace(/\.cjs$/, ''))}}-\${process.version}-\${process.arch}.cache\`);
+const noun = (process.argv.slice(2).find((arg) => !arg.startsWith('-')) ?? '_').replace(/[^a-z-]/g, '_').slice(0, 32);
+const cacheFile = dir && join(dir, \`\${${JSON.stringify(name.replace(/\.cjs$/, ''))}}-\${process.version}-\${process.arch}-\${noun}.cache\`);
 let cachedData;
 try {
   cachedData = cacheFile ? readFileSync(cacheFile) : undefined;
@@ -41,14 +42,7 @@ try {
 }
 const source = readFileSync(file, 'utf8');
 const script = new Script(\`(function (exports, require, module, __filename, __dirname) {\${source}\\n})\`, { filename: file, cachedData });
-const noun = process.argv.slice(2).find((arg) => !arg.startsWith('-')) ?? '-';
-let nouns = [];
-if (cachedData !== undefined && !script.cachedDataRejected) {
-  try {
-    nouns = readFileSync(\`\${cacheFile}.nouns\`, 'utf8').split('\\n');
-  } catch {}
-}
-if (cacheFile && (cachedData === undefined || script.cachedDataRejected || !nouns.includes(noun))) {
+if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) {
   // Written at exit, so that it holds the code this run compiled; atomically, runs may race.
   process.once('exit', () => {
     const temp = \`\${cacheFile}.\${process.pid}.tmp\`;
@@ -66,9 +60,6 @@ if (cacheFile && (cachedData === undefined || script.cachedDataRejected || !noun
         closeSync(fd);
       }
       renameSync(temp, cacheFile);
-      const seen = script.cachedDataRejected || cachedData === undefined ? [noun] : [...nouns, noun];
-      writeFileSync(\`\${cacheFile}.nouns.\${process.pid}.tmp\`, seen.join('\\n'));
-      renameSync(\`\${cacheFile}.nouns.\${process.pid}.tmp\`, \`\${cacheFile}.nouns\`);
     } catch {
       rmSync(temp, { force: true });
       return;
@@ -77,7 +68,7 @@ if (cacheFile && (cachedData === undefined || script.cachedDataRejected || !noun
     try {
       for (const other of readdirSync(dir)) {
         const path = join(dir, other);
-        if (/^seller-bundle-.*\\.cache(\\.nouns)?$/.test(other) && !path.startsWith(cacheFile) && statSync(path).mtimeMs < weekAgo) rmSync(path, { force: true });
+        if (/^seller-bundle-.*\\.cache$/.test(other) && path !== cacheFile && statSync(path).mtimeMs < weekAgo) rmSync(path, { force: true });
       }
     } catch {}
   });

@@ -24,7 +24,8 @@ const LOCK = join(ROOT, 'node_modules/.seller-build.lock');
 function newestSource(path: string): number {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
+  // Files only: a directory's own time changes when the build swaps its package's dist/ in.
+  let newest = 0;
   // A package's built output (cli/dist, sdk/dist) is not a source.
   for (const name of readdirSync(path)) if (name !== 'dist' && name !== 'node_modules') newest = Math.max(newest, newestSource(join(path, name)));
   return newest;
