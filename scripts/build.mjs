@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lazyChildProcess, zodEnglishOnly } from './cli-plugins.mjs';
+import { kyWithoutUndici, lazyChildProcess, zodEnglishOnly } from './cli-plugins.mjs';
 import { codeCacheLoader } from './cli-loader.mjs';
 import { buildTimeData } from './build-time-data.mjs';
 import { contractTypes } from './contract-types.mjs';
@@ -132,7 +132,7 @@ const cli = await build({
   // ajv is loaded only by `seller doctor`: required from node_modules then, not carried in the bundle.
   external: ['@inquirer/*', 'ajv', 'ajv/*'],
   // English-only zod (for strict mode and the doctor, loaded when used) and commander's child_process on first use.
-  plugins: [zodEnglishOnly, lazyChildProcess],
+  plugins: [zodEnglishOnly, lazyChildProcess, kyWithoutUndici],
   minify: true,
   keepNames: true,
   outdir: out('cli', 'dist'),

@@ -34,3 +34,27 @@ export const lazyChildProcess = {
     }));
   },
 };
+
+// ky reads fetch's classes from globalThis (`new globalThis.Request(…)` per attempt, `Headers` to
+// merge, `Response`/`FormData` for instanceof, a `Request`+`ReadableStream` feature probe as it
+// loads). On Node 20 the first touch of any of them loads undici (~25 ms a command), although the
+// CLI sends through its own node:http fetch. In the `seller` bundle only, ky's `globalThis.<Class>`
+// are the light classes of cli/lib/fetch-classes.ts; every other global ky reads stays real.
+const FETCH_CLASSES = { Request: 'LiteRequest', Headers: 'LiteHeaders', Response: 'LiteResponse', FormData: 'LiteFormData', ReadableStream: 'LiteReadableStream' };
+const fetchClassesFile = join(dirname(new URL(import.meta.url).pathname), '..', 'cli', 'lib', 'fetch-classes.ts');
+export const kyWithoutUndici = {
+  name: 'ky-without-undici',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]node_modules[\\/]ky[\\/]distribution[\\/].*\.js$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const source = await readFile(args.path, 'utf8');
+      const used = new Set();
+      const contents = source.replace(/\bglobalThis\.(Request|Headers|Response|FormData|ReadableStream)\b/g, (_, name) => {
+        used.add(name);
+        return `__fetchClasses.${FETCH_CLASSES[name]}`;
+      });
+      if (used.size === 0) return undefined;
+      return { contents: `import * as __fetchClasses from ${JSON.stringify(fetchClassesFile)};\n${contents}`, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};

@@ -1,0 +1,67 @@
+/**
+ * The built `seller` (bin/seller.js, as `npm run build` makes it) sends through its own node:http
+ * fetch, and ky inside it reads the light fetch classes of cli/lib/fetch-classes.ts: a command that
+ * calls the service never loads Node's undici (~25 ms of a one-shot command's start on Node 20).
+ * The built SDK, the control, does load it.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'seller-undici-'));
+const preload = join(dir, 'record-modules.cjs');
+let server: TestServer;
+
+beforeAll(async () => {
+  writeFileSync(
+    preload,
+    "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_FILE, process.moduleLoadList.join('\\n')));\n",
+  );
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs `node --require <preload> …args`; resolves with its exit code, stderr and the internal modules it loaded. */
+function traced(args: string[], env: Record<string, string>): Promise<{ code: number; err: string; modules: string[] }> {
+  const file = join(dir, `modules-${Math.random().toString(36).slice(2)}.txt`);
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      ['--require', preload, ...args],
+      { cwd: root, env: { PATH: process.env.PATH, SELLER_CONFIG_DIR: join(dir, 'config'), XDG_CACHE_HOME: join(dir, 'cache'), MODULES_FILE: file, ...env } },
+      (error, _out, err) => done({ code: error ? Number(error.code ?? 1) : 0, err, modules: readFileSync(file, 'utf8').split('\n') }),
+    );
+  });
+}
+
+const loadsUndici = (modules: string[]) => modules.some((m) => m.includes('internal/deps/undici'));
+
+describe('the built seller and undici', () => {
+  it('calls the service (a list, and a refused change through ky’s error path) without loading undici', async () => {
+    const { apiKey } = await server.newSeller();
+    const env = { SERVICE_API_KEY: apiKey, SERVICE_BASE_URL: server.url };
+    const listed = await traced([join(root, 'bin/seller.js'), 'cards', 'list', '--json'], env);
+    expect(listed.code, listed.err).toBe(0);
+    expect(loadsUndici(listed.modules)).toBe(false);
+    const refused = await traced([join(root, 'bin/seller.js'), 'cards', 'on', '999999', '--json'], env);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toMatch(/not_found/);
+    expect(loadsUndici(refused.modules)).toBe(false);
+  });
+
+  it('control: the SDK outside the CLI sends through the global fetch, which loads undici', async () => {
+    const { apiKey } = await server.newSeller();
+    const script = `import { SellerClient } from 'service-seller'; await new SellerClient({ apiKey: ${JSON.stringify(apiKey)}, baseUrl: ${JSON.stringify(server.url)} }).listings.list();`;
+    const sdk = await traced(['--input-type=module', '-e', script], {});
+    expect(sdk.code, sdk.err).toBe(0);
+    expect(loadsUndici(sdk.modules)).toBe(true);
+  });
+});
