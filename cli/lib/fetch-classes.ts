@@ -13,7 +13,8 @@
  *   whether `Response.prototype.bytes` exists); `ReadableStream`: a class ky only constructs for
  *   its feature probe of request streams, which this `Request` answers "no".
  *
- * The SDK itself, the tests and every other runtime use the real classes.
+ * The SDK itself, the tests and every other runtime use the real classes. `LiteHeaders` also holds
+ * the answers' headers of the CLI's fetch (cli/lib/http.ts).
  */
 
 type HeadersSource = LiteHeaders | Headers | Record<string, string> | ReadonlyArray<readonly [string, string]> | undefined | null;

@@ -12,6 +12,7 @@
  * with a `TypeError('fetch failed')` whose `cause` is the system error, as undici's does.
  */
 import type { IncomingMessage, RequestOptions } from 'node:http';
+import { LiteHeaders } from './fetch-classes.ts';
 
 type Init = {
   method?: string | undefined;
@@ -21,42 +22,12 @@ type Init = {
 };
 
 /** The answer's headers: lower-case names, repeated ones joined with `, ` (as `Headers.get` does). */
-class AnswerHeaders {
-  readonly #map = new Map<string, string>();
-
-  constructor(raw: IncomingMessage['headers']) {
-    for (const [name, value] of Object.entries(raw)) {
-      if (value !== undefined) this.#map.set(name, Array.isArray(value) ? value.join(', ') : value);
-    }
+function answerHeaders(raw: IncomingMessage['headers']): LiteHeaders {
+  const headers = new LiteHeaders();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-
-  get(name: string): string | null {
-    return this.#map.get(name.toLowerCase()) ?? null;
-  }
-
-  has(name: string): boolean {
-    return this.#map.has(name.toLowerCase());
-  }
-
-  forEach(callback: (value: string, name: string, headers: AnswerHeaders) => void): void {
-    for (const [name, value] of this.#map) callback(value, name, this);
-  }
-
-  entries(): IterableIterator<[string, string]> {
-    return this.#map.entries();
-  }
-
-  keys(): IterableIterator<string> {
-    return this.#map.keys();
-  }
-
-  values(): IterableIterator<string> {
-    return this.#map.values();
-  }
-
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    return this.#map.entries();
-  }
+  return headers;
 }
 
 class Answer {
@@ -69,7 +40,7 @@ class Answer {
     readonly url: string,
     readonly status: number,
     readonly statusText: string,
-    readonly headers: AnswerHeaders,
+    readonly headers: LiteHeaders,
     readonly bytes: Buffer,
   ) {
     this.ok = status >= 200 && status < 300;
@@ -150,7 +121,7 @@ export async function nodeFetch(input: string | URL | Request, init: Init = {}):
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
-        const answer = new Answer(url.href, res.statusCode ?? 0, res.statusMessage ?? '', new AnswerHeaders(res.headers), Buffer.concat(chunks));
+        const answer = new Answer(url.href, res.statusCode ?? 0, res.statusMessage ?? '', answerHeaders(res.headers), Buffer.concat(chunks));
         finish(undefined, answer);
       });
       res.on('error', (error) => finish(new TypeError('fetch failed', { cause: error })));
