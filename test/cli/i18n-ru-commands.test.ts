@@ -6,32 +6,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SellerClient } from '../../sdk/client.ts';
+import { describe, expect, it } from 'vitest';
 import { FIXTURE_INNS } from '../../server/seed/registry.ts';
-import { ensureBuilt, runSeller } from '../helpers/cli.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { runSeller } from '../helpers/cli.ts';
+import { useSellerWorld } from '../helpers/seller-world.ts';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  await ensureBuilt();
-  server = await startTestServer();
-}, 120_000);
-afterAll(async () => {
-  await server?.close();
-});
-
-/** `seller …` as a seller, in Russian (or in `lang`). */
-function sellerAs(apiKey: string) {
-  return (args: string[], lang = 'ru_RU.UTF-8', extra: Record<string, string> = {}) =>
-    runSeller(args, { env: { SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey, LANG: lang, ...extra } });
-}
+const world = useSellerWorld({ cli: true });
 
 describe('seller papers in Russian', () => {
   it('shows what is missing, and refuses a bad INN and SBP for a sole trader before any call', async () => {
-    const { apiKey } = await server.newSeller({ admission: 'none' });
-    const seller = sellerAs(apiKey);
+    // `seller …` as a seller without papers, in Russian
+    const { run: seller } = await world.newShop({ seller: { admission: 'none' }, lang: 'ru' });
 
     const show = await seller(['papers', 'show']);
     expect(show.code).toBe(0);
@@ -55,35 +40,18 @@ describe('seller papers in Russian', () => {
     expect(sbp.stderr).toContain('ошибка: --method: Выплаты по телефону (СБП) — только для самозанятых; ваш тип продавца: ip. (sbp_only_self)');
     expect(sbp.stderr).toContain('выплаты по телефону (СБП) — только для самозанятых; используйте --method account');
 
-    const [english, russian] = [await seller(['--json', 'papers', 'show'], 'C'), await seller(['--json', 'papers', 'show'])];
+    const [english, russian] = [await seller(['--json', 'papers', 'show'], { lang: 'en' }), await seller(['--json', 'papers', 'show'])];
     expect(russian.stdout).toBe(english.stdout);
   });
 });
 
-/** A switched-off code card made through the SDK. */
-async function newCard(apiKey: string): Promise<number> {
-  const client = new SellerClient({ apiKey, baseUrl: server.url });
-  const position = await client.catalog.get('spotify');
-  const card = await client.listings.create({
-    service: position.slug,
-    tariff: position.tariffs[0]!.slug,
-    productType: 'code',
-    deliveryMethod: 'code',
-    priceRub: 390,
-    slaMinutes: position.slaChoices[0]!,
-    guaranteeDays: position.guaranteeChoices[0]!,
-  });
-  return card.number;
-}
-
 describe('seller questions, reviews, complaints in Russian', () => {
   it('lists a question with Russian headers and local time, refuses contacts in an answer, answers it; the buyer text is never translated', async () => {
-    const { apiKey } = await server.newSeller();
-    const seller = sellerAs(apiKey);
-    const number = await newCard(apiKey);
-    const question = await server.sandbox<{ id: string; at: string }>('POST', '/questions', { number, text: 'Does it work in Kazakhstan?' });
+    // a seller with a switched-off code card (390 ₽), in Russian
+    const { run: seller, card: number } = await world.newShop({ card: { fromCatalog: true, active: false }, lang: 'ru' });
+    const question = await world.server.sandbox<{ id: string; at: string }>('POST', '/questions', { number, text: 'Does it work in Kazakhstan?' });
 
-    const listed = await seller(['questions', 'list', '--unanswered'], 'ru_RU.UTF-8', { TZ: 'Asia/Yekaterinburg' });
+    const listed = await seller(['questions', 'list', '--unanswered'], { env: { TZ: 'Asia/Yekaterinburg' } });
     const [header, row] = listed.stdout.trim().split('\n').map((line) => line.split('\t'));
     expect(header).toEqual(['ID', 'КАРТОЧКА', 'ЗАДАН', 'ВОПРОС', 'ОТВЕТ']);
     expect(row).toEqual([question.id, `#${number}`, expect.stringMatching(/^\d\d\.\d\d\.\d{4}, \d\d:\d\d GMT\+5$/), 'Does it work in Kazakhstan?', 'без ответа']);
@@ -103,15 +71,14 @@ describe('seller questions, reviews, complaints in Russian', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^ошибка: не хватает параметров: --reason --text\n--reason — одно из: /);
 
-    const [english, russian] = [await seller(['--json', 'questions', 'list'], 'C'), await seller(['--json', 'questions', 'list'])];
+    const [english, russian] = [await seller(['--json', 'questions', 'list'], { lang: 'en' }), await seller(['--json', 'questions', 'list'])];
     expect(russian.stdout).toBe(english.stdout);
   });
 });
 
 describe('seller keys and logout in Russian', () => {
   it('lists, issues and revokes keys with Russian words; logout says what it removed', async () => {
-    const { apiKey } = await server.newSeller();
-    const seller = sellerAs(apiKey);
+    const { apiKey, run: seller } = await world.newShop({ lang: 'ru' });
 
     const issued = await seller(['keys', 'issue', '--name', 'ci', '--scope', 'orders']);
     expect(issued.code).toBe(0);
@@ -134,7 +101,7 @@ describe('seller keys and logout in Russian', () => {
     const config = mkdtempSync(join(tmpdir(), 'seller-ru-logout-'));
     try {
       const inDir = { SELLER_CONFIG_DIR: config, SERVICE_API_KEY: '' };
-      expect((await runSeller(['login', '--key', apiKey, '--base-url', server.url], { env: { ...inDir, LANG: 'C' } })).code).toBe(0);
+      expect((await runSeller(['login', '--key', apiKey, '--base-url', world.server.url], { env: { ...inDir, LANG: 'C' } })).code).toBe(0);
       const out = await runSeller(['logout'], { env: { ...inDir, LANG: 'ru_RU.UTF-8' } });
       expect(out.stdout).toBe('Выход из профиля default выполнен; его ключ удалён.\n');
       const again = await runSeller(['logout'], { env: { ...inDir, LANG: 'ru_RU.UTF-8', SERVICE_API_KEY: apiKey } });
@@ -148,8 +115,7 @@ describe('seller keys and logout in Russian', () => {
 
 describe('seller work-mode in Russian', () => {
   it('sets and shows the work mode in words, and refuses a bad range with a Russian hint', async () => {
-    const { apiKey } = await server.newSeller();
-    const seller = sellerAs(apiKey);
+    const { run: seller } = await world.newShop({ lang: 'ru' });
     const set = await seller(['work-mode', 'set', '--capacity', '3', '--dnd', 'on', '--quiet', '23:00-08:00', '--tz', 'Europe/Moscow']);
     expect(set.code).toBe(0);
     expect(set.stdout).toMatch(/^Загрузка:\s+3 заказа одновременно$/m);
@@ -162,17 +128,16 @@ describe('seller work-mode in Russian', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('ошибка: --quiet: «23-8» — не промежуток ЧЧ:ММ-ЧЧ:ММ\nпример: --quiet 23:00-08:00 --tz Europe/Moscow\n');
 
-    const [english, russian] = [await seller(['--json', 'work-mode', 'show'], 'C'), await seller(['--json', 'work-mode', 'show'])];
+    const [english, russian] = [await seller(['--json', 'work-mode', 'show'], { lang: 'en' }), await seller(['--json', 'work-mode', 'show'])];
     expect(russian.stdout).toBe(english.stdout);
   });
 });
 
 describe('seller sandbox in Russian', () => {
   it('buys and pays an order as the buyer, in roubles and words; a missing admin token is explained', async () => {
-    const { apiKey } = await server.newSeller();
-    const number = await newCard(apiKey);
-    const client = new SellerClient({ apiKey, baseUrl: server.url });
-    await client.listings.setState(number, { active: true });
+    // a seller with a switched-on code card (390 ₽); the buyer's side runs with the admin token
+    const { card: number } = await world.newShop({ card: { fromCatalog: true } });
+    const { server } = world;
     const sandbox = (args: string[], extra: Record<string, string> = {}) =>
       runSeller(['sandbox', ...args], { env: { SERVICE_BASE_URL: server.url, SERVICE_ADMIN_TOKEN: server.adminToken, LANG: 'ru_RU.UTF-8', ...extra } });
 
@@ -197,7 +162,7 @@ describe('seller mcp in Russian', () => {
     try {
       const line = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`;
       const run = (lang: string) =>
-        runSeller(['mcp', '--read-only'], { env: { SELLER_CONFIG_DIR: config, SERVICE_API_KEY: '', SERVICE_BASE_URL: server.url, LANG: lang }, input: line });
+        runSeller(['mcp', '--read-only'], { env: { SELLER_CONFIG_DIR: config, SERVICE_API_KEY: '', SERVICE_BASE_URL: world.server.url, LANG: lang }, input: line });
       const [english, russian] = [await run('C'), await run('ru_RU.UTF-8')];
       expect(russian.stderr).toBe('seller mcp: в профиле «default» нет API-ключа; запросы будут отклонены (no_key)\n');
       expect(russian.stdout).toBe(english.stdout);

@@ -5,58 +5,34 @@
  * before any call. A second test runs the work-mode, feedback and numbers commands against the server.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SellerClient } from '../../sdk/client.ts';
+import { describe, expect, it } from 'vitest';
 import type { Papers } from '../../sdk/contract/account.ts';
 import { FIXTURE_ACCOUNTS, FIXTURE_BIK, FIXTURE_INNS, registryName } from '../../server/seed/registry.ts';
-import { ensureBuilt, runSeller } from '../helpers/cli.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { runSeller } from '../helpers/cli.ts';
+import { catalogCard, useSellerWorld, type Shop } from '../helpers/seller-world.ts';
 import type { z } from 'zod';
 
-let server: TestServer;
+const world = useSellerWorld({ cli: true });
 
-beforeAll(async () => {
-  await ensureBuilt();
-  server = await startTestServer();
-}, 120_000);
-afterAll(async () => {
-  await server?.close();
-});
-
-/** Runs `seller` as the given seller; `ok` fails the test on a non-zero exit. */
-function sellerAs(apiKey: string) {
-  const env = { SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey };
-  const any = (...args: string[]) => runSeller(args, { env });
+/** Runs `seller` as the shop's seller; `ok` fails the test on a non-zero exit. */
+function sellerAs(shop: Shop) {
+  const any = (...args: string[]) => shop.run(args);
   const ok = async (...args: string[]) => {
     const result = await any(...args);
     if (result.code !== 0) throw new Error(`seller ${args.join(' ')} → ${result.code}\n${result.stderr}`);
     return result;
   };
-  return { env, any, ok };
-}
-
-/** A switched-off code card made through the SDK. */
-async function newCard(client: SellerClient): Promise<{ number: number; isTest: boolean }> {
-  const position = await client.catalog.get('spotify');
-  return client.listings.create({
-    service: position.slug,
-    tariff: position.tariffs[0]!.slug,
-    productType: 'code',
-    deliveryMethod: 'code',
-    priceRub: 390,
-    slaMinutes: position.slaChoices[0]!,
-    guaranteeDays: position.guaranteeChoices[0]!,
-  });
+  return { any, ok };
 }
 
 describe('admission through the CLI', () => {
   it('fills the papers step by step, then a test card turns real', async () => {
-    const { apiKey } = await server.newSeller({ admission: 'none' });
-    const client = new SellerClient({ apiKey, baseUrl: server.url, strict: true });
-    const seller = sellerAs(apiKey);
+    const shop = await world.newShop({ seller: { admission: 'none' }, client: { strict: true } });
+    const { apiKey, client } = shop;
+    const seller = sellerAs(shop);
 
-    // A card made while admission is incomplete is a test card, and stays one.
-    const card = await newCard(client);
+    // A card made while admission is incomplete is a test card, and stays one (a switched-off code card).
+    const card = await client.listings.create(await catalogCard(client));
     expect(card.isTest).toBe(true);
     const early = await seller.any('cards', 'real', String(card.number));
     expect(early.code).toBe(1);
@@ -119,9 +95,8 @@ describe('admission through the CLI', () => {
 
 describe('work mode, feedback and numbers through the CLI', () => {
   it('sets the work mode, answers a question, and reads stats, rating, payouts and clients', async () => {
-    const { apiKey } = await server.newSeller({ admission: 'complete' });
-    const client = new SellerClient({ apiKey, baseUrl: server.url, strict: true });
-    const seller = sellerAs(apiKey);
+    const shop = await world.newShop({ seller: { admission: 'complete' }, client: { strict: true } });
+    const seller = sellerAs(shop);
 
     const set = await seller.ok('work-mode', 'set', '--capacity', '4', '--dnd', 'on', '--quiet', '23:00-08:00', '--tz', 'Europe/Moscow');
     expect(set.stdout).toMatch(/Capacity:\s+4 orders at a time/);
@@ -130,8 +105,8 @@ describe('work mode, feedback and numbers through the CLI', () => {
     await seller.ok('work-mode', 'set', '--capacity', 'none', '--no-quiet');
     expect(JSON.parse((await seller.ok('--json', 'work-mode', 'show')).stdout)).toMatchObject({ capacity: null, quietHours: null });
 
-    const card = await newCard(client);
-    const question = await server.sandbox<{ id: string }>('POST', '/questions', { number: card.number, text: 'Does it work in Kazakhstan?' });
+    const number = await shop.newCard({ fromCatalog: true, active: false });
+    const question = await world.server.sandbox<{ id: string }>('POST', '/questions', { number, text: 'Does it work in Kazakhstan?' });
     const listed = await seller.ok('questions', 'list', '--unanswered');
     expect(listed.stdout).toContain(question.id);
     const contacts = await seller.any('questions', 'answer', question.id, '--text', 'Write me: shop@example.com');
@@ -139,7 +114,7 @@ describe('work mode, feedback and numbers through the CLI', () => {
     // refused offline, before the call: the contact named, how to go on
     expect(contacts.stderr).toContain('the answer contains an e-mail address "shop@example.com"');
     expect(contacts.stderr).toContain('hint: rewrite it without e-mail addresses, phone numbers, messenger handles or profile links');
-    expect((await seller.ok('questions', 'answer', question.id, '--text', 'Yes, it does')).stdout).toBe(`Answered ${question.id} (card #${card.number}).\n`);
+    expect((await seller.ok('questions', 'answer', question.id, '--text', 'Yes, it does')).stdout).toBe(`Answered ${question.id} (card #${number}).\n`);
     const unanswered = await seller.ok('questions', 'list', '--unanswered');
     expect(unanswered.stderr).toBe('No unanswered questions.\n');
 

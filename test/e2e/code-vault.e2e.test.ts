@@ -4,40 +4,26 @@
  * not marked delivered (exit 2, the order still awaits delivery); after `orders vault put` it is, and
  * the buyer reads the code from the vault.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SellerClient } from '../../sdk/client.ts';
-import { CODE_CARD } from '../helpers/fixtures.ts';
-import { ensureBuilt, runSeller } from '../helpers/cli.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useSellerWorld } from '../helpers/seller-world.ts';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  await ensureBuilt();
-  server = await startTestServer();
-}, 120_000);
-afterAll(async () => {
-  await server?.close();
-});
+/** A seller with complete papers and a switched-on code card (CODE_CARD). */
+const world = useSellerWorld({ cli: true, card: {} });
 
 describe('delivering a code order', () => {
   it('is refused with an empty vault and goes through once the code is in it', async () => {
-    const { apiKey } = await server.newSeller({ admission: 'complete' });
-    const env = { SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey };
-    const client = new SellerClient({ apiKey, baseUrl: server.url });
-    const { number } = await client.listings.create({ ...CODE_CARD, productType: 'code', deliveryMethod: 'code' });
-    await client.listings.setState(number, { active: true });
+    const { server, client, card: number } = world;
     const order = await server.sandbox<{ id: string }>('POST', '/orders', { number });
     await server.sandbox('POST', `/orders/${order.id}/pay`, {});
 
-    const refused = await runSeller(['orders', 'deliver', order.id], { env });
+    const refused = await world.run(['orders', 'deliver', order.id]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${order.id} is a code order and your vault is empty`);
     expect((await client.orders.get(order.id)).status).toBe('awaiting_delivery');
 
-    const put = await runSeller(['orders', 'vault', 'put', order.id], { env, input: 'GIFT-CODE-1234\n' });
+    const put = await world.run(['orders', 'vault', 'put', order.id], { input: 'GIFT-CODE-1234\n' });
     expect(put.code, put.stderr).toBe(0);
-    const delivered = await runSeller(['orders', 'deliver', order.id], { env });
+    const delivered = await world.run(['orders', 'deliver', order.id]);
     expect(delivered.code, delivered.stderr).toBe(0);
     expect((await client.orders.get(order.id)).status).toBe('delivered');
   }, 120_000);
