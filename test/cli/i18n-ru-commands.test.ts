@@ -137,9 +137,7 @@ describe('seller sandbox in Russian', () => {
   it('buys and pays an order as the buyer, in roubles and words; a missing admin token is explained', async () => {
     // a seller with a switched-on code card (390 ₽); the buyer's side runs with the admin token
     const { card: number } = await world.newShop({ card: { fromCatalog: true } });
-    const { server } = world;
-    const sandbox = (args: string[], extra: Record<string, string> = {}) =>
-      runSeller(['sandbox', ...args], { env: { SERVICE_BASE_URL: server.url, SERVICE_ADMIN_TOKEN: server.adminToken, LANG: 'ru_RU.UTF-8', ...extra } });
+    const sandbox = (args: string[], extra: Record<string, string> = {}) => runSeller(['sandbox', ...args], { env: { ...world.adminEnv, LANG: 'ru_RU.UTF-8', ...extra } });
 
     const buy = await sandbox(['buy', String(number)]);
     expect(buy.code).toBe(0);

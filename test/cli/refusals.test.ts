@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SellerClient } from '../../sdk/client.ts';
 import { CODE_CARD } from '../helpers/fixtures.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSellerWorld, SUBSCRIPTION_CARD, useSellerWorld } from '../helpers/seller-world.ts';
+import type { TestServer } from '../helpers/server.ts';
 import { bufferIO, run, scriptedPrompter, tempConfigDir } from './helpers.ts';
 import { createDeps } from '../../cli/lib/deps.ts';
 import { runCardsCreate, type WalkPrompter } from '../../cli/commands/cards-create.ts';
@@ -15,6 +16,7 @@ import { countsLine, eventLine } from '../../cli/commands/autopilot.ts';
 import { CancelledError } from '../../cli/lib/errors.ts';
 import type { Choice } from '../../cli/lib/prompts.ts';
 
+const world = useSellerWorld({ client: { maxRetries: 0 } });
 let server: TestServer;
 let config: ReturnType<typeof tempConfigDir>;
 let apiKey: string;
@@ -23,7 +25,7 @@ let subscriptionCard: number;
 let codeCard: number;
 
 const cli = (argv: string[], env: Record<string, string> = {}) =>
-  run(argv, bufferIO({ env: { SELLER_CONFIG_DIR: config.dir, SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey, ...env } }));
+  run(argv, bufferIO({ env: { SELLER_CONFIG_DIR: config.dir, ...world.env, ...env } }));
 
 /** A paid order of `card`, awaiting delivery. */
 async function paidOrder(card: number): Promise<string> {
@@ -35,28 +37,13 @@ async function paidOrder(card: number): Promise<string> {
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 beforeAll(async () => {
-  server = await startTestServer();
+  ({ server, apiKey, client } = world);
   config = tempConfigDir();
-  ({ apiKey } = await server.newSeller());
-  client = new SellerClient({ apiKey, baseUrl: server.url, maxRetries: 0 });
-  const position = await client.catalog.get('spotify');
-  const sub = await client.listings.create({
-    service: position.slug,
-    tariff: position.tariffs[0]!.slug,
-    productType: 'subscription',
-    deliveryMethod: 'invite',
-    priceRub: 390,
-    slaMinutes: position.slaChoices[0]!,
-    guaranteeDays: position.guaranteeChoices.find((days) => days > 0)!,
-  });
-  await client.listings.setState(sub.number, { active: true });
-  subscriptionCard = sub.number;
-  const code = await client.listings.create({ ...CODE_CARD } as never);
-  await client.listings.setState(code.number, { active: true });
-  codeCard = code.number;
+  // Two switched-on cards: a subscription with a guarantee (from the catalogue, 390 ₽) and a code card (CODE_CARD).
+  subscriptionCard = await world.newCard(SUBSCRIPTION_CARD);
+  codeCard = await world.newCard();
 });
-afterAll(async () => {
-  await server.close();
+afterAll(() => {
   config.cleanup();
 });
 
@@ -82,16 +69,13 @@ describe('orders deliver --next-charge', () => {
 
   it("follows the service's clock, not this computer's: after the sandbox moves 400 days on, this computer's tomorrow is past", async () => {
     // a server of its own: the jump must not move the other tests' today
-    const moved = await startTestServer();
-    const own = await moved.newSeller();
-    const ownClient = new SellerClient({ apiKey: own.apiKey, baseUrl: moved.url, maxRetries: 0 });
-    const card = await ownClient.listings.create({ ...CODE_CARD, productType: 'subscription', deliveryMethod: 'invite', priceRub: 390 } as never);
-    await ownClient.listings.setState(card.number, { active: true });
-    const order = await moved.sandbox<{ id: string }>('POST', '/orders', { number: card.number });
+    const own = await startSellerWorld({ client: { maxRetries: 0 }, card: { body: { productType: 'subscription', deliveryMethod: 'invite', priceRub: 390 } } });
+    const moved = own.server;
+    const order = await moved.sandbox<{ id: string }>('POST', '/orders', { number: own.card });
     await moved.sandbox('POST', `/orders/${order.id}/pay`);
     await moved.sandbox('POST', '/clock/advance', { seconds: 400 * 86_400 });
     const tomorrow = day(Date.now() + 86_400_000);
-    const env = { SERVICE_API_KEY: own.apiKey, SERVICE_BASE_URL: moved.url };
+    const { env } = own;
     const refused = await cli(['orders', 'deliver', order.id, '--next-charge', tomorrow], env);
     expect(refused.code).toBe(1);
     expect(refused.err).toContain(`${tomorrow} is in the past (the service's today is ${day(Date.now() + 400 * 86_400_000)})`);
@@ -99,7 +83,7 @@ describe('orders deliver --next-charge', () => {
     const delivered = await cli(['orders', 'deliver', order.id, '--next-charge', serviceTomorrow], env);
     // the order's deadline may have passed with the jump: the point is that the date itself is not refused
     expect(delivered.err).not.toContain('--next-charge');
-    await moved.close();
+    await own.close();
   });
 
   it('today and later pass and deliver', async () => {

@@ -6,39 +6,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../sdk/contract/index.ts';
 import { SellerClient } from '../../sdk/index.ts';
-import { ensureBuilt, runSeller, spawnSeller } from '../helpers/cli.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { runSeller, spawnSeller } from '../helpers/cli.ts';
+import { newCard, SUBSCRIPTION_CARD, useSellerWorld } from '../helpers/seller-world.ts';
 
-let server: TestServer;
+const world = useSellerWorld({ cli: true });
+/** The buyer's side: `seller sandbox …` with the admin token. */
 let admin: Record<string, string>;
-
-beforeAll(async () => {
-  await ensureBuilt();
-  server = await startTestServer();
-  admin = { SERVICE_BASE_URL: server.url, SERVICE_ADMIN_TOKEN: server.adminToken };
-}, 120_000);
-afterAll(async () => {
-  await server?.close();
+beforeAll(() => {
+  admin = world.adminEnv;
 });
 
-/** A switched-on subscription card (needs a next charge day on delivery), made through the SDK. */
-async function subscriptionCard(apiKey: string): Promise<number> {
-  const client = new SellerClient({ apiKey, baseUrl: server.url, strict: true });
-  const position = await client.catalog.get('spotify');
-  const card = await client.listings.create({
-    service: position.slug,
-    tariff: position.tariffs[0]!.slug,
-    productType: 'subscription',
-    deliveryMethod: 'invite',
-    priceRub: 390,
-    slaMinutes: position.slaChoices[0]!,
-    guaranteeDays: position.guaranteeChoices.find((days) => days > 0)!,
-  });
-  await client.listings.setState(card.number, { active: true });
-  return card.number;
+/** A new seller with a switched-on subscription card (needs a next charge day on delivery): its `seller` env and the card. */
+async function subscriptionShop(): Promise<{ seller: Record<string, string>; number: number }> {
+  const { env, card } = await world.newShop({ client: { strict: true }, card: SUBSCRIPTION_CARD });
+  return { seller: env, number: card };
 }
 
 /**
@@ -91,8 +75,8 @@ describe('an order through the CLI', { timeout: 90_000 }, () => {
     expect(created.code, created.stderr).toBe(0);
     const { sellerId, apiKey } = JSON.parse(created.stdout) as { sellerId: string; apiKey: string };
     expect(apiKey).toMatch(/^service_live_/);
-    const seller = { SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey };
-    const number = await subscriptionCard(apiKey);
+    const seller = { SERVICE_BASE_URL: world.server.url, SERVICE_API_KEY: apiKey };
+    const number = await newCard(new SellerClient({ apiKey, baseUrl: world.server.url, strict: true }), SUBSCRIPTION_CARD);
 
     const bought = await runSeller(['sandbox', 'buy', String(number)], { env: admin });
     expect(bought.code, bought.stderr).toBe(0);
@@ -181,9 +165,7 @@ describe('an order through the CLI', { timeout: 90_000 }, () => {
   });
 
   it('a watch with --state-file resumes where it stopped and repeats nothing', async () => {
-    const { apiKey } = await server.newSeller();
-    const seller = { SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey };
-    const number = await subscriptionCard(apiKey);
+    const { seller, number } = await subscriptionShop();
     const dir = mkdtempSync(join(tmpdir(), 'watch-state-'));
     try {
       const state = join(dir, 'orders.pos');
@@ -213,9 +195,7 @@ describe('an order through the CLI', { timeout: 90_000 }, () => {
   });
 
   it('a dispute through the CLI: dispute → reply → resolved for the seller → review; a question', async () => {
-    const { apiKey } = await server.newSeller();
-    const seller = { SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey };
-    const number = await subscriptionCard(apiKey);
+    const { seller, number } = await subscriptionShop();
     const id = (await runSeller(['sandbox', 'buy', String(number)], { env: admin })).stdout.trim();
     expect((await runSeller(['sandbox', 'pay', id], { env: admin })).code).toBe(0);
     const early = await runSeller(['orders', 'dispute-reply', id, '--text', 'nothing to answer'], { env: seller });
@@ -241,7 +221,7 @@ describe('an order through the CLI', { timeout: 90_000 }, () => {
 
   it('a blocked seller: the watch ends with exit 4; admission can be cleared', async () => {
     const created = JSON.parse((await runSeller(['--json', 'sandbox', 'seller', 'create'], { env: admin })).stdout) as { sellerId: string; apiKey: string };
-    const seller = { SERVICE_BASE_URL: server.url, SERVICE_API_KEY: created.apiKey };
+    const seller = { SERVICE_BASE_URL: world.server.url, SERVICE_API_KEY: created.apiKey };
     const watch = spawnSeller(['orders', 'watch', '--json', '--interval', '0.1'], { env: seller });
     const reader = ndjson(watch);
     const end = exited(watch);
@@ -262,7 +242,7 @@ describe('an order through the CLI', { timeout: 90_000 }, () => {
     expect(Date.parse(after.stdout.trim()) - Date.parse(before.stdout.trim())).toBeGreaterThanOrEqual(3600_000);
     const wrong = await runSeller(['sandbox', 'clock'], { env: { ...admin, SERVICE_ADMIN_TOKEN: 'nope' } });
     expect(wrong.code, wrong.stderr).toBe(4);
-    const none = await runSeller(['sandbox', 'clock'], { env: { SERVICE_BASE_URL: server.url } });
+    const none = await runSeller(['sandbox', 'clock'], { env: { SERVICE_BASE_URL: world.server.url } });
     expect(none.code).toBe(2);
   });
 });

@@ -36,6 +36,9 @@ export interface CardOptions {
   autoIssue?: boolean;
 }
 
+/** A switched-on spotify subscription by invite with a guarantee (from the catalogue, 390 ₽): its delivery needs a next charge day. */
+export const SUBSCRIPTION_CARD: CardOptions = { fromCatalog: 'guaranteed', body: { productType: 'subscription', deliveryMethod: 'invite' } };
+
 export interface ShopOptions {
   /** How the sandbox creates the seller. @default { admission: 'complete' } */
   seller?: Parameters<TestServer['newSeller']>[0];
@@ -85,6 +88,8 @@ export interface WorldOptions extends ShopOptions {
 export type SellerWorld<O extends ShopOptions = ShopOptions> = ShopWith<O> & {
   server: TestServer;
   sandbox: SandboxClient;
+  /** SERVICE_BASE_URL and SERVICE_ADMIN_TOKEN of a `seller sandbox …` run (the buyer's side). */
+  adminEnv: Record<string, string>;
   /** Another seller on the same server. */
   newShop<S extends ShopOptions>(options?: S): Promise<ShopWith<S>>;
   /** Closes the server, its open connections too. */
@@ -108,7 +113,8 @@ export async function catalogCard(client: SellerClient, guaranteed = false): Pro
   };
 }
 
-async function newCard(client: SellerClient, options: CardOptions = {}): Promise<number> {
+/** A new card through `client`; answers its number. */
+export async function newCard(client: SellerClient, options: CardOptions = {}): Promise<number> {
   const base = options.fromCatalog ? await catalogCard(client, options.fromCatalog === 'guaranteed') : CODE_CARD;
   const { number } = await client.listings.create({ ...base, ...options.body });
   if (options.stock) await client.stock.refill(number, { items: options.stock });
@@ -142,6 +148,7 @@ export async function startSellerWorld<O extends WorldOptions>(options: O = {} a
       ...shop,
       server,
       sandbox: new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url, ...options.sandbox }),
+      adminEnv: { SERVICE_BASE_URL: server.url, SERVICE_ADMIN_TOKEN: server.adminToken },
       newShop: (o = {} as never) => openShop(server, o),
       close: async () => {
         const closing = server.close();
