@@ -9,21 +9,16 @@
  * - a reply template that answers a buyer once (the second message is left to the seller);
  * - a SIGKILL mid-delivery and a restart: no order delivered or activated twice, none missed.
  */
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxClient, SellerClient } from '../../sdk/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AutopilotEvent } from '../../sdk/autopilot/index.ts';
-import { ensureBuilt, spawnSeller } from '../helpers/cli.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { NETFLIX_CODE_CARD } from '../helpers/fixtures.ts';
+import { NO_RATE_LIMIT, useSellerWorld } from '../helpers/seller-world.ts';
 
-let server: TestServer;
-let client: SellerClient;
-let sandbox: SandboxClient;
-let dir: string;
-let env: Record<string, string>;
+/** The seller, its client, the sandbox and the work directory (the deliver command's WORK_DIR). */
+const world = useSellerWorld({ cli: true, server: { rateLimit: NO_RATE_LIMIT }, dir: 'autopilot-e2e-' });
 /** The states of a delivered order (one without a guarantee completes at the next clock sweep). */
 const DELIVERED: readonly string[] = ['delivered', 'completed'];
 const cards = { subs: 0, account: 0, credits: 0, manual: 0, auto: 0, priced: 0 };
@@ -49,32 +44,17 @@ process.stdout.write(JSON.stringify(out));
 `;
 
 beforeAll(async () => {
-  await ensureBuilt();
-  server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
-  const seller = await server.newSeller();
-  client = new SellerClient({ apiKey: seller.apiKey, baseUrl: server.url });
-  sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
-  dir = mkdtempSync(join(tmpdir(), 'autopilot-e2e-'));
-  env = { SERVICE_API_KEY: seller.apiKey, SERVICE_BASE_URL: server.url, WORK_DIR: dir };
-  const make = async (body: Record<string, unknown>) => {
-    const { number } = await client.listings.create({ slaMinutes: 60, guaranteeDays: 7, priceRub: 300, ...body } as never);
-    await client.listings.setState(number, { active: true });
-    return number;
-  };
+  const { dir } = world;
+  // Switched-on cards, each at 300 ₽ with a 60-minute SLA and 7 days of guarantee unless it says otherwise.
+  const make = (body: Record<string, unknown>) => world.newCard({ body });
   cards.subs = await make({ service: 'spotify', tariff: 'individual', productType: 'subscription', deliveryMethod: 'invite' });
   cards.account = await make({ service: 'spotify', tariff: 'family', productType: 'account', deliveryMethod: 'credentials' });
   cards.credits = await make({ service: 'steam-wallet', tariff: 'region-ru', productType: 'credits', deliveryMethod: 'transfer', creditsType: 'pack', creditsAmount: 1000, slaMinutes: 60, guaranteeDays: 0 });
   cards.manual = await make({ service: 'spotify', tariff: 'duo', productType: 'subscription', deliveryMethod: 'own_account' });
-  cards.auto = await make({ service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code' });
-  await client.stock.refill(cards.auto, { items: ['CODE-0001'] });
-  await client.listings.setState(cards.auto, { active: true, autoIssue: true });
-  cards.priced = await make({ service: 'netflix', tariff: 'basic', productType: 'code', deliveryMethod: 'code', priceRub: 500, slaMinutes: 30, guaranteeDays: 0 });
+  cards.auto = await world.newCard({ body: { service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code' }, stock: ['CODE-0001'], autoIssue: true });
+  cards.priced = await make({ ...NETFLIX_CODE_CARD, priceRub: 500 });
   // Three other sellers make the usual price of netflix codes 325 (with ours at 500): under the floor.
-  for (const price of [250, 300, 350]) {
-    const other = new SellerClient({ apiKey: (await server.newSeller()).apiKey, baseUrl: server.url });
-    const { number } = await other.listings.create({ service: 'netflix', tariff: 'basic', productType: 'code', deliveryMethod: 'code', priceRub: price, slaMinutes: 30, guaranteeDays: 0 });
-    await other.listings.setState(number, { active: true });
-  }
+  for (const priceRub of [250, 300, 350]) await world.newShop({ card: { body: { ...NETFLIX_CODE_CARD, priceRub } } });
   writeFileSync(join(dir, 'deliver.cjs'), DELIVER_SCRIPT);
   const notify = `node -e "require('fs').appendFileSync(process.env.WORK_DIR + '/warnings.log', require('fs').readFileSync(0, 'utf8'))"`;
   const action = { command: `node ${join(dir, 'deliver.cjs')}` };
@@ -96,13 +76,6 @@ beforeAll(async () => {
   );
 }, 120_000);
 
-afterAll(async () => {
-  const closing = server?.close();
-  server?.app.server.closeAllConnections();
-  await closing;
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A running autopilot and the events it printed. */
 class Run {
   readonly events: AutopilotEvent[] = [];
@@ -110,7 +83,7 @@ class Run {
   stderr = '';
   readonly closed: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   constructor(all: AutopilotEvent[], extraEnv: Record<string, string> = {}) {
-    this.child = spawnSeller(['autopilot', '--config', join(dir, 'autopilot.json'), '--json'], { env: { ...env, ...extraEnv } });
+    this.child = world.spawn(['autopilot', '--config', join(world.dir, 'autopilot.json'), '--json'], { env: { WORK_DIR: world.dir, ...extraEnv } });
     let buffer = '';
     this.child.stdout.setEncoding('utf8').on('data', (text: string) => {
       buffer += text;
@@ -147,12 +120,12 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
 }
 
 const buy = async (card: number) => {
-  const order = await sandbox.createOrder({ number: card });
-  await sandbox.pay(order.id);
+  const order = await world.sandbox.createOrder({ number: card });
+  await world.sandbox.pay(order.id);
   return order.id;
 };
-const lines = (file: string) => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean) : []);
-const statusOf = async (id: string) => (await client.orders.get(id)).status;
+const lines = (file: string) => (existsSync(join(world.dir, file)) ? readFileSync(join(world.dir, file), 'utf8').split('\n').filter(Boolean) : []);
+const statusOf = async (id: string) => (await world.client.orders.get(id)).status;
 
 describe('seller autopilot: a scripted day', () => {
   it('delivers, warns, balances the backlog, restocks, reprices, replies, and survives a SIGKILL', async () => {
@@ -167,33 +140,33 @@ describe('seller autopilot: a scripted day', () => {
     for (const id of morning) await until(`delivery of ${id}`, () => has(run, 'deliver', 'delivered', id));
     // A card without a guarantee completes at once after delivery: either state means delivered.
     for (const id of morning) expect(DELIVERED).toContain(await statusOf(id));
-    const sub = await client.orders.get(morning[0]!);
+    const sub = await world.client.orders.get(morning[0]!);
     expect(sub.nextChargeDay).toBe('2031-01-31');
-    expect((await client.orders.vaults(morning[1]!)).items).toEqual([{ side: 'own', opened: true }]);
+    expect((await world.client.orders.vaults(morning[1]!)).items).toEqual([{ side: 'own', opened: true }]);
 
     // The reprice stops at the floor (usual price 325, floor 400), once.
     await until('reprice', () => has(run, 'reprice', 'repriced', cards.priced));
-    expect((await client.listings.get(cards.priced)).priceRub).toBe(400);
+    expect((await world.client.listings.get(cards.priced)).priceRub).toBe(400);
 
     // Stock: the only code is sold, auto-delivery goes off; a refill brings it back.
     const autoOrder = await buy(cards.auto);
     expect(DELIVERED).toContain(await statusOf(autoOrder));
     await until('stock out', () => has(run, 'stock', 'out', cards.auto));
-    await client.stock.refill(cards.auto, { items: ['CODE-0002', 'CODE-0003'] });
+    await world.client.stock.refill(cards.auto, { items: ['CODE-0002', 'CODE-0003'] });
     await until('auto-delivery on again', () => has(run, 'stock', 'reenabled', cards.auto));
-    expect((await client.listings.get(cards.auto)).autoIssue).toBe(true);
+    expect((await world.client.listings.get(cards.auto)).autoIssue).toBe(true);
     expect(DELIVERED).toContain(await statusOf(await buy(cards.auto)));
 
     // Midday rush on a card no rule delivers: the backlog switches do-not-disturb on.
     const manual: string[] = [];
     for (let i = 0; i < 10; i++) manual.push(await buy(cards.manual));
     await until('backlog engaged', () => has(run, 'backlog', 'engaged'));
-    expect((await client.workMode.get()).doNotDisturb).toBe(true);
-    await expect(sandbox.createOrder({ number: cards.manual })).rejects.toMatchObject({ refusal: { kind: 'do_not_disturb' } });
+    expect((await world.client.workMode.get()).doNotDisturb).toBe(true);
+    await expect(world.sandbox.createOrder({ number: cards.manual })).rejects.toMatchObject({ refusal: { kind: 'do_not_disturb' } });
 
     // The clock moves 50 of the 60 SLA minutes; a buyer asks when, twice.
-    await sandbox.advanceClock({ seconds: 50 * 60 });
-    await sandbox.message(manual[0]!, { text: 'Hello, when will it arrive?' });
+    await world.sandbox.advanceClock({ seconds: 50 * 60 });
+    await world.sandbox.message(manual[0]!, { text: 'Hello, when will it arrive?' });
     await until('SLA warning', () => has(run, 'deadline', 'warned', manual[0]));
     const warned = run.events.find((e) => e.rule === 'deadline' && e.type === 'warned' && e.order === manual[0])!;
     expect(warned.detail?.minutesLeft).toBeGreaterThanOrEqual(0);
@@ -201,15 +174,15 @@ describe('seller autopilot: a scripted day', () => {
     expect(await statusOf(manual[0]!)).toBe('awaiting_delivery'); // warned before the deadline
     await until('warning notified', () => lines('warnings.log').length > 0);
     await until('reply', () => has(run, 'replies', 'replied', manual[0]));
-    await sandbox.message(manual[0]!, { text: 'And how long exactly? when?' });
+    await world.sandbox.message(manual[0]!, { text: 'And how long exactly? when?' });
     await until('second message left to the seller', () => has(run, 'replies', 'capped', manual[0]));
-    const sellerMessages = (await client.orders.get(manual[0]!)).messages.filter((m) => m.from === 'seller');
+    const sellerMessages = (await world.client.orders.get(manual[0]!)).messages.filter((m) => m.from === 'seller');
     expect(sellerMessages.map((m) => m.text)).toEqual(['Your order is being prepared and arrives within the hour.']);
 
     // The seller delivers by hand; the backlog clears and the work mode is restored.
-    for (const id of manual) await client.orders.deliver(id, { nextChargeDay: '2031-02-01' });
+    for (const id of manual) await world.client.orders.deliver(id, { nextChargeDay: '2031-02-01' });
     await until('backlog restored', () => has(run, 'backlog', 'restored'));
-    expect((await client.workMode.get()).doNotDisturb).toBe(false);
+    expect((await world.client.workMode.get()).doNotDisturb).toBe(false);
 
     // Afternoon: a burst of orders with slow activations; the autopilot is killed in the middle.
     const afternoon: string[] = [];

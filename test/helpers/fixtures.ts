@@ -14,6 +14,9 @@ export const CODE_CARD = {
   guaranteeDays: 7,
 };
 
+/** A netflix code card body with no guarantee: the market a reprice reads (other sellers' prices over it). */
+export const NETFLIX_CODE_CARD = { ...CODE_CARD, service: 'netflix', tariff: 'basic', slaMinutes: 30, guaranteeDays: 0 };
+
 /** A credits card body (a Steam wallet pack of 1000) that the seeded catalogue accepts. */
 export const CREDITS_PACK_CARD = {
   service: 'steam-wallet',

@@ -9,6 +9,9 @@
  * in `afterAll`: its fields are there from the first test on. `startSellerWorld()` starts one inside a
  * test, which closes it itself.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { SandboxClient, type SandboxClientOptions } from '../../sdk/sandbox.ts';
 import { SellerClient, type SellerClientOptions } from '../../sdk/client.ts';
@@ -35,6 +38,9 @@ export interface CardOptions {
   /** Switched on with auto-delivery from its stock. */
   autoIssue?: boolean;
 }
+
+/** A server rate limit no test reaches (`server: { rateLimit: NO_RATE_LIMIT }`). */
+export const NO_RATE_LIMIT = { perMinute: 1_000_000, burst: 100_000 };
 
 /** A switched-on spotify subscription by invite with a guarantee (from the catalogue, 390 ₽): its delivery needs a next charge day. */
 export const SUBSCRIPTION_CARD: CardOptions = { fromCatalog: 'guaranteed', body: { productType: 'subscription', deliveryMethod: 'invite' } };
@@ -83,9 +89,11 @@ export interface WorldOptions extends ShopOptions {
   sandbox?: Partial<SandboxClientOptions>;
   /** Build the `seller` binary first (`ensureBuilt()`). */
   cli?: boolean;
+  /** A temporary directory of this name (a prefix), removed at close: `world.dir`. */
+  dir?: string;
 }
 
-export type SellerWorld<O extends ShopOptions = ShopOptions> = ShopWith<O> & {
+export type SellerWorld<O extends WorldOptions = WorldOptions> = ShopWith<O> & (O extends { dir: string } ? { dir: string } : unknown) & {
   server: TestServer;
   sandbox: SandboxClient;
   /** SERVICE_BASE_URL and SERVICE_ADMIN_TOKEN of a `seller sandbox …` run (the buyer's side). */
@@ -144,8 +152,10 @@ export async function startSellerWorld<O extends WorldOptions>(options: O = {} a
   const server = await startTestServer(options.server);
   try {
     const shop = await openShop(server, options);
+    const dir = options.dir === undefined ? undefined : mkdtempSync(join(tmpdir(), options.dir));
     return {
       ...shop,
+      ...(dir === undefined ? {} : { dir }),
       server,
       sandbox: new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url, ...options.sandbox }),
       adminEnv: { SERVICE_BASE_URL: server.url, SERVICE_ADMIN_TOKEN: server.adminToken },
@@ -154,8 +164,9 @@ export async function startSellerWorld<O extends WorldOptions>(options: O = {} a
         const closing = server.close();
         server.app.server.closeAllConnections();
         await closing;
+        if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
       },
-    };
+    } as SellerWorld<O>;
   } catch (err) {
     await server.close();
     throw err;
