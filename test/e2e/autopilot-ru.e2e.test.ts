@@ -4,20 +4,15 @@
  * it prints (piped: one line per event) are Russian, with Moscow times, roubles and words for the
  * event types; `--json` under the same locale keeps the SDK's English events.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxClient, SellerClient } from '../../sdk/index.ts';
-import { ensureBuilt, spawnSeller } from '../helpers/cli.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { NETFLIX_CODE_CARD } from '../helpers/fixtures.ts';
+import { NO_RATE_LIMIT, useSellerWorld } from '../helpers/seller-world.ts';
 
-let server: TestServer;
-let client: SellerClient;
-let sandbox: SandboxClient;
-let dir: string;
-let env: Record<string, string>;
+/** The seller, its client, the sandbox, a work directory; its `seller` runs in Russian, in Moscow. */
+const world = useSellerWorld({ cli: true, server: { rateLimit: NO_RATE_LIMIT }, dir: 'autopilot-ru-', lang: 'ru', env: { TZ: 'Europe/Moscow' } });
 const cards = { subs: 0, auto: 0, manual: 0, priced: 0 };
 
 const DELIVER_SCRIPT = `
@@ -26,29 +21,15 @@ process.stdout.write(JSON.stringify({ nextChargeDay: '2031-01-31', note: 'Гот
 `;
 
 beforeAll(async () => {
-  await ensureBuilt();
-  server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
-  const seller = await server.newSeller();
-  client = new SellerClient({ apiKey: seller.apiKey, baseUrl: server.url });
-  sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
-  dir = mkdtempSync(join(tmpdir(), 'autopilot-ru-'));
-  env = { SERVICE_API_KEY: seller.apiKey, SERVICE_BASE_URL: server.url, LANG: 'ru_RU.UTF-8', TZ: 'Europe/Moscow' };
-  const make = async (body: Record<string, unknown>) => {
-    const { number } = await client.listings.create({ slaMinutes: 60, guaranteeDays: 7, priceRub: 300, ...body } as never);
-    await client.listings.setState(number, { active: true });
-    return number;
-  };
+  const { dir } = world;
+  // Switched-on cards, each at 300 ₽ with a 60-minute SLA and 7 days of guarantee unless it says otherwise.
+  const make = (body: Record<string, unknown>) => world.newCard({ body });
   cards.subs = await make({ service: 'spotify', tariff: 'individual', productType: 'subscription', deliveryMethod: 'invite' });
   cards.manual = await make({ service: 'spotify', tariff: 'duo', productType: 'subscription', deliveryMethod: 'own_account' });
-  cards.auto = await make({ service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code' });
-  await client.stock.refill(cards.auto, { items: ['CODE-0001'] });
-  await client.listings.setState(cards.auto, { active: true, autoIssue: true });
-  cards.priced = await make({ service: 'netflix', tariff: 'basic', productType: 'code', deliveryMethod: 'code', priceRub: 1500, slaMinutes: 30, guaranteeDays: 0 });
-  for (const price of [1200, 1250, 1300]) {
-    const other = new SellerClient({ apiKey: (await server.newSeller()).apiKey, baseUrl: server.url });
-    const { number } = await other.listings.create({ service: 'netflix', tariff: 'basic', productType: 'code', deliveryMethod: 'code', priceRub: price, slaMinutes: 30, guaranteeDays: 0 });
-    await other.listings.setState(number, { active: true });
-  }
+  cards.auto = await world.newCard({ body: { service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code' }, stock: ['CODE-0001'], autoIssue: true });
+  cards.priced = await make({ ...NETFLIX_CODE_CARD, priceRub: 1500 });
+  // Three other sellers: with ours at 1500, the usual price of netflix codes is 1275 (the median).
+  for (const priceRub of [1200, 1250, 1300]) await world.newShop({ card: { body: { ...NETFLIX_CODE_CARD, priceRub } } });
   writeFileSync(join(dir, 'deliver.cjs'), DELIVER_SCRIPT);
   writeFileSync(
     join(dir, 'autopilot.json'),
@@ -62,20 +43,13 @@ beforeAll(async () => {
   );
 }, 120_000);
 
-afterAll(async () => {
-  const closing = server?.close();
-  server?.app.server.closeAllConnections();
-  await closing;
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
 class Run {
   stdout = '';
   stderr = '';
   readonly child: ChildProcessWithoutNullStreams;
   readonly closed: Promise<number | null>;
   constructor(args: string[] = []) {
-    this.child = spawnSeller(['autopilot', '--config', join(dir, 'autopilot.json'), ...args], { env });
+    this.child = world.spawn(['autopilot', '--config', join(world.dir, 'autopilot.json'), ...args]);
     this.child.stdout.setEncoding('utf8').on('data', (text: string) => (this.stdout += text));
     this.child.stderr.setEncoding('utf8').on('data', (text: string) => (this.stderr += text));
     this.closed = new Promise((resolve) => this.child.on('close', (code) => resolve(code)));
@@ -96,8 +70,8 @@ async function until<T>(what: string, run: Run, probe: () => T | undefined, time
 }
 
 const buy = async (card: number) => {
-  const order = await sandbox.createOrder({ number: card });
-  await sandbox.pay(order.id);
+  const order = await world.sandbox.createOrder({ number: card });
+  await world.sandbox.pay(order.id);
   return order.id;
 };
 
@@ -106,7 +80,7 @@ describe('seller autopilot under LANG=ru_RU.UTF-8', () => {
     const run = new Run();
     const started = await until('start', run, () => run.line(/autopilot запущен/));
     expect(started).toMatch(/^\d\d:\d\d:\d\d  autopilot запущен\s+deliver, deadline, stock, reprice; первый запуск: каждый заказ будет просмотрен один раз$/);
-    expect(run.stderr).toContain(`автопилот: ${join(dir, 'autopilot.json')}, состояние в `);
+    expect(run.stderr).toContain(`автопилот: ${join(world.dir, 'autopilot.json')}, состояние в `);
 
     const id = await buy(cards.subs);
     const delivered = await until('delivery', run, () => run.line(new RegExp(`${id} .*выдан по правилу subs`)));
@@ -121,10 +95,10 @@ describe('seller autopilot under LANG=ru_RU.UTF-8', () => {
 
     // 50 of the 60 SLA minutes pass on an order no rule delivers, and its buyer writes: a warning with the Moscow deadline.
     const manual = await buy(cards.manual);
-    const deliverBy = (await client.orders.get(manual)).deliverBy!;
-    await sandbox.advanceClock({ seconds: 50 * 60 });
+    const deliverBy = (await world.client.orders.get(manual)).deliverBy!;
+    await world.sandbox.advanceClock({ seconds: 50 * 60 });
     // The guard sees an order when it changes: the buyer writes.
-    await sandbox.message(manual, { text: 'Здравствуйте, когда будет?' });
+    await world.sandbox.message(manual, { text: 'Здравствуйте, когда будет?' });
     const warned = await until('SLA warning', run, () => run.line(new RegExp(`${manual} .*нужно выдать`)));
     const moscow = new Intl.DateTimeFormat('ru-RU', { timeZone: 'Europe/Moscow', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).format(new Date(deliverBy));
     expect(warned).toMatch(new RegExp(`deadline  срок\\s+${manual} \\(#${cards.manual}\\) нужно выдать в течение \\d+ мин\\. \\(до ${moscow.replaceAll('.', '\\.')} GMT\\+3\\)$`));
