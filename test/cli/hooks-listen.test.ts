@@ -7,12 +7,11 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signWebhook } from '../../sdk/webhooks/index.ts';
 import { startHooksListener } from '../../cli/commands/hooks-listen.ts';
 import { createDeps } from '../../cli/lib/deps.ts';
-import { ensureBuilt, runSeller, spawnSeller } from '../helpers/cli.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useSellerWorld } from '../helpers/seller-world.ts';
 import { bufferIO, run, tempConfigDir, type TestIO } from './helpers.ts';
 
 const SECRET = `whsec_${'Lq7Rt9Wx'.repeat(4)}`;
@@ -183,16 +182,8 @@ describe('seller hooks listen (in-process)', () => {
 });
 
 describe('seller hooks listen (end to end with seller-server)', () => {
-  let server: TestServer;
-  let env: Record<string, string>;
-
-  beforeAll(async () => {
-    await ensureBuilt();
-    server = await startTestServer({ allowLocalHooks: true });
-    const seller = await server.newSeller();
-    env = { SERVICE_BASE_URL: server.url, SERVICE_API_KEY: seller.apiKey };
-  }, 120_000);
-  afterAll(async () => server?.close());
+  /** A seller on a server that delivers hooks to 127.0.0.1. */
+  const world = useSellerWorld({ cli: true, server: { allowLocalHooks: true } });
 
   const freePort = async () => {
     const s = createServer();
@@ -205,11 +196,11 @@ describe('seller hooks listen (end to end with seller-server)', () => {
   it('hooks set to the listener, hooks test → the listener prints a valid order.paid; Ctrl-C ends it with 0', async () => {
     const port = await freePort();
     const hookUrl = `http://127.0.0.1:${port}/webhooks`;
-    const set = await runSeller(['hooks', 'set', '--url', hookUrl, '--event', 'order.paid', '--secret-file', secretFile], { env });
+    const set = await world.run(['hooks', 'set', '--url', hookUrl, '--event', 'order.paid', '--secret-file', secretFile]);
     expect(set.code, set.stderr).toBe(0);
     expect(set.stdout).not.toMatch(/whsec_/);
 
-    const child = spawnSeller(['--json', 'hooks', 'listen', '--port', String(port), '--secret-file', secretFile], { env });
+    const child = world.spawn(['--json', 'hooks', 'listen', '--port', String(port), '--secret-file', secretFile]);
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (t: string) => (out += t));
@@ -218,7 +209,7 @@ describe('seller hooks listen (end to end with seller-server)', () => {
     try {
       await waitFor(() => (err.includes(`listening on http://127.0.0.1:${port}`) ? true : undefined), 'the listener', 15_000);
 
-      const test = await runSeller(['--json', 'hooks', 'test'], { env });
+      const test = await world.run(['--json', 'hooks', 'test']);
       expect(test.code, test.stderr).toBe(0);
       const sent = JSON.parse(test.stdout) as { delivery: string; event: string };
       expect(sent.event).toBe('order.paid');
@@ -229,7 +220,7 @@ describe('seller hooks listen (end to end with seller-server)', () => {
       // The service logged it as delivered with the listener's 200.
       let entry: { delivery: string; lastStatus: number | null; deliveredAt: string | null } | undefined;
       for (let i = 0; i < 50 && !entry?.deliveredAt; i++) {
-        const deliveries = await runSeller(['--json', 'hooks', 'deliveries'], { env });
+        const deliveries = await world.run(['--json', 'hooks', 'deliveries']);
         entry = (JSON.parse(deliveries.stdout) as { items: NonNullable<typeof entry>[] }).items.find((d) => d.delivery === sent.delivery);
         if (!entry?.deliveredAt) await delay(100);
       }

@@ -12,14 +12,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxClient, SellerClient } from '../../sdk/index.ts';
+import type { SellerClient } from '../../sdk/index.ts';
 import { runAutopilot, type AutopilotEvent } from '../../sdk/autopilot/index.ts';
 import type { AutopilotConfigInput } from '../../sdk/autopilot/config.ts';
 import { OUTPUT_TAIL_CHARS } from '../../sdk/autopilot/actions.ts';
 import { pacedFetch } from '../../sdk/pacing.ts';
 import { eventLine } from '../../cli/commands/autopilot.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { ensureBuilt, spawnSeller } from '../helpers/cli.ts';
+import { NO_RATE_LIMIT, startSellerWorld, useSellerWorld, type SellerWorld } from '../helpers/seller-world.ts';
 import { writeFileSync } from 'node:fs';
 
 let dir: string;
@@ -36,20 +35,10 @@ const until = async (what: string, probe: () => boolean, events: AutopilotEvent[
   }
 };
 
-async function close(server: TestServer): Promise<void> {
-  const closing = server.close();
-  server.app.server.closeAllConnections();
-  await closing;
-}
-
-/** A seller with an active code card, a client and the sandbox. */
-async function shop(server: TestServer, client?: SellerClient) {
-  const { apiKey } = await server.newSeller();
-  const seller = client ?? new SellerClient({ apiKey, baseUrl: server.url, strict: true });
-  const sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
-  const { number } = await seller.listings.create({ service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code', priceRub: 300, slaMinutes: 60, guaranteeDays: 7 });
-  await seller.listings.setState(number, { active: true });
-  return { apiKey, client: seller, sandbox, card: number };
+/** A new seller with a switched-on code card (CODE_CARD) and a strict client, and the world's sandbox. */
+async function shop(world: SellerWorld) {
+  const { client, card, spawn } = await world.newShop({ client: { strict: true }, card: {} });
+  return { client, sandbox: world.sandbox, card, spawn };
 }
 
 /** Runs the autopilot until `done(events)`, then stops it. */
@@ -69,14 +58,10 @@ async function runUntil(client: SellerClient, config: AutopilotConfigInput, stat
 }
 
 describe('a failed action says why', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
-  });
-  afterAll(() => close(server));
+  const world = useSellerWorld({ server: { rateLimit: NO_RATE_LIMIT } });
 
   it("the last lines of the command's stderr are on the event's one line and in its detail", async () => {
-    const { client, sandbox, card } = await shop(server);
+    const { client, sandbox, card } = await shop(world);
     const order = await sandbox.createOrder({ number: card });
     await sandbox.pay(order.id);
     const command = `echo 'connecting to the vendor' >&2; echo 'step 2 of 3' >&2; echo 'vendor API: 403 Forbidden (token expired)' >&2; exit 3`;
@@ -90,7 +75,7 @@ describe('a failed action says why', () => {
   });
 
   it("an action answering a next charge day in the past (by the service's clock) fails the delivery, saying so", async () => {
-    const { client, sandbox, card } = await shop(server);
+    const { client, sandbox, card } = await shop(world);
     const order = await sandbox.createOrder({ number: card });
     await sandbox.pay(order.id);
     const command = `echo '{"nextChargeDay":"2025-01-01"}'`;
@@ -100,7 +85,7 @@ describe('a failed action says why', () => {
   });
 
   it('a long stderr is bounded to its end', async () => {
-    const { client, sandbox, card } = await shop(server);
+    const { client, sandbox, card } = await shop(world);
     const order = await sandbox.createOrder({ number: card });
     await sandbox.pay(order.id);
     const command = `node -e "for (let i = 0; i < 500; i++) console.error('noise line ' + i + ' ' + 'x'.repeat(80)); console.error('the real reason'); process.exitCode = 2"`;
@@ -112,20 +97,15 @@ describe('a failed action says why', () => {
 });
 
 describe('`seller autopilot` status lines (the built CLI, no terminal)', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    await ensureBuilt();
-    server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
-  }, 120_000);
-  afterAll(() => close(server));
+  const world = useSellerWorld({ cli: true, server: { rateLimit: NO_RATE_LIMIT } });
 
   it('says "autopilot started" once, and a failed action\'s reason on its one line', async () => {
-    const { apiKey, sandbox, card } = await shop(server);
+    const { spawn, sandbox, card } = await shop(world);
     const order = await sandbox.createOrder({ number: card });
     await sandbox.pay(order.id);
     const config = join(dir, 'cli-autopilot.json');
     writeFileSync(config, JSON.stringify({ pollSeconds: 0.1, deliver: [{ match: { card }, action: { command: "echo 'vendor says: quota exceeded' >&2; exit 4" } }] }));
-    const child = spawnSeller(['autopilot', '--config', config], { env: { SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey } });
+    const child = spawn(['autopilot', '--config', config]);
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
     const closed = new Promise((resolve) => child.on('close', resolve));
@@ -143,14 +123,10 @@ describe('`seller autopilot` status lines (the built CLI, no terminal)', () => {
 });
 
 describe('orders that move without the autopilot are reported', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
-  });
-  afterAll(() => close(server));
+  const world = useSellerWorld({ server: { rateLimit: NO_RATE_LIMIT } });
 
   it('cancelled, disputed, refunded at a deadline a clock jump passed (and missed): one line each, none again after a restart', async () => {
-    const { client, sandbox, card } = await shop(server);
+    const { client, sandbox, card } = await shop(world);
     // history: cancelled before the autopilot ever ran
     const old = await sandbox.createOrder({ number: card });
     await sandbox.cancel(old.id);
@@ -205,11 +181,10 @@ describe("within the key's budget", () => {
         if (line.includes('"statusCode":429')) counted.limited++;
       },
     };
-    const server = await startTestServer({ rateLimit: { perMinute: 600, burst: 10 }, logger: { level: 'info', stream } });
+    // A seller whose client paces itself, with a switched-on code card (CODE_CARD).
+    const world = await startSellerWorld({ server: { rateLimit: { perMinute: 600, burst: 10 }, logger: { level: 'info', stream } }, client: { fetch: pacedFetch((input, init) => fetch(input, init)) }, card: {} });
     try {
-      const { apiKey } = await server.newSeller();
-      const client = new SellerClient({ apiKey, baseUrl: server.url, fetch: pacedFetch((input, init) => fetch(input, init)) });
-      const { sandbox, card } = await shop(server, client);
+      const { client, sandbox, card } = world;
       const orders = 30;
       for (let i = 0; i < orders; i++) {
         const order = await sandbox.createOrder({ number: card });
@@ -223,7 +198,7 @@ describe("within the key's budget", () => {
       expect(counted.limited).toBe(0);
       expect(counted.calls / orders).toBeLessThanOrEqual(1.2);
     } finally {
-      await close(server);
+      await world.close();
     }
   }, 30_000);
 });

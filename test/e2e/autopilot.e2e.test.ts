@@ -9,7 +9,7 @@
  * - a reply template that answers a buyer once (the second message is left to the seller);
  * - a SIGKILL mid-delivery and a restart: no order delivered or activated twice, none missed.
  */
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';

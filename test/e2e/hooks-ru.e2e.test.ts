@@ -4,30 +4,14 @@
  * `hooks listen` receives and verifies the service's signed test delivery, `hooks show`,
  * `hooks deliveries` and `hooks verify` speak Russian; `--json` is the same in both languages.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runSeller, spawnSeller } from '../helpers/cli.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useSellerWorld } from '../helpers/seller-world.ts';
 
-let server: TestServer;
-let dir: string;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  await ensureBuilt();
-  server = await startTestServer({ allowLocalHooks: true });
-  const seller = await server.newSeller();
-  dir = mkdtempSync(join(tmpdir(), 'hooks-ru-'));
-  env = { SERVICE_API_KEY: seller.apiKey, SERVICE_BASE_URL: server.url, LANG: 'ru_RU.UTF-8' };
-}, 120_000);
-
-afterAll(async () => {
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+/** A seller whose `seller` runs in Russian, on a server that delivers hooks to 127.0.0.1, and a work directory. */
+const world = useSellerWorld({ cli: true, server: { allowLocalHooks: true }, dir: 'hooks-ru-', lang: 'ru' });
 
 /** A port free right now on 127.0.0.1. */
 function freePort(): Promise<number> {
@@ -43,15 +27,16 @@ describe('seller hooks under LANG=ru_RU.UTF-8', () => {
   it('subscribes, receives and verifies the test delivery, and shows it all in Russian', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/`;
+    const { dir } = world;
     const secretFile = join(dir, 'webhook.secret');
 
-    const set = await runSeller(['hooks', 'set', '--url', url, '--event', 'order.paid', '--secret-file', secretFile], { env });
+    const set = await world.run(['hooks', 'set', '--url', url, '--event', 'order.paid', '--secret-file', secretFile]);
     expect(set.code).toBe(0);
     expect(set.stderr).toContain(`${url} подписан на order.paid.`);
     expect(set.stderr).toContain(`Секрет подписи — в ${secretFile} (права 0600). Больше он не показывается.`);
     expect(readFileSync(secretFile, 'utf8')).toMatch(/^whsec_/);
 
-    const listen = spawnSeller(['hooks', 'listen', '--port', String(port), '--secret-file', secretFile, '--count', '1'], { env });
+    const listen = world.spawn(['hooks', 'listen', '--port', String(port), '--secret-file', secretFile, '--count', '1']);
     let out = '';
     let err = '';
     listen.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
@@ -62,7 +47,7 @@ describe('seller hooks under LANG=ru_RU.UTF-8', () => {
     expect(err).toContain(`слушаю http://127.0.0.1:${port}`);
     expect(err).toContain(`Проверяю подписи секретом из ${secretFile}.`);
 
-    const test = await runSeller(['hooks', 'test'], { env });
+    const test = await world.run(['hooks', 'test']);
     expect(test.code).toBe(0);
     expect(test.stdout).toMatch(/^Отправлено тестовое событие order\.paid: доставка \S+\.\n$/);
     expect(test.stderr).toContain('Следите за ней: `seller hooks deliveries`.');
@@ -72,23 +57,23 @@ describe('seller hooks under LANG=ru_RU.UTF-8', () => {
     const [received] = out.trim().split('\n').map((line) => line.split('\t'));
     expect(received).toEqual([expect.stringMatching(/^\d\d\.\d\d\.\d{4}, \d\d:\d\d (GMT|UTC)/), 'order.paid', expect.any(String), '#1', 'верна (тест)']);
 
-    const show = await runSeller(['hooks', 'show'], { env });
+    const show = await world.run(['hooks', 'show']);
     expect(show.stdout).toMatch(/^Адрес:\s+http:\/\/127\.0\.0\.1:\d+\/$/m);
     expect(show.stdout).toMatch(/^События:\s+order\.paid$/m);
     expect(show.stdout).toMatch(/^Статус:\s+активна$/m);
 
-    const deliveries = await runSeller(['hooks', 'deliveries'], { env });
+    const deliveries = await world.run(['hooks', 'deliveries']);
     expect(deliveries.stdout.split('\n')[0]).toBe('СОБЫТИЕ\tДОСТАВКА\tПОПЫТОК\tПОСЛЕДНИЙ СТАТУС\tПОСЛЕДНЯЯ ОШИБКА\tСЛЕДУЮЩАЯ ПОПЫТКА\tДОСТАВЛЕНО\tТЕСТ');
     expect(deliveries.stdout.split('\n')[1]).toMatch(/^order\.paid\t\S+\t1\t200\t-\t-\t\d\d\.\d\d\.\d{4}, \d\d:\d\d \S+\tтест$/);
 
     // A recorded body without its headers: exit 1, the reason code, and the hint in Russian.
     writeFileSync(join(dir, 'body.json'), '{"event":"order.paid"}');
-    const verify = await runSeller(['hooks', 'verify', '--payload', join(dir, 'body.json'), '--secret-file', secretFile], { env });
+    const verify = await world.run(['hooks', 'verify', '--payload', join(dir, 'body.json'), '--secret-file', secretFile]);
     expect(verify.code).toBe(1);
     expect(verify.stderr).toMatch(/^ошибка: missing_header: /m);
     expect(verify.stderr).toMatch(/^подсказка: передайте x-service-\S+ через --header, --signature\/--timestamp или --headers-file$/m);
 
-    const [english, russian] = [await runSeller(['--json', 'hooks', 'show'], { env: { ...env, LANG: 'C' } }), await runSeller(['--json', 'hooks', 'show'], { env })];
+    const [english, russian] = [await world.run(['--json', 'hooks', 'show'], { lang: 'en' }), await world.run(['--json', 'hooks', 'show'])];
     expect(russian.stdout).toBe(english.stdout);
     expect(JSON.parse(russian.stdout)).toMatchObject({ status: 'active', events: ['order.paid'] });
   }, 90_000);
