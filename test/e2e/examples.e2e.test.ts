@@ -9,63 +9,29 @@
  *   refuses a forged one (400 with the reason), and stops on SIGINT with exit 0.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxClient, SellerClient } from '../../sdk/index.ts';
-import { ensureBuilt, ROOT } from '../helpers/cli.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.ts';
+import { NO_RATE_LIMIT, startSellerWorld, useSellerWorld } from '../helpers/seller-world.ts';
 
-let server: TestServer;
-let client: SellerClient;
-let sandbox: SandboxClient;
-let apiKey: string;
-let dir: string;
+/** A seller with strict clients (its own and the sandbox), and the example's working directory. */
+const world = useSellerWorld({ cli: true, server: { rateLimit: NO_RATE_LIMIT }, client: { strict: true }, sandbox: { strict: true }, dir: 'seller-examples-' });
 
-beforeAll(async () => {
-  await ensureBuilt();
-  server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
-  ({ apiKey } = await server.newSeller());
-  client = new SellerClient({ apiKey, baseUrl: server.url, strict: true });
-  sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url, strict: true });
-  dir = mkdtempSync(join(tmpdir(), 'seller-examples-'));
-}, 120_000);
-afterAll(async () => {
-  const closing = server?.close();
-  server?.app.server.closeAllConnections();
-  await closing;
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A paid order of a new active card of `productType`. */
+/** A paid order of a new active card of `productType` (from the catalogue, 390 ₽), or of card `number`. */
 async function paidOrder(productType: 'subscription' | 'code', number?: number): Promise<{ id: string; number: number }> {
-  let card = number;
-  if (card === undefined) {
-    const position = await client.catalog.get('spotify');
-    const created = await client.listings.create({
-      service: position.slug,
-      tariff: position.tariffs[0]!.slug,
-      productType,
-      deliveryMethod: productType === 'subscription' ? 'own_account' : 'code',
-      priceRub: 390,
-      slaMinutes: position.slaChoices[0]!,
-      guaranteeDays: position.guaranteeChoices[0]!,
-    });
-    await client.listings.setState(created.number, { active: true });
-    card = created.number;
-  }
-  const order = await sandbox.createOrder({ number: card });
-  await sandbox.pay(order.id);
+  const card = number ?? (await world.newCard({ fromCatalog: true, body: { productType, deliveryMethod: productType === 'subscription' ? 'own_account' : 'code' } }));
+  const order = await world.sandbox.createOrder({ number: card });
+  await world.sandbox.pay(order.id);
   return { id: order.id, number: card };
 }
 
 /** Runs the example until `until` holds, then SIGINT; resolves with its exit code and output. */
 async function runExample(until: () => Promise<boolean>): Promise<{ code: number | null; out: string; err: string }> {
   const child = spawn(process.execPath, [join(ROOT, 'examples/deliver-subscriptions.mjs')], {
-    cwd: dir,
-    env: { PATH: process.env.PATH, SERVICE_API_KEY: apiKey, SERVICE_BASE_URL: server.url, POLL_SECONDS: '0.2' },
+    cwd: world.dir,
+    env: { PATH: process.env.PATH, ...world.env, POLL_SECONDS: '0.2' },
   });
   let out = '';
   let err = '';
@@ -82,7 +48,7 @@ async function runExample(until: () => Promise<boolean>): Promise<{ code: number
   return { code: await exited, out, err };
 }
 
-const statusOf = async (id: string) => (await client.orders.get(id)).status;
+const statusOf = async (id: string) => (await world.client.orders.get(id)).status;
 
 describe('examples/deliver-subscriptions.mjs', () => {
   it('delivers paid subscriptions with the next charge day, resumes from its watermark, stops on Ctrl-C', async () => {
@@ -92,11 +58,11 @@ describe('examples/deliver-subscriptions.mjs', () => {
     expect(run1.code, run1.err).toBe(0);
     expect(run1.out).toContain(`delivered ${first.id}, next charge `);
     expect(run1.out.trimEnd().split('\n').at(-1)).toBe('stopped');
-    const delivered = await client.orders.get(first.id);
+    const delivered = await world.client.orders.get(first.id);
     expect(delivered.nextChargeDay).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(delivered.messages.map((m) => m.text)).toContain('Activated on your account. Enjoy!');
     expect(await statusOf(code.id)).toBe('awaiting_delivery'); // not a subscription: left alone
-    expect(existsSync(join(dir, '.deliver-subscriptions.watermark'))).toBe(true);
+    expect(existsSync(join(world.dir, '.deliver-subscriptions.watermark'))).toBe(true);
 
     // A second run starts from the watermark: only the order paid since is delivered.
     const second = await paidOrder('subscription', first.number);
@@ -104,7 +70,7 @@ describe('examples/deliver-subscriptions.mjs', () => {
     expect(run2.code, run2.err).toBe(0);
     expect(run2.out).toContain(`delivered ${second.id}`);
     expect(run2.out).not.toContain(first.id);
-    expect(JSON.parse(readFileSync(join(dir, '.deliver-subscriptions.watermark'), 'utf8')).since).toMatch(/^\d{4}-/);
+    expect(JSON.parse(readFileSync(join(world.dir, '.deliver-subscriptions.watermark'), 'utf8')).since).toMatch(/^\d{4}-/);
   }, 60_000);
 });
 
@@ -129,10 +95,10 @@ async function until(what: string, ok: () => boolean, child: ChildProcessWithout
 
 describe('examples/webhook-receiver.mjs', () => {
   it('takes a signed delivery from the server and refuses a forged one', async () => {
-    const hooksServer = await startTestServer({ allowLocalHooks: true });
+    // a server of its own that delivers hooks to 127.0.0.1, with a seller and its strict client
+    const hooks = await startSellerWorld({ server: { allowLocalHooks: true }, client: { strict: true } });
     try {
-      const { apiKey: key } = await hooksServer.newSeller();
-      const seller = new SellerClient({ apiKey: key, baseUrl: hooksServer.url, strict: true });
+      const seller = hooks.client;
       const port = await freePort();
       const url = `http://127.0.0.1:${port}/webhooks`;
       const { secret } = await seller.hooks.set({ url, events: ['order.paid'] });
@@ -168,9 +134,7 @@ describe('examples/webhook-receiver.mjs', () => {
       child.kill('SIGINT');
       expect(await exited).toBe(0);
     } finally {
-      const closing = hooksServer.close();
-      hooksServer.app.server.closeAllConnections();
-      await closing;
+      await hooks.close();
     }
   }, 60_000);
 });
