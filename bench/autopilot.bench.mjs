@@ -61,24 +61,26 @@ function timeUntil(args, env, count, done) {
   });
 }
 
-/** Paid orders of a new seller's code card, made through inject and the sandbox (no rate limit on the sandbox). */
-async function paidOrders(app, count) {
+/**
+ * A new seller on `server` with `count` paid orders of a code card (made through inject and the
+ * sandbox: no rate limit on the sandbox), and what a `seller` run as that seller needs: its env (a
+ * private config dir in `dir`) and an autopilot config whose one rule delivers the card's orders with
+ * a no-op command (`true`).
+ */
+async function sellerWithPaidOrders(server, dir, count) {
+  const { app } = server;
   const seller = await newSeller(app);
-  const card = await api(app, seller.apiKey, 'POST', '/listings', {
-    service: 'spotify',
-    tariff: 'individual',
-    productType: 'code',
-    deliveryMethod: 'code',
-    priceRub: 300,
-    slaMinutes: 720,
-    guaranteeDays: 7,
-  });
+  const body = { service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code', priceRub: 300, slaMinutes: 720, guaranteeDays: 7 };
+  const card = await api(app, seller.apiKey, 'POST', '/listings', body);
   await api(app, seller.apiKey, 'POST', `/listings/${card.number}/state`, { active: true });
   for (let i = 0; i < count; i++) {
     const order = await sandbox(app, 'POST', '/orders', { number: card.number });
     await sandbox(app, 'POST', `/orders/${order.id}/pay`);
   }
-  return { seller, card };
+  const env = { ...process.env, SERVICE_API_KEY: seller.apiKey, SERVICE_BASE_URL: server.url, SELLER_CONFIG_DIR: dir.dir, XDG_CONFIG_HOME: dir.dir, NO_COLOR: '1' };
+  const config = path.join(dir.dir, 'autopilot.json');
+  writeFileSync(config, JSON.stringify({ pollSeconds: 0.2, deliver: [{ match: { card: card.number }, action: { command: 'true' } }] }));
+  return { env, config };
 }
 
 /** The autopilot under the key's real rate limit: calls per delivered order and the time against the floor. */
@@ -97,12 +99,9 @@ async function withinBudget() {
   const dir = tempDir('autopilot-budget');
   try {
     log(`  ${BUDGET_ORDERS} paid orders, rate limit ${LIMIT.perMinute}/min burst ${LIMIT.burst}…`);
-    const { seller, card } = await paidOrders(server.app, BUDGET_ORDERS);
+    const { env, config } = await sellerWithPaidOrders(server, dir, BUDGET_ORDERS);
     // A fresh bucket for the run: the setup's calls are refilled by then.
     await new Promise((r) => setTimeout(r, 1000));
-    const env = { ...process.env, SERVICE_API_KEY: seller.apiKey, SERVICE_BASE_URL: server.url, SELLER_CONFIG_DIR: dir.dir, XDG_CONFIG_HOME: dir.dir, NO_COLOR: '1' };
-    const config = path.join(dir.dir, 'autopilot.json');
-    writeFileSync(config, JSON.stringify({ pollSeconds: 0.2, deliver: [{ match: { card: card.number }, action: { command: 'true' } }] }));
     counted.on = true;
     const seconds = await timeUntil(['autopilot', '--config', config, '--json'], env, BUDGET_ORDERS, (e) => e.rule === 'deliver' && e.type === 'delivered');
     counted.on = false;
@@ -141,25 +140,8 @@ async function throughput() {
   const server = await startServer({ port: 0, memory: true, adminToken: ADMIN_TOKEN, rateLimit: NO_RATE_LIMIT });
   const dir = tempDir('autopilot');
   try {
-    const seller = await newSeller(server.app);
-    const card = await api(server.app, seller.apiKey, 'POST', '/listings', {
-      service: 'spotify',
-      tariff: 'individual',
-      productType: 'code',
-      deliveryMethod: 'code',
-      priceRub: 300,
-      slaMinutes: 720,
-      guaranteeDays: 7,
-    });
-    await api(server.app, seller.apiKey, 'POST', `/listings/${card.number}/state`, { active: true });
     log(`  ${ORDERS} paid orders…`);
-    for (let i = 0; i < ORDERS; i++) {
-      const order = await sandbox(server.app, 'POST', '/orders', { number: card.number });
-      await sandbox(server.app, 'POST', `/orders/${order.id}/pay`);
-    }
-    const env = { ...process.env, SERVICE_API_KEY: seller.apiKey, SERVICE_BASE_URL: server.url, SELLER_CONFIG_DIR: dir.dir, XDG_CONFIG_HOME: dir.dir, NO_COLOR: '1' };
-    const config = path.join(dir.dir, 'autopilot.json');
-    writeFileSync(config, JSON.stringify({ pollSeconds: 0.2, deliver: [{ match: { card: card.number }, action: { command: 'true' } }] }));
+    const { env, config } = await sellerWithPaidOrders(server, dir, ORDERS);
 
     const watchSeconds = await timeUntil(['orders', 'watch', '--json', '--since', 'all', '--interval', '1'], env, ORDERS, (o) => o.status === 'awaiting_delivery');
     const pilotSeconds = await timeUntil(['autopilot', '--config', config, '--json'], env, ORDERS, (e) => e.rule === 'deliver' && e.type === 'delivered');
