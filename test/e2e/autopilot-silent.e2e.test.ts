@@ -35,10 +35,10 @@ const until = async (what: string, probe: () => boolean, events: AutopilotEvent[
   }
 };
 
-/** A new seller with a switched-on code card (CODE_CARD) and a strict client, and the world's sandbox. */
+/** A new seller with a switched-on code card (CODE_CARD) and a strict client, and the world's sandbox and buyer. */
 async function shop(world: SellerWorld) {
   const { client, card, spawn } = await world.newShop({ client: { strict: true }, card: {} });
-  return { client, sandbox: world.sandbox, card, spawn };
+  return { client, sandbox: world.sandbox, buy: world.buy, card, spawn };
 }
 
 /** Runs the autopilot until `done(events)`, then stops it. */
@@ -61,9 +61,8 @@ describe('a failed action says why', () => {
   const world = useSellerWorld({ server: { rateLimit: NO_RATE_LIMIT } });
 
   it("the last lines of the command's stderr are on the event's one line and in its detail", async () => {
-    const { client, sandbox, card } = await shop(world);
-    const order = await sandbox.createOrder({ number: card });
-    await sandbox.pay(order.id);
+    const { client, buy, card } = await shop(world);
+    const id = await buy(card);
     const command = `echo 'connecting to the vendor' >&2; echo 'step 2 of 3' >&2; echo 'vendor API: 403 Forbidden (token expired)' >&2; exit 3`;
     const events = await runUntil(client, { pollSeconds: 0.1, deliver: [{ match: { card }, action: { command } }] }, join(dir, 'failed.state.json'), 'the failure', (es) => es.some((e) => e.type === 'failed'));
     const failed = events.find((e) => e.type === 'failed')!;
@@ -71,23 +70,21 @@ describe('a failed action says why', () => {
     expect(failed.message).not.toContain('\n');
     expect(failed.detail).toMatchObject({ step: 'action', output: 'connecting to the vendor | step 2 of 3 | vendor API: 403 Forbidden (token expired)' });
     expect(eventLine(failed).split('\n')).toHaveLength(1);
-    expect((await client.orders.get(order.id)).status).toBe('awaiting_delivery');
+    expect((await client.orders.get(id)).status).toBe('awaiting_delivery');
   });
 
   it("an action answering a next charge day in the past (by the service's clock) fails the delivery, saying so", async () => {
-    const { client, sandbox, card } = await shop(world);
-    const order = await sandbox.createOrder({ number: card });
-    await sandbox.pay(order.id);
+    const { client, buy, card } = await shop(world);
+    const id = await buy(card);
     const command = `echo '{"nextChargeDay":"2025-01-01"}'`;
     const events = await runUntil(client, { pollSeconds: 0.1, deliver: [{ match: { card }, action: { command } }] }, join(dir, 'past.state.json'), 'the failure', (es) => es.some((e) => e.type === 'failed'));
     expect(events.find((e) => e.type === 'failed')!.message).toMatch(/"nextChargeDay" 2025-01-01 is in the past \(the service's today is \d{4}-\d{2}-\d{2}\)/);
-    expect((await client.orders.get(order.id)).status).toBe('awaiting_delivery');
+    expect((await client.orders.get(id)).status).toBe('awaiting_delivery');
   });
 
   it('a long stderr is bounded to its end', async () => {
-    const { client, sandbox, card } = await shop(world);
-    const order = await sandbox.createOrder({ number: card });
-    await sandbox.pay(order.id);
+    const { client, buy, card } = await shop(world);
+    const id = await buy(card);
     const command = `node -e "for (let i = 0; i < 500; i++) console.error('noise line ' + i + ' ' + 'x'.repeat(80)); console.error('the real reason'); process.exitCode = 2"`;
     const events = await runUntil(client, { pollSeconds: 0.1, deliver: [{ match: { card }, action: { command } }] }, join(dir, 'long.state.json'), 'the failure', (es) => es.some((e) => e.type === 'failed'));
     const output = events.find((e) => e.type === 'failed')!.detail!['output'] as string;
@@ -100,9 +97,8 @@ describe('`seller autopilot` status lines (the built CLI, no terminal)', () => {
   const world = useSellerWorld({ cli: true, server: { rateLimit: NO_RATE_LIMIT } });
 
   it('says "autopilot started" once, and a failed action\'s reason on its one line', async () => {
-    const { spawn, sandbox, card } = await shop(world);
-    const order = await sandbox.createOrder({ number: card });
-    await sandbox.pay(order.id);
+    const { spawn, buy, card } = await shop(world);
+    const id = await buy(card);
     const config = join(dir, 'cli-autopilot.json');
     writeFileSync(config, JSON.stringify({ pollSeconds: 0.1, deliver: [{ match: { card }, action: { command: "echo 'vendor says: quota exceeded' >&2; exit 4" } }] }));
     const child = spawn(['autopilot', '--config', config]);
@@ -118,7 +114,7 @@ describe('`seller autopilot` status lines (the built CLI, no terminal)', () => {
     const started = out.split('\n').find((line) => /\bstarted\b/.test(line))!;
     expect(started.match(/autopilot/g)).toHaveLength(1);
     const failed = out.split('\n').find((line) => /\bfailed\b/.test(line))!;
-    expect(failed).toContain(`${order.id}: not delivered, the command failed with exit code 4: vendor says: quota exceeded; deliver it by hand`);
+    expect(failed).toContain(`${id}: not delivered, the command failed with exit code 4: vendor says: quota exceeded; deliver it by hand`);
   });
 });
 
@@ -126,18 +122,15 @@ describe('orders that move without the autopilot are reported', () => {
   const world = useSellerWorld({ server: { rateLimit: NO_RATE_LIMIT } });
 
   it('cancelled, disputed, refunded at a deadline a clock jump passed (and missed): one line each, none again after a restart', async () => {
-    const { client, sandbox, card } = await shop(world);
+    const { client, sandbox, buy, card } = await shop(world);
     // history: cancelled before the autopilot ever ran
     const old = await sandbox.createOrder({ number: card });
     await sandbox.cancel(old.id);
-    const late = await sandbox.createOrder({ number: card });
-    await sandbox.pay(late.id);
-    const leaving = await sandbox.createOrder({ number: card });
-    await sandbox.pay(leaving.id);
-    const quarrel = await sandbox.createOrder({ number: card });
-    await sandbox.pay(quarrel.id);
-    await client.orders.putVault(quarrel.id, { secret: 'CODE-1' });
-    await client.orders.deliver(quarrel.id, {});
+    const late = await buy(card);
+    const leaving = await buy(card);
+    const quarrel = await buy(card);
+    await client.orders.putVault(quarrel, { secret: 'CODE-1' });
+    await client.orders.deliver(quarrel, {});
 
     const config: AutopilotConfigInput = { pollSeconds: 0.1, deadline: { warnMinutesBefore: 15, disputes: false } };
     const statePath = join(dir, 'moved.state.json');
@@ -147,21 +140,21 @@ describe('orders that move without the autopilot are reported', () => {
       config,
       statePath,
       'the three moves',
-      (es) => moved(es, 'cancelled', leaving.id) && moved(es, 'disputed', quarrel.id) && moved(es, 'refunded', late.id) && es.some((e) => e.type === 'missed'),
+      (es) => moved(es, 'cancelled', leaving) && moved(es, 'disputed', quarrel) && moved(es, 'refunded', late) && es.some((e) => e.type === 'missed'),
       async () => {
         await new Promise((r) => setTimeout(r, 300)); // the first run's catch-up is over
-        await sandbox.cancel(leaving.id);
-        await sandbox.dispute(quarrel.id, { text: 'The code does not work.' });
+        await sandbox.cancel(leaving);
+        await sandbox.dispute(quarrel, { text: 'The code does not work.' });
         await sandbox.advanceClock({ seconds: 2 * 3600 }); // past the 60-minute deadline of `late` and `leaving`
       },
     );
     const about = (id: string) => events.filter((e) => e.order === id && (e.rule === 'orders' || e.type === 'missed'));
     expect(events.some((e) => e.order === old.id)).toBe(false);
-    expect(about(leaving.id).map((e) => e.type)).toEqual(['cancelled']);
-    expect(about(quarrel.id).map((e) => e.type)).toEqual(['disputed']);
-    expect(about(late.id).map((e) => `${e.rule}.${e.type}`)).toEqual(['orders.refunded', 'deadline.missed']);
-    expect(about(late.id)[0]!.message).toMatch(/was refunded: its delivery deadline .* passed before it was delivered/);
-    expect(about(late.id)[1]!.message).toMatch(/missed its delivery deadline .* with no warning given/);
+    expect(about(leaving).map((e) => e.type)).toEqual(['cancelled']);
+    expect(about(quarrel).map((e) => e.type)).toEqual(['disputed']);
+    expect(about(late).map((e) => `${e.rule}.${e.type}`)).toEqual(['orders.refunded', 'deadline.missed']);
+    expect(about(late)[0]!.message).toMatch(/was refunded: its delivery deadline .* passed before it was delivered/);
+    expect(about(late)[1]!.message).toMatch(/missed its delivery deadline .* with no warning given/);
 
     // a restart from the same state repeats none of it
     const again = await runUntil(client, config, statePath, 'a few polls', () => true, async () => {
@@ -184,11 +177,10 @@ describe("within the key's budget", () => {
     // A seller whose client paces itself, with a switched-on code card (CODE_CARD).
     const world = await startSellerWorld({ server: { rateLimit: { perMinute: 600, burst: 10 }, logger: { level: 'info', stream } }, client: { fetch: pacedFetch((input, init) => fetch(input, init)) }, card: {} });
     try {
-      const { client, sandbox, card } = world;
+      const { client, card } = world;
       const orders = 30;
       for (let i = 0; i < orders; i++) {
-        const order = await sandbox.createOrder({ number: card });
-        await sandbox.pay(order.id);
+        await world.buy(card);
       }
       await new Promise((r) => setTimeout(r, 1000)); // the setup's calls are refilled
       counted.on = true;

@@ -22,9 +22,7 @@ const world = useSellerWorld({ cli: true, server: { rateLimit: NO_RATE_LIMIT }, 
 /** A paid order of a new active card of `productType` (from the catalogue, 390 ₽), or of card `number`. */
 async function paidOrder(productType: 'subscription' | 'code', number?: number): Promise<{ id: string; number: number }> {
   const card = number ?? (await world.newCard({ fromCatalog: true, body: { productType, deliveryMethod: productType === 'subscription' ? 'own_account' : 'code' } }));
-  const order = await world.sandbox.createOrder({ number: card });
-  await world.sandbox.pay(order.id);
-  return { id: order.id, number: card };
+  return { id: await world.buy(card), number: card };
 }
 
 /** Runs the example until `until` holds, then SIGINT; resolves with its exit code and output. */

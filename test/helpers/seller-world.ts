@@ -96,6 +96,8 @@ export interface WorldOptions extends ShopOptions {
 export type SellerWorld<O extends WorldOptions = WorldOptions> = ShopWith<O> & (O extends { dir: string } ? { dir: string } : unknown) & {
   server: TestServer;
   sandbox: SandboxClient;
+  /** A buyer's order of `card`, paid (through the sandbox client); answers its id. */
+  buy(card: number): Promise<string>;
   /** SERVICE_BASE_URL and SERVICE_ADMIN_TOKEN of a `seller sandbox …` run (the buyer's side). */
   adminEnv: Record<string, string>;
   /** Another seller on the same server. */
@@ -153,11 +155,17 @@ export async function startSellerWorld<O extends WorldOptions>(options: O = {} a
   try {
     const shop = await openShop(server, options);
     const dir = options.dir === undefined ? undefined : mkdtempSync(join(tmpdir(), options.dir));
+    const sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url, ...options.sandbox });
     return {
       ...shop,
       ...(dir === undefined ? {} : { dir }),
       server,
-      sandbox: new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url, ...options.sandbox }),
+      sandbox,
+      buy: async (card: number) => {
+        const order = await sandbox.createOrder({ number: card });
+        await sandbox.pay(order.id);
+        return order.id;
+      },
       adminEnv: { SERVICE_BASE_URL: server.url, SERVICE_ADMIN_TOKEN: server.adminToken },
       newShop: (o = {} as never) => openShop(server, o),
       close: async () => {
@@ -176,11 +184,19 @@ export async function startSellerWorld<O extends WorldOptions>(options: O = {} a
 /** A world started in `beforeAll` and closed in `afterAll`; its fields are there from the first test on. */
 export function useSellerWorld<O extends WorldOptions>(options: O = {} as O): SellerWorld<O> {
   const world = {} as SellerWorld<O>;
+  let started = false;
   beforeAll(async () => {
     Object.assign(world, await startSellerWorld(options));
+    started = true;
   }, 120_000);
   afterAll(async () => {
     await world.close?.();
   });
-  return world;
+  // Read before its beforeAll ran (at collection time, say), the world says so instead of answering undefined.
+  return new Proxy(world, {
+    get(target, key, receiver) {
+      if (!started) throw new Error(`the seller world is not started yet (reading ${String(key)}): use it in a test or a hook`);
+      return Reflect.get(target, key, receiver);
+    },
+  });
 }
