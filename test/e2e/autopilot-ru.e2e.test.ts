@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NETFLIX_CODE_CARD } from '../helpers/fixtures.ts';
-import { NO_RATE_LIMIT, useSellerWorld } from '../helpers/seller-world.ts';
+import { NO_RATE_LIMIT, useSellerWorld, type CardBody } from '../helpers/seller-world.ts';
 
 /** The seller, its client, the sandbox, a work directory; its `seller` runs in Russian, in Moscow. */
 const world = useSellerWorld({ cli: true, server: { rateLimit: NO_RATE_LIMIT }, dir: 'autopilot-ru-', lang: 'ru', env: { TZ: 'Europe/Moscow' } });
@@ -23,7 +23,7 @@ process.stdout.write(JSON.stringify({ nextChargeDay: '2031-01-31', note: 'Гот
 beforeAll(async () => {
   const { dir } = world;
   // Switched-on cards, each at 300 ₽ with a 60-minute SLA and 7 days of guarantee unless it says otherwise.
-  const make = (body: Record<string, unknown>) => world.newCard({ body });
+  const make = (body: Partial<CardBody>) => world.newCard({ body });
   cards.subs = await make({ service: 'spotify', tariff: 'individual', productType: 'subscription', deliveryMethod: 'invite' });
   cards.manual = await make({ service: 'spotify', tariff: 'duo', productType: 'subscription', deliveryMethod: 'own_account' });
   cards.auto = await world.newCard({ body: { service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code' }, stock: ['CODE-0001'], autoIssue: true });

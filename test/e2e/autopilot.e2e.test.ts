@@ -15,7 +15,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AutopilotEvent } from '../../sdk/autopilot/index.ts';
 import { NETFLIX_CODE_CARD } from '../helpers/fixtures.ts';
-import { NO_RATE_LIMIT, useSellerWorld } from '../helpers/seller-world.ts';
+import { NO_RATE_LIMIT, useSellerWorld, type CardBody } from '../helpers/seller-world.ts';
 
 /** The seller, its client, the sandbox and the work directory (the deliver command's WORK_DIR). */
 const world = useSellerWorld({ cli: true, server: { rateLimit: NO_RATE_LIMIT }, dir: 'autopilot-e2e-' });
@@ -46,7 +46,7 @@ process.stdout.write(JSON.stringify(out));
 beforeAll(async () => {
   const { dir } = world;
   // Switched-on cards, each at 300 ₽ with a 60-minute SLA and 7 days of guarantee unless it says otherwise.
-  const make = (body: Record<string, unknown>) => world.newCard({ body });
+  const make = (body: Partial<CardBody>) => world.newCard({ body });
   cards.subs = await make({ service: 'spotify', tariff: 'individual', productType: 'subscription', deliveryMethod: 'invite' });
   cards.account = await make({ service: 'spotify', tariff: 'family', productType: 'account', deliveryMethod: 'credentials' });
   cards.credits = await make({ service: 'steam-wallet', tariff: 'region-ru', productType: 'credits', deliveryMethod: 'transfer', creditsType: 'pack', creditsAmount: 1000, slaMinutes: 60, guaranteeDays: 0 });
