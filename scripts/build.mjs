@@ -86,6 +86,7 @@ await build({
   platform: 'node',
   format: 'esm',
   packages: 'external',
+  plugins: [buildTimeData],
   entryPoints: serverEntries,
   outdir: out('server', 'dist', 'esm'),
   splitting: true,
@@ -98,7 +99,7 @@ await build({
   // lowdb and steno are ES-only: bundled into the CommonJS build, the CommonJS ones stay external.
   packages: 'external',
   external: [],
-  plugins: [bundleOnly(['lowdb', 'steno'])],
+  plugins: [bundleOnly(['lowdb', 'steno']), buildTimeData],
   entryPoints: present({ index: 'server/index.ts' }),
   outdir: out('server', 'dist', 'cjs'),
   outExtension: { '.js': '.cjs' },
@@ -132,7 +133,7 @@ const cli = await build({
   // ajv is loaded only by `seller doctor`: required from node_modules then, not carried in the bundle.
   external: ['@inquirer/*', 'ajv', 'ajv/*'],
   // English-only zod (for strict mode and the doctor, loaded when used) and commander's child_process on first use.
-  plugins: [zodEnglishOnly, lazyChildProcess, kyWithoutUndici],
+  plugins: [zodEnglishOnly, lazyChildProcess, kyWithoutUndici, buildTimeData],
   minify: true,
   keepNames: true,
   outdir: out('cli', 'dist'),
