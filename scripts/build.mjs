@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kyWithoutUndici, lazyChildProcess, zodEnglishOnly } from './cli-plugins.mjs';
+import { asciiRegexSources, kyWithoutUndici, lazyChildProcess, zodEnglishOnly } from './cli-plugins.mjs';
 import { codeCacheLoader } from './cli-loader.mjs';
 import { buildTimeData } from './build-time-data.mjs';
 import { contractTypes } from './contract-types.mjs';
@@ -133,7 +133,7 @@ const cli = await build({
   // ajv is loaded only by `seller doctor`: required from node_modules then, not carried in the bundle.
   external: ['@inquirer/*', 'ajv', 'ajv/*'],
   // English-only zod (for strict mode and the doctor, loaded when used) and commander's child_process on first use.
-  plugins: [zodEnglishOnly, lazyChildProcess, kyWithoutUndici, buildTimeData],
+  plugins: [zodEnglishOnly, lazyChildProcess, kyWithoutUndici, asciiRegexSources, buildTimeData],
   minify: true,
   keepNames: true,
   outdir: out('cli', 'dist'),
@@ -142,7 +142,8 @@ const cli = await build({
 const bundle = Object.keys(cli.metafile.outputs).find((file) => file.endsWith('.cjs'));
 if (bundle) {
   const loader = out('cli', 'dist', 'seller.cjs');
-  writeFileSync(loader, codeCacheLoader(bundle.split('/').pop()));
+  const ascii = !/[^\x00-\x7f]/.test(readFileSync(bundle, 'utf8'));
+  writeFileSync(loader, codeCacheLoader(bundle.split('/').pop(), { ascii }));
   chmodSync(loader, 0o755);
 }
 
