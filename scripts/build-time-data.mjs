@@ -8,10 +8,16 @@ import { resolve } from 'node:path';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+const derived = new Map();
+
 export const buildTimeData = {
   name: 'build-time-data',
   setup(builder) {
-    builder.onLoad({ filter: /\.derived\.ts$/ }, async (args) => ({ contents: await derivedModule(args.path), loader: 'js' }));
+    builder.onLoad({ filter: /\.derived\.ts$/ }, async (args) => {
+      // Once per build process: the SDK, the server and the CLI builds share the data.
+      if (!derived.has(args.path)) derived.set(args.path, derivedModule(args.path));
+      return { contents: await derived.get(args.path), loader: 'js' };
+    });
   },
 };
 

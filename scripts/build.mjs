@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kyWithoutUndici, lazyChildProcess, zodEnglishOnly } from './cli-plugins.mjs';
+import { asciiRegexSources, kyWithoutUndici, lazyChildProcess, zodEnglishOnly } from './cli-plugins.mjs';
 import { codeCacheLoader } from './cli-loader.mjs';
 import { buildTimeData } from './build-time-data.mjs';
 import { contractTypes } from './contract-types.mjs';
@@ -86,6 +86,7 @@ await build({
   platform: 'node',
   format: 'esm',
   packages: 'external',
+  plugins: [buildTimeData],
   entryPoints: serverEntries,
   outdir: out('server', 'dist', 'esm'),
   splitting: true,
@@ -98,7 +99,7 @@ await build({
   // lowdb and steno are ES-only: bundled into the CommonJS build, the CommonJS ones stay external.
   packages: 'external',
   external: [],
-  plugins: [bundleOnly(['lowdb', 'steno'])],
+  plugins: [bundleOnly(['lowdb', 'steno']), buildTimeData],
   entryPoints: present({ index: 'server/index.ts' }),
   outdir: out('server', 'dist', 'cjs'),
   outExtension: { '.js': '.cjs' },
@@ -132,7 +133,7 @@ const cli = await build({
   // ajv is loaded only by `seller doctor`: required from node_modules then, not carried in the bundle.
   external: ['@inquirer/*', 'ajv', 'ajv/*'],
   // English-only zod (for strict mode and the doctor, loaded when used) and commander's child_process on first use.
-  plugins: [zodEnglishOnly, lazyChildProcess, kyWithoutUndici],
+  plugins: [zodEnglishOnly, lazyChildProcess, kyWithoutUndici, asciiRegexSources, buildTimeData],
   minify: true,
   keepNames: true,
   outdir: out('cli', 'dist'),
@@ -141,7 +142,8 @@ const cli = await build({
 const bundle = Object.keys(cli.metafile.outputs).find((file) => file.endsWith('.cjs'));
 if (bundle) {
   const loader = out('cli', 'dist', 'seller.cjs');
-  writeFileSync(loader, codeCacheLoader(bundle.split('/').pop()));
+  const ascii = !/[^\x00-\x7f]/.test(readFileSync(bundle, 'utf8'));
+  writeFileSync(loader, codeCacheLoader(bundle.split('/').pop(), { ascii }));
   chmodSync(loader, 0o755);
 }
 

@@ -49,6 +49,15 @@ export interface ContactMatch {
 // ---------------------------------------------------------------------------------------------
 // Shared regex pieces (all regexes use the `u` and `i` flags)
 
+/**
+ * A regex built on first use. Building these (Unicode classes, case-insensitive) costs ~2 ms, which
+ * a program that imports the filter without using it (a CLI command that only lists cards) must not pay.
+ */
+function lazyRegExp(pattern: string, flags: string): () => RegExp {
+  let built: RegExp | undefined;
+  return () => (built ??= new RegExp(pattern, flags));
+}
+
 /** Not preceded by a letter, digit or underscore of any script (JS `\b` knows only ASCII). */
 const NOT_AFTER_WORD = String.raw`(?<![\p{L}\p{N}_])`;
 /** Not followed by a letter, digit or underscore of any script. */
@@ -68,12 +77,12 @@ const DOT = String.raw`(?:\.|${DOT_DISGUISED})`;
 /** A domain label of any script (`почта`, `müller`); punycode labels are ASCII. */
 const LABEL = String.raw`[\p{L}\p{N}](?:[\p{L}\p{N}\-]{0,61}[\p{L}\p{N}])?`;
 const TLD = String.raw`\p{L}{2,24}|xn--[a-z0-9\-]{1,59}`;
-const EMAIL_RE = new RegExp(
+const EMAIL_RE = lazyRegExp(
   String.raw`(?<![\p{L}\p{N}._%+\-])(?<local>[\p{L}\p{N}](?:[\p{L}\p{N}._%+\-]{0,63}[\p{L}\p{N}_])?)${AT}` +
     String.raw`(?<domain>(?:${LABEL}${DOT})+(?<tld>${TLD}))(?![\p{L}\p{N}_\-])`,
   'giu',
 );
-const DISGUISED_DOT_TEST = new RegExp(DOT_DISGUISED, 'iu');
+const DISGUISED_DOT_TEST = lazyRegExp(DOT_DISGUISED, 'iu');
 
 /** Mailbox providers: with these, even a bare ` at ` is an e-mail (`ivan at gmail.com`). */
 const MAILBOX_DOMAINS = new Set([
@@ -97,7 +106,7 @@ function acceptEmail(m: RegExpExecArray): boolean {
   if (at === 'at') {
     // A bare English "at" is everyday prose; need a disguised dot or a mailbox provider.
     const first = (domain.split(/[\s.([{<]/u)[0] ?? '').toLowerCase();
-    return DISGUISED_DOT_TEST.test(domain) || MAILBOX_DOMAINS.has(first);
+    return DISGUISED_DOT_TEST().test(domain) || MAILBOX_DOMAINS.has(first);
   }
   return true;
 }
@@ -155,7 +164,7 @@ const escapeHost = (host: string): string =>
     .map((part) => part.split('.').map((label) => label.replace(/[-]/g, '\\-')).join(LINK_DOT))
     .join(String.raw`\s?/\s?`);
 
-const LINK_RE = new RegExp(
+const LINK_RE = lazyRegExp(
   String.raw`(?<![\p{L}\p{N}_.\-@])(?:https?\s?:\s?//\s?)?(?:www\.|m\.|mobile\.)?` +
     `(?<host>${LINK_HOSTS.map((h) => escapeHost(h.host)).join('|')})` +
     // The path is bounded: a refused match (a service page) is searched again one character later,
@@ -165,7 +174,7 @@ const LINK_RE = new RegExp(
 );
 
 /** Custom URL schemes of messengers. */
-const SCHEME_RE = new RegExp(
+const SCHEME_RE = lazyRegExp(
   String.raw`${NOT_AFTER_WORD}(?:(?:viber|tg|whatsapp|discord|skype)://\S+|skype:[\w.:\-]+\?(?:chat|call|add)\S*)`,
   'giu',
 );
@@ -181,20 +190,20 @@ function hostInfo(raw: string): LinkHost | undefined {
 // ---------------------------------------------------------------------------------------------
 // Phones
 
-const RU_PHONE_RE = new RegExp(
+const RU_PHONE_RE = lazyRegExp(
   String.raw`(?:(?<![\p{L}\p{N}_+])\+\s?7|(?<![\p{L}\p{N}_+.,\-/])[78])${PSEP}\(?\s?[3-9](?:${PSEP}\d){2}\s?\)?` +
     String.raw`(?:${PSEP}\d){7}(?!\p{N}|[.,]\p{N})`,
   'giu',
 );
-const RU_MOBILE10_RE = new RegExp(
+const RU_MOBILE10_RE = lazyRegExp(
   String.raw`(?<![\p{L}\p{N}_+.,\-/])(?:\(\s?9\d{2}\s?\)|9\d{2})${PSEP}\d(?:${PSEP}\d){6}(?!\p{N}|[.,]\p{N})`,
   'giu',
 );
-const INTL_PHONE_RE = new RegExp(
+const INTL_PHONE_RE = lazyRegExp(
   String.raw`(?<![\p{L}\p{N}_+])\+\s?[1-9](?:[\s.\-\u2010-\u2015()]{0,3}\d){9,14}(?!\p{N}|[.,]\p{N})`,
   'giu',
 );
-const PHONE_WORD_RE = new RegExp(
+const PHONE_WORD_RE = lazyRegExp(
   NOT_AFTER_WORD +
     String.raw`(?:(?:тел|tel|моб|mob)\.|(?:телефон\p{L}*|тел|tel|phone|моб|мобильн\p{L}*|сотов\p{L}*|mobile|whats\s?app|ватс?апп?|вацапп?|viber|вайбер)\s*:|(?:позвоните|звоните|звонить|call\s+me|call\s+us|call)${NOT_BEFORE_WORD}\s*:?)` +
     String.raw`\s*[\-\u2013\u2014]?\s*\+?\(?\d(?:[\s.\-\u2010-\u2015()]{0,2}\d){5,14}(?!\p{N})`,
@@ -235,7 +244,7 @@ function acceptMobile10(m: RegExpExecArray): boolean {
 
 const MESSENGER_WORD = String.raw`(?:telegram|tlg|tg|тг|тлг|телеграм\p{L}*|телег[аеуи]|whats\s?app|вотс?ап\p{L}*|ватс?ап\p{L}*|вацап\p{L}*|viber|вайбер\p{L}*|вибер\p{L}*|skype|скайп\p{L}*|discord|дискорд\p{L}*|insta|instagram|инст|инста|инстаграм\p{L}*|vk|вк|icq|аськ\p{L}*)`;
 const HANDLE_FILLER = String.raw`(?:ник|никнейм|nick|nickname|username|юзернейм|юзер|логин|login|id|айди)`;
-const MESSENGER_RE = new RegExp(
+const MESSENGER_RE = lazyRegExp(
   NOT_AFTER_WORD +
     MESSENGER_WORD +
     NOT_BEFORE_WORD +
@@ -271,7 +280,7 @@ function acceptMessenger(m: RegExpExecArray): boolean {
   return marked && bare.length >= 4;
 }
 
-const HANDLE_RE = new RegExp(
+const HANDLE_RE = lazyRegExp(
   String.raw`(?<![\p{L}\p{N}_.@/\\])@(?<h>[a-z][a-z0-9_]{4,31})(?![\p{L}\p{N}_@/\-]|\.[\p{L}\p{N}])`,
   'giu',
 );
@@ -282,7 +291,7 @@ const NOT_HANDLES = new Set(['everyone', 'here', 'channel', 'latest', 'types', '
 // Matching
 
 interface Detector {
-  re: RegExp;
+  re: () => RegExp;
   kind: ContactKind | ((m: RegExpExecArray) => ContactKind | null);
   accept?: (m: RegExpExecArray) => boolean;
 }
@@ -362,9 +371,10 @@ export function findContacts(text: string): ContactMatch[] {
 /** One detector's accepted finds in `clean` that overlap none of `taken`. */
 function scan(det: Detector, clean: string, taken: readonly Span[]): Span[] {
   const found: Span[] = [];
-  det.re.lastIndex = 0;
+  const re = det.re();
+  re.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = det.re.exec(clean)) !== null) {
+  while ((m = re.exec(clean)) !== null) {
     const raw = m[0];
     const lead = raw.length - raw.replace(/^\s+/u, '').length;
     const trimmed = raw.slice(lead).replace(TRAILING, '');
@@ -376,7 +386,7 @@ function scan(det: Detector, clean: string, taken: readonly Span[]): Span[] {
       found.push({ start, end, kind });
     } else {
       // Give a shorter match starting inside this one a chance.
-      det.re.lastIndex = m.index + 1;
+      re.lastIndex = m.index + 1;
     }
   }
   return found;

@@ -23,17 +23,12 @@
  * digit, `@`, `.` or `/` — where a disguised address lives — so ordinary Cyrillic prose is left as
  * it is).
  */
-import confusables from 'unhomoglyph/data.json' with { type: 'json' };
-
-const TABLE = confusables as Record<string, string>;
+import { FOLDABLE as TABLE } from './confusables.derived.ts';
 
 /** Characters that are dropped: format characters, combining marks, Hangul fillers. */
 const INVISIBLE = /[\p{Cf}\p{M}\u115F\u1160\u3164\uFFA0]/u;
 const DECIMAL = /\p{Nd}/u;
 const MARK = /\p{M}/u;
-/** ASCII a look-alike may fold to. */
-const FOLD_TARGET = /^[a-z0-9.@/:_-]$/i;
-
 const digitCache = new Map<number, string>();
 
 /**
@@ -60,7 +55,7 @@ function latinOf(ch: string): string | null {
   if (found !== undefined) return found;
   found = null;
   const direct = TABLE[ch];
-  if (direct !== undefined && FOLD_TARGET.test(direct)) found = direct.toLowerCase();
+  if (direct !== undefined) found = direct.toLowerCase();
   else {
     // Lower-case Cyrillic т м н к в imitate small capitals; their capitals imitate T M H K B.
     const upper = ch.toUpperCase();

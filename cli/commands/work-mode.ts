@@ -41,9 +41,9 @@ export function parseCapacity(value: string): number | 'none' {
 
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-/** `23:00-08:00` → {from, to}; the hours may be given as `9:00` too. */
+/** `23:00-08:00` (or with an en dash) → {from, to}; the hours may be given as `9:00` too. */
 export function parseQuiet(value: string): { from: string; to: string } {
-  const parts = value.split(/\s*[-–]\s*/);
+  const parts = value.split(/\s*[-\u2013]\s*/);
   const pad = (t: string | undefined) => (t !== undefined && /^\d:\d\d$/.test(t) ? `0${t}` : t);
   const from = pad(parts[0]?.trim());
   const to = pad(parts[1]?.trim());

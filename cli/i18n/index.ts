@@ -16,7 +16,11 @@ export type { Language } from './language.ts';
 
 type Catalogue = Record<string, unknown>;
 
-let active: { language: Language; i18n: i18n } | undefined;
+/**
+ * The active language, its catalogue, and the i18next instance over it, made on the first message
+ * that needs i18next (one with options, or with `{{…}}`/`$t(…)` in its text).
+ */
+let active: { language: Language; catalogue: Catalogue; i18n?: i18n } | undefined;
 
 function instance(language: Language, catalogue: Catalogue): i18n {
   const created = i18next.createInstance();
@@ -40,7 +44,7 @@ async function catalogueOf(language: Language): Promise<Catalogue> {
 /** Switches every later message to `language` (loads its catalogue). */
 export async function useLanguage(language: Language): Promise<void> {
   if (active?.language === language) return;
-  active = { language, i18n: instance(language, await catalogueOf(language)) };
+  active = { language, catalogue: await catalogueOf(language) };
 }
 
 /** The active language (English until `useLanguage` chose another). */
@@ -48,14 +52,45 @@ export function language(): Language {
   return active?.language ?? 'en';
 }
 
+function i18nOf(current: NonNullable<typeof active>): i18n {
+  return (current.i18n ??= instance(current.language, current.catalogue));
+}
+
+/**
+ * The text of a message that i18next would answer as the catalogue writes it: asked without options,
+ * a string with nothing to fill in (`{{…}}`) or nest (`$t(…)`), under a key without a namespace.
+ * A command registers ~100 such messages (its options' descriptions) and i18next costs ~40 µs for
+ * each in a fresh process, most of a command's start-up budget (docs/benchmarks.md, "Start-up").
+ * test/cli/i18n-catalogues.test.ts checks that every message of both catalogues reads the same both ways.
+ */
+function plainText(catalogue: Catalogue, key: string): string | undefined {
+  if (key.includes(':')) return undefined;
+  let node: unknown = catalogue;
+  for (const part of key.split('.')) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part)) return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return typeof node === 'string' && !node.includes('{{') && !node.includes('$t(') ? node : undefined;
+}
+
 /** The text of `key` in the active language, with `options` interpolated (`count` picks the plural). */
 export function t(key: string, options?: TOptions): string {
-  active ??= { language: 'en', i18n: instance('en', en) };
-  return active.i18n.t(key, options) as string;
+  active ??= { language: 'en', catalogue: en };
+  if (options === undefined) {
+    const text = plainText(active.catalogue, key);
+    if (text !== undefined) return text;
+  }
+  return i18nOf(active).t(key, options) as string;
+}
+
+/** The same through i18next alone, never the plain-text reading (the tests compare the two). */
+export function translated(key: string, options?: TOptions): string {
+  active ??= { language: 'en', catalogue: en };
+  return i18nOf(active).t(key, options) as string;
 }
 
 /** Whether the active catalogue has `key` (an enum value, a refusal kind: known ones have words). */
 export function has(key: string): boolean {
-  t(key);
-  return active!.i18n.exists(key);
+  active ??= { language: 'en', catalogue: en };
+  return plainText(active.catalogue, key) !== undefined || i18nOf(active).exists(key);
 }

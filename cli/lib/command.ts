@@ -64,7 +64,25 @@ export type OpenOption = Option & { completions: readonly string[] };
  * the real marketplace, not our enums, decides (the server refuses what it does not offer).
  */
 export function openOption(flags: string, description: string, known: readonly string[]): OpenOption {
-  const option = new Option(flags, t('command.openOption', { description, known: known.join(', ') })) as OpenOption;
+  const option = describedWhenShown(new Option(flags), () => t('command.openOption', { description, known: known.join(', ') })) as OpenOption;
   option.completions = known;
+  return option;
+}
+
+/**
+ * Words `option`'s description when it is read, once: commander reads it only to print the help, so
+ * a command that runs never fills in its text (an i18next call with options costs ~40 µs in a
+ * fresh process, and the first one ~1 ms more to start i18next; docs/benchmarks.md, "Start-up").
+ */
+export function describedWhenShown<T extends Option>(option: T, describe: () => string): T {
+  let text: string | undefined;
+  Object.defineProperty(option, 'description', {
+    get: () => (text ??= describe()),
+    set: (value: string) => {
+      text = value;
+    },
+    enumerable: true,
+    configurable: true,
+  });
   return option;
 }

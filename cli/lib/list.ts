@@ -4,8 +4,8 @@
  * `{items, nextCursor}`) or for people (a table, and on stderr how to get the next page).
  */
 import { t } from '../i18n/index.ts';
-import type { Command } from 'commander';
-import { positiveInt, type App } from './command.ts';
+import { Option, type Command } from 'commander';
+import { describedWhenShown, positiveInt, type App } from './command.ts';
 import { wantsJson, type Deps } from './deps.ts';
 import { note, printJson, printTable, type Column } from './output.ts';
 import { allItems } from './paging.ts';
@@ -20,7 +20,7 @@ export interface ListOptions {
 /** Adds `--limit`, `--cursor` and `--all` to a list verb; `what` names the items (`'cards'`). */
 export function listOptions(command: Command, what: string): Command {
   return command
-    .option('--limit <n>', t('list.perPage', { what }), positiveInt)
+    .addOption(describedWhenShown(new Option('--limit <n>'), () => t('list.perPage', { what })).argParser(positiveInt))
     .option('--cursor <cursor>', t('list.continueFromAPrevious'))
     .option('--all', t('list.fetchEveryPage'));
 }

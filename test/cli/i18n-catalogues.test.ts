@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { has, t, translated, useLanguage } from '../../cli/i18n/index.ts';
 import { LANGUAGES } from '../../cli/i18n/language.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -76,6 +77,24 @@ describe('message catalogues', () => {
       expect(empty.map(([key]) => `${language}:${key}`)).toEqual([]);
     }
   });
+
+  // t() reads a plain message straight from the catalogue (cli/i18n/index.ts): it must answer what
+  // i18next answers, for every key of every language, and for keys that are not messages.
+  for (const language of LANGUAGES) {
+    it(`${language}: every message reads the same through t() as through i18next`, async () => {
+      await useLanguage(language);
+      const texts = new Map(flatten(catalogue(language)));
+      const keys = [...texts.keys()];
+      const sections = [...new Set(keys.map((key) => key.split('.')[0]!))];
+      const others = ['no.such.key', 'program', 'program.description.more', 'a:b', ...sections, 'constructor', 'program.__proto__', 'toString'];
+      const differ = [...keys, ...others].filter((key) => t(key) !== translated(key));
+      expect(differ).toEqual([]);
+      const plain = keys.filter((key) => !/\{\{|\$t\(/.test(texts.get(key)!));
+      expect(plain.length).toBeGreaterThan(keys.length / 2);
+      expect(others.filter((key) => has(key) !== keys.includes(key) && !sections.includes(key))).toEqual([]);
+      await useLanguage('en');
+    });
+  }
 
   it('npm test runs the hard-coded-text lint over cli/ before the tests', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
