@@ -108,7 +108,7 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
     reply.header('x-request-id', req.id);
     // `Date` is the server's clock, which the sandbox moves: a client that checks a date against
     // "today" (the next charge day) reads the service's today, not its own computer's.
-    reply.header('date', svc.clock.now().toUTCString());
+    reply.header('date', svc.clock.httpDate());
     done();
   });
   app.setNotFoundHandler((req, reply) => {

@@ -7,14 +7,18 @@ import { KEY_PREFIX_LENGTH, type KeyMode, type Scope } from '../sdk/contract/ind
 import { ApiError } from './http/errors.ts';
 import { base62, newId } from './ids.ts';
 import type { KeyRecord, SellerDoc, SellerEntry } from './store/docs.ts';
+import { rawOf } from './store/shards.ts';
 import type { Store } from './store/store.ts';
 
 /** SHA-256 of a key, hex (one-shot `crypto.hash`: half the cost of a Hash object, on every request). */
 export const hashKey = (key: string): string => hash('sha256', key, 'hex');
 
+/** A key as a request reads it: never changed through the caller (see {@link authenticate}). */
+export type KeyView = Readonly<Omit<KeyRecord, 'scopes'>> & { readonly scopes: readonly Scope[] };
+
 export interface Caller {
   seller: SellerEntry;
-  key: KeyRecord;
+  key: KeyView;
   doc: SellerDoc;
 }
 
@@ -32,13 +36,17 @@ export async function authenticate(store: Store, authorization: string | undefin
   if (!entry) throw unauthorized('bad_key', 'the key is not recognised');
   const seller = store.shared.sellers[entry.sellerId];
   const doc = await store.seller(entry.sellerId);
-  const key = Object.hasOwn(doc.keys, entry.keyId) ? doc.keys[entry.keyId] : undefined;
+  // Read past the keys section's tracking proxies (server/store/shards.ts: a trap and WeakMap
+  // lookups for every property, on every request): the caller only reads its key. The one write,
+  // the stamp below, goes through them, so that it marks the key's shard to be written.
+  const keys = rawOf(doc.keys);
+  const key = Object.hasOwn(keys, entry.keyId) ? keys[entry.keyId] : undefined;
   if (!seller || !key) throw unauthorized('bad_key', 'the key is not recognised');
   if (key.revoked) throw unauthorized('revoked', 'the key was revoked; issue a new one');
   if (seller.status === 'not_seller') throw new ApiError('not_seller', "the key's owner is not a seller");
   if (seller.status === 'blocked') throw new ApiError('seller_blocked', 'the seller is blocked');
   const stamp = isoStamp(now);
-  if (key.lastUsedAt !== stamp) key.lastUsedAt = stamp;
+  if (key.lastUsedAt !== stamp) doc.keys[entry.keyId]!.lastUsedAt = stamp;
   return { seller, key, doc };
 }
 
@@ -55,7 +63,7 @@ function isoStamp(now: Date): string {
 }
 
 /** `null` scope means any key having at least one scope (only `GET /me`). */
-export function requireScope(key: KeyRecord, scope: Scope | null): void {
+export function requireScope(key: KeyView, scope: Scope | null): void {
   if (scope === null ? key.scopes.length > 0 : key.scopes.includes(scope)) return;
   throw new ApiError('scope', scope === null ? { needed: 'any' } : { needed: scope });
 }

@@ -27,6 +27,22 @@ export class Clock {
     return this.#offsetMs;
   }
 
+  #httpSecond = Number.NaN;
+  #httpText = '';
+
+  /**
+   * `now()` as an HTTP date (`Wed, 25 Nov 2026 12:00:00 GMT`), the `Date` header of every answer;
+   * formatted once a second, as Node formats its own (a request under load then costs no formatting).
+   */
+  httpDate(): string {
+    const second = Math.floor(this.nowMs() / 1000);
+    if (second !== this.#httpSecond) {
+      this.#httpText = new Date(second * 1000).toUTCString();
+      this.#httpSecond = second;
+    }
+    return this.#httpText;
+  }
+
   /** Registers work that must run when time moves (deadlines, retries). */
   onAdvance(listener: AdvanceListener): void {
     this.#listeners.push(listener);

@@ -8,7 +8,7 @@ export const meHandlers = apiHandlers({
     nickname: caller.doc.papers.nickname,
     sellerType: caller.doc.papers.sellerType,
     mode: caller.key.mode,
-    key: { id: caller.key.id, prefix: caller.key.prefix, scopes: caller.key.scopes },
+    key: { id: caller.key.id, prefix: caller.key.prefix, scopes: [...caller.key.scopes] },
     admissionComplete: admissionComplete(caller.doc.papers),
   }),
 });
