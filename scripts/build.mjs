@@ -143,7 +143,10 @@ const bundle = Object.keys(cli.metafile.outputs).find((file) => file.endsWith('.
 if (bundle) {
   const loader = out('cli', 'dist', 'seller.cjs');
   const ascii = !/[^\x00-\x7f]/.test(readFileSync(bundle, 'utf8'));
-  writeFileSync(loader, codeCacheLoader(bundle.split('/').pop(), { ascii }));
+  // The nouns as cli/nouns.ts names them, with `help` and the completion word (test/cli/code-cache.test.ts checks the list).
+  const nouns = [...readFileSync('cli/nouns.ts', 'utf8').matchAll(/^\s+noun\('([a-z-]+)'/gm)].map((m) => m[1]);
+  nouns.push('help', readFileSync('cli/complete-word.ts', 'utf8').match(/COMPLETE_WORD = '([^']+)'/)[1]);
+  writeFileSync(loader, codeCacheLoader(bundle.split('/').pop(), { ascii, nouns }));
   chmodSync(loader, 0o755);
 }
 
