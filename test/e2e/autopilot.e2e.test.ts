@@ -213,7 +213,12 @@ describe('seller autopilot: a scripted day', () => {
     const invocations = lines('invocations.log').map((l) => l.split(' '));
     for (const id of delivered) {
       const attempts = invocations.filter(([order]) => order === id).map(([, attempt]) => Number(attempt));
-      expect(attempts, id).toEqual(attempts.map((_, i) => i + 1));
+      // Each attempt number once, rising. Not always from 1: an attempt is journalled before its
+      // action starts, so a kill between the two leaves a number no action saw, and the restart
+      // takes the next one (deliver.ts).
+      expect(attempts.length, id).toBeGreaterThan(0);
+      expect(attempts, id).toEqual([...new Set(attempts)].sort((a, b) => a - b));
+      expect(attempts[0], id).toBeGreaterThanOrEqual(1);
     }
     // No order was touched by a rule that does not match it.
     for (const id of manual) expect(invocations.some(([order]) => order === id)).toBe(false);
