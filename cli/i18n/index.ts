@@ -60,7 +60,7 @@ function i18nOf(current: NonNullable<typeof active>): i18n {
  * The text of a message that i18next would answer as the catalogue writes it: asked without options,
  * a string with nothing to fill in (`{{…}}`) or nest (`$t(…)`), under a key without a namespace.
  * A command registers ~100 such messages (its options' descriptions) and i18next costs ~40 µs for
- * each in a fresh process, most of a command's start-up budget (docs/benchmarks.md, "Start-up").
+ * each in a fresh process, most of a command's start-up budget (docs/benchmarks.md, "Session 5").
  * test/cli/i18n-catalogues.test.ts checks that every message of both catalogues reads the same both ways.
  */
 function plainText(catalogue: Catalogue, key: string): string | undefined {

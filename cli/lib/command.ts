@@ -72,7 +72,7 @@ export function openOption(flags: string, description: string, known: readonly s
 /**
  * Words `option`'s description when it is read, once: commander reads it only to print the help, so
  * a command that runs never fills in its text (an i18next call with options costs ~40 µs in a
- * fresh process, and the first one ~1 ms more to start i18next; docs/benchmarks.md, "Start-up").
+ * fresh process, and the first one ~1 ms more to start i18next; docs/benchmarks.md, "Session 5").
  */
 export function describedWhenShown<T extends Option>(option: T, describe: () => string): T {
   let text: string | undefined;
