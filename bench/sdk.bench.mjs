@@ -3,8 +3,10 @@
  * against a bare `fetch` of the same URL with the same headers and `res.json()`, on the same
  * reference server (a child process; a seller with 60 orders), interleaved, alternating which goes
  * first, median. Target: at most 1.15×. An info line shows the client in strict mode (every answer
- * parsed by zod, compiled once hot).
+ * parsed by zod, compiled once hot), and one shows ky alone (no retries, no timeout: the least a call
+ * through ky, the SDK's transport, costs; docs/benchmarks.md, "Session 5").
  */
+import ky from 'ky';
 import { DIST_SDK, fmt, log, median, nowMs, pick, ratioRow, startChild } from './lib.mjs';
 
 export const name = 'sdk';
@@ -28,11 +30,12 @@ export async function run() {
       },
       sdk: () => client.orders.list({ limit: 50 }),
       strict: () => strict.orders.list({ limit: 50 }),
+      ky: async () => (await ky(url, { headers, retry: 0, timeout: false })).json(),
     };
     const page = await calls.sdk();
     if (page.items.length !== 50) throw new Error(`orders.list answered ${page.items.length} orders`);
 
-    const times = { fetch: [], sdk: [], strict: [] };
+    const times = { fetch: [], sdk: [], strict: [], ky: [] };
     const names = Object.keys(calls);
     for (let i = 0; i < WARMUP + RUNS; i++) {
       for (let j = 0; j < names.length; j++) {
@@ -42,11 +45,12 @@ export async function run() {
         if (i >= WARMUP) times[which].push(nowMs() - t0);
       }
     }
-    const [bare, sdk, checked] = [median(times.fetch), median(times.sdk), median(times.strict)];
-    log(`  sdk: fetch+json ${fmt.ms(bare)}, orders.list ${fmt.ms(sdk)}, strict ${fmt.ms(checked)} (median of ${RUNS})`);
+    const [bare, sdk, checked, kyAlone] = [median(times.fetch), median(times.sdk), median(times.strict), median(times.ky)];
+    log(`  sdk: fetch+json ${fmt.ms(bare)}, orders.list ${fmt.ms(sdk)}, strict ${fmt.ms(checked)}, ky alone ${fmt.ms(kyAlone)} (median of ${RUNS})`);
     return [
       ratioRow('SDK orders.list() (50 orders): per call', fmt.ms(sdk), `fetch+json ${fmt.ms(bare)}`, sdk / bare, { atMost: 1.15 }),
       ratioRow('SDK orders.list(), strict: true', fmt.ms(checked), `fetch+json ${fmt.ms(bare)}`, checked / bare, {}),
+      ratioRow('ky alone (no retries, no timeout) + json', fmt.ms(kyAlone), `fetch+json ${fmt.ms(bare)}`, kyAlone / bare, {}),
     ];
   } finally {
     await server.stop();
