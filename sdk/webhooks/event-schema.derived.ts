@@ -8,8 +8,8 @@ import { WebhookEvent } from '../contract/events.ts';
 import { JSON_CHECK_KEYWORDS, type JsonSchema } from './json-check.ts';
 
 /**
- * Drops what checks nothing in JSON: `$schema`, `format` beside its `pattern`, a safe integer's own bounds; refuses
- * a keyword that checkJson does not read.
+ * Drops what checks nothing in JSON: `$schema`, `format` beside its `pattern`, a safe integer's own bounds (checkJson
+ * calls only a safe integer an `integer`, as zod's `.int()` does); refuses a keyword that checkJson does not read.
  */
 function compact(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(compact);

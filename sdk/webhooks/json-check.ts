@@ -29,7 +29,7 @@ export interface JsonIssue {
 export const JSON_CHECK_KEYWORDS: readonly string[] = ['type', 'const', 'enum', 'pattern', 'minimum', 'maximum', 'properties', 'required', 'oneOf'];
 
 const typeOf = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
+  value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isSafeInteger(value) ? 'integer' : typeof value;
 
 /** Checks `value` against `schema`; returns the first issue found, or undefined. */
 export function checkJson(schema: JsonSchema, value: unknown, path: (string | number)[] = []): JsonIssue | undefined {
