@@ -96,9 +96,9 @@ await build({
   ...common,
   platform: 'node',
   format: 'cjs',
-  // lowdb and steno are ES-only: bundled into the CommonJS build, the CommonJS ones stay external.
-  packages: 'external',
-  external: [],
+  // lowdb and steno are ES-only: bundled into the CommonJS build, the CommonJS ones stay external
+  // (bundleOnly marks them; esbuild's `packages: 'external'` would win over it and leave
+  // `require("lowdb")`, a require of an ES module).
   plugins: [bundleOnly(['lowdb', 'steno']), buildTimeData],
   entryPoints: present({ index: 'server/index.ts' }),
   outdir: out('server', 'dist', 'cjs'),
