@@ -196,7 +196,7 @@ export async function runCardsShow(opts: CardNumberOptions, deps: Deps): Promise
     [t('cards.number2'), card.number],
     [t('cards.service2'), `${card.service} / ${card.tariff}`],
     [t('cards.product'), t('cards.productBy', { type: word('productType', card.productType), method: word('deliveryMethod', card.deliveryMethod) })],
-    ...(credits ? [['Credits', credits] as const] : []),
+    ...(credits ? [[t('cards.credits'), credits] as const] : []),
     [t('cards.price2'), money(card.priceRub)],
     [t('cards.deliveryTime'), minutes(card.slaMinutes)],
     [t('cards.guarantee'), days(card.guaranteeDays)],

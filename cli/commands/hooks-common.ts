@@ -11,7 +11,7 @@ import { WEBHOOK_HEADERS } from '../../sdk/contract/events.ts';
 import { AUTH_CODES } from '../../sdk/contract/constants.ts';
 import { SellerError } from '../../sdk/errors.ts';
 import type { Deps } from '../lib/deps.ts';
-import { describeError, UsageError } from '../lib/errors.ts';
+import { errorLine, UsageError } from '../lib/errors.ts';
 import { readTextInput } from '../lib/input.ts';
 import { readAll, type IO } from '../lib/io.ts';
 import type { SellerClient } from '../../sdk/client.ts';
@@ -292,7 +292,7 @@ export async function pollProbe(
   } catch (error) {
     if (signal.aborted) return undefined;
     if (opts.once || isAuthFailure(error)) throw error;
-    const what = describeError(error).lines[0]?.replace(/^error: /, '') ?? String(error);
+    const what = errorLine(error);
     warn(io, t('hooks.pollingFailedRetryingIn', { what, seconds: opts.intervalSeconds }));
     return undefined;
   }

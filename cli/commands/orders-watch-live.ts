@@ -7,7 +7,8 @@ import { abortableSleep, type WatchRetry } from '../../sdk/watch.ts';
 import { type IO, useColor } from '../lib/io.ts';
 import { LiveBlock, type TerminalSink } from '../lib/live-table.ts';
 import type { Order } from '../lib/records.ts';
-import { describeChange, isOpen, KEEP_CLOSED, pollFailure, REFRESH_MS, watchFrame, type WatchView } from './orders-watch-view.ts';
+import { errorLine } from '../lib/errors.ts';
+import { describeChange, isOpen, KEEP_CLOSED, REFRESH_MS, watchFrame, type WatchView } from './orders-watch-view.ts';
 
 /** The live table of one watch: keeps the view, redraws it on changes, on a timer and on resize. */
 export class LiveWatch {
@@ -56,7 +57,7 @@ export class LiveWatch {
 
   pollFailed(error: unknown, retry: WatchRetry): void {
     const now = Date.now();
-    this.view.failure = { what: pollFailure(error), at: now, retryAt: now + retry.delayMs };
+    this.view.failure = { what: errorLine(error), at: now, retryAt: now + retry.delayMs };
     this.#backingOff = true;
     this.#schedule();
   }

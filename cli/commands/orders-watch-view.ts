@@ -4,7 +4,6 @@
  */
 import { clockTime, dateTime, money, word } from '../i18n/format.ts';
 import { t } from '../i18n/index.ts';
-import { describeError, withoutErrorPrefix } from '../lib/errors.ts';
 import { alignColumns, paint, type Cell } from '../lib/live-table.ts';
 import type { Order, OrderStatus } from '../lib/records.ts';
 
@@ -156,4 +155,3 @@ export function watchFrame(view: WatchView, screen: { now: number; height: numbe
 }
 
 /** A failed poll in a few words. */
-export const pollFailure = (error: unknown) => withoutErrorPrefix(describeError(error).lines[0] ?? String(error));

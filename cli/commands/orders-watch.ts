@@ -38,7 +38,7 @@ import { note, warn } from '../lib/output.ts';
 import { orderRow, parseSince, positiveSeconds, sinceHelp } from './orders-common.ts';
 import { checkExec, runExec } from './orders-watch-exec.ts';
 import { LiveWatch } from './orders-watch-live.ts';
-import { pollFailure } from './orders-watch-view.ts';
+import { errorLine } from '../lib/errors.ts';
 
 export interface WatchCliOptions {
   /** API timestamp to start from when no watermark is stored. */
@@ -105,7 +105,7 @@ export async function watchOrders(opts: WatchCliOptions, deps: Deps, signal: Abo
   const live = !json && opts.exec === undefined && canRedraw(io) ? new LiveWatch(io, stored?.since ?? opts.since) : undefined;
   const onError = (error: unknown, retry: WatchRetry) => {
     if (live) live.pollFailed(error, retry);
-    else warn(io, t('ordersWatch.pollingFailedRetryingIn', { why: pollFailure(error), span: t('units.seconds', { n: Math.ceil(retry.delayMs / 1000) }) }));
+    else warn(io, t('ordersWatch.pollingFailedRetryingIn', { why: errorLine(error), span: t('units.seconds', { n: Math.ceil(retry.delayMs / 1000) }) }));
   };
   const statuses = new Map<string, OrderStatus>();
   const changes = client.orders.watch({

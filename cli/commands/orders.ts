@@ -225,7 +225,7 @@ export async function runOrdersConfirm(opts: { id: string }, deps: Deps): Promis
 
 export async function runOrdersDecline(opts: DeclineOptions, deps: Deps): Promise<void> {
   const client = deps.client();
-  const reason = await textArg(deps, opts.reason, '--reason', 'Reason for the buyer');
+  const reason = await textArg(deps, opts.reason, '--reason', t('orders.reasonQuestion'));
   refuseContacts(reason, 'reason');
   const order = await withHints(client.orders.decline(opts.id, { reason }), {
     state_moved: stateMovedHint(opts.id),
@@ -280,15 +280,16 @@ export async function runOrdersDeliver(opts: DeliverOptions, deps: Deps): Promis
 // ---------------------------------------------------------------------------------------------
 // message, dispute-reply
 
-const CONTACTS_HINT = t('orders.removeEMailAddresses');
+/** Worded when used, in the language of that run (a module outlives a run in tests and `seller mcp`). */
+const contactsHint = () => t('orders.removeEMailAddresses');
 
 export async function runOrdersMessage(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
-  const text = await textArg(deps, opts.text, '--text', 'Message to the buyer');
+  const text = await textArg(deps, opts.text, '--text', t('orders.messageQuestion'));
   refuseContacts(text, 'message');
   const message = await withHints(client.orders.message(opts.id, { text }), {
     state_moved: stateMovedHint(opts.id),
-    contacts: CONTACTS_HINT,
+    contacts: contactsHint(),
   });
   if (wantsJson(deps)) printJson(deps.io, message);
   else say(deps.io, t('orders.sentToTheBuyer', { message: message.id, order: opts.id }));
@@ -296,11 +297,11 @@ export async function runOrdersMessage(opts: TextOptions, deps: Deps): Promise<v
 
 export async function runOrdersDisputeReply(opts: TextOptions, deps: Deps): Promise<void> {
   const client = deps.client();
-  const text = await textArg(deps, opts.text, '--text', 'Your answer to the dispute');
+  const text = await textArg(deps, opts.text, '--text', t('orders.disputeAnswerQuestion'));
   refuseContacts(text, 'answer');
   const order = await withHints(client.orders.disputeReply(opts.id, { text }), {
     not_disputed: t('orders.onlyADisputedOrder', { id: opts.id }),
-    contacts: CONTACTS_HINT,
+    contacts: contactsHint(),
   });
   if (wantsJson(deps)) printJson(deps.io, order);
   else say(deps.io, t('orders.answeredTheDisputeOn', { id: order.id, status: word('orderStatus', order.status) }));

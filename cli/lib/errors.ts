@@ -62,6 +62,9 @@ export function describeError(error: unknown, context: ErrorContext = {}): Repor
   return { lines: [t('errors.prefix', { message })], exitCode: EXIT.error };
 }
 
+/** The first line of an error's report without its `error: ` prefix: a failure named inside another sentence. */
+export const errorLine = (error: unknown): string => withoutErrorPrefix(describeError(error).lines[0] ?? String(error));
+
 /** A report's line without its `error: ` prefix (in the active language). */
 export function withoutErrorPrefix(line: string): string {
   const prefix = t('errors.prefix', { message: '' });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AUTH_CODES } from '../../sdk/contract/common.ts';
 import { ConnectionError } from '../../sdk/errors.ts';
-import { CancelledError, describeError, UsageError } from '../../cli/lib/errors.ts';
+import { CancelledError, describeError, errorLine, UsageError } from '../../cli/lib/errors.ts';
+import { useLanguage } from '../../cli/i18n/index.ts';
 import { cancellable } from '../../cli/lib/prompts.ts';
 import { apiError, bufferIO, fakeClient, run, tempConfigDir } from './helpers.ts';
 
@@ -99,6 +100,18 @@ describe('exit codes of the program', () => {
       expect(missing.code).toBe(1);
     } finally {
       config.cleanup();
+    }
+  });
+});
+
+describe('an error named inside another sentence', () => {
+  it.each(['en', 'ru'] as const)('loses its error prefix in %s', async (language) => {
+    await useLanguage(language);
+    try {
+      expect(errorLine(new Error('boom'))).toBe('boom');
+      expect(errorLine(new UsageError('bad flag'))).toBe('bad flag');
+    } finally {
+      await useLanguage('en');
     }
   });
 });
