@@ -289,7 +289,7 @@ function allowedOf(position: Position, field: CardField, choices: Partial<CardCh
       return methods.map((value) => ({ value, name: named('deliveryMethod', value) }));
     }
     case 'creditsType':
-      return (position.creditsTypes ?? []).map((value) => ({ value, name: value === 'pack' ? t('cardsCreate.packAFixedAmount') : t('cardsCreate.rateUnitsPerRouble') }));
+      return (position.creditsTypes ?? []).map((value) => ({ value, name: value === 'pack' ? t('cardsCreate.packAFixedAmount') : value === 'rate' ? t('cardsCreate.rateUnitsPerRouble') : value }));
     case 'slaMinutes':
       // Named in minutes, the unit of `--sla` (hours and days beside it for reading).
       return position.slaChoices.map((m) => ({ value: String(m), name: m < 60 ? t('units.minutes', { n: m }) : `${t('units.minutes', { n: m })} (${minutes(m)})` }));

@@ -103,7 +103,6 @@ export async function runCatalogList(opts: CatalogListOptions, deps: Deps): Prom
   });
 }
 
-export { editDistance };
 
 /**
  * The slugs nearest to a mistyped one: within a third of its length in edits (at least 1, at most 3),

@@ -45,14 +45,6 @@ export function positiveSeconds(value: string): number {
   return seconds;
 }
 
-/** commander argParser for a date `YYYY-MM-DD`. */
-export function isoDate(value: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new InvalidArgumentError(t('ordersCommon.mustBeADate'));
-  }
-  return value;
-}
-
 /** Drops the one line break a file or `echo` leaves at the end. */
 export const chompNewline = (text: string) => text.replace(/\r?\n$/, '');
 

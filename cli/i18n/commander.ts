@@ -34,7 +34,7 @@ function suggestion(tail: string | undefined): string {
 function reason(text: string): string {
   const choices = /^Allowed choices are (.+)\.$/.exec(text);
   if (choices) return t('commander.allowedChoices', { choices: choices[1] });
-  return text === 'Must be a positive integer.' ? t('commander.positiveInt') : text;
+  return text;
 }
 
 const RULES: Rule[] = [

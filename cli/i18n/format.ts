@@ -34,11 +34,6 @@ export function money(rub: number): string {
   return new Intl.NumberFormat('ru-RU', { style: 'currency', currency: 'RUB', maximumFractionDigits: 0 }).format(rub);
 }
 
-/** A count with the language's grouping: `12 345` (ru), `12,345` (en). */
-export function number(value: number): string {
-  return new Intl.NumberFormat(locale()).format(value);
-}
-
 /**
  * A moment for people: in Russian the date and time in the user's zone with the zone shown
  * (`25.11.2026, 12:00 GMT+3`, `--utc` for UTC); in English as the service sent it (ISO, UTC). A
