@@ -4,8 +4,7 @@
 // In the sources (tests, tsc) the module simply computes its data when it loads.
 import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const derived = new Map();

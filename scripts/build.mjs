@@ -5,7 +5,7 @@
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { asciiRegexSources, kyWithoutUndici, lazyChildProcess, zodEnglishOnly } from './cli-plugins.mjs';
 import { codeCacheLoader } from './cli-loader.mjs';
@@ -115,7 +115,7 @@ if (existsSync(serverMain)) {
 // for. It is built differently from the library faces:
 // - its dependencies (commander, zod, ky) are bundled and minified: Node's ESM loader costs more per
 //   file than the code costs to compile (zod alone is ~100 files);
-// - it is one CommonJS script (`cli/dist/seller-<hash>.cjs`; command modules are still evaluated
+// - it is one CommonJS script (`cli/dist/seller-bundle-<hash>.cjs`; command modules are still evaluated
 //   only when their noun is invoked, and `import()` becomes `require()`: Node ≥ 20.19 requires ES
 //   modules such as @inquirer/prompts, which stays external since it is loaded only to ask), run by
 //   a small loader (`cli/dist/seller.cjs`, the package's bin, what bin/seller.js requires) through

@@ -3,9 +3,9 @@
 //
 // The cache is built for one Node and one bundle, so it never ships: it lives in the user's cache
 // directory ($XDG_CACHE_HOME/service-seller, else ~/.cache/service-seller; %LOCALAPPDATA% on
-// Windows), named by the bundle's content hash, Node's version and architecture, written at the
-// exit of the first run that finds it missing or rejected (which also removes the caches of other
-// bundles left for a week: older versions). A start never depends on it: a cache directory that
+// Windows), named by the bundle's content hash, Node's version, the architecture and the command
+// noun, written at the exit of the first run that finds it missing or rejected (which also removes
+// the caches of other bundles left for a week: older versions). A start never depends on it: a cache directory that
 // cannot be written costs one failed open, not the serialising.
 
 /**

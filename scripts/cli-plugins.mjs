@@ -1,5 +1,4 @@
-// The esbuild plugins of the `seller` bundle, shared by scripts/build.mjs and the tests that bundle
-// the CLI the way the build does (test/helpers/bundle.ts).
+// The esbuild plugins of the `seller` bundle (scripts/build.mjs).
 import { dirname, join } from 'node:path';
 
 // zod's `z.locales` namespace holds ~60 translations of its messages (more than half of zod's

@@ -10,6 +10,7 @@
  * @example
  * const client = new SellerClient({ fetch: pacedFetch(globalThis.fetch) });
  */
+import { abortableSleep } from './backoff.ts';
 import { parseRetryAfter } from './errors.ts';
 
 interface Budget {
@@ -29,20 +30,7 @@ const POLICY = /;\s*q=(\d+(?:\.\d+)?)\s*;\s*w=(\d+(?:\.\d+)?)(?:\s*;\s*burst=(\d
 const REMAINING = /;\s*r=(\d+)/;
 
 /** Waits `ms`, or rejects with the signal's reason when it aborts. */
-function wait(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }, ms);
-    const abort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', abort, { once: true });
-  });
-}
+const wait = (ms: number, signal: AbortSignal | null | undefined): Promise<void> => abortableSleep(ms, signal ?? undefined);
 
 /** A `fetch` that waits for the key's budget before each call (see the module comment). */
 export function pacedFetch(inner: typeof fetch, now: () => number = Date.now): typeof fetch {

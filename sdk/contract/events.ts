@@ -20,6 +20,7 @@ export const EventData = {
 
 /** The `data` of each event kind, by kind. */
 export type EventDataMap = { [K in EventKind]: z.infer<(typeof EventData)[K]> };
+/** The `data` of a webhook event of kind `K`. */
 export type EventDataOf<K extends EventKind> = EventDataMap[K];
 
 const envelope = {

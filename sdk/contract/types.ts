@@ -12,8 +12,6 @@
 import type { z } from 'zod';
 import type { ApiOperations, SandboxOperations } from './index.ts';
 import type { AnyOperation as Schemas } from './operation.ts';
-import type { EventKind } from './enums.ts';
-import type { EventDataMap } from './events.ts';
 
 export type * from './public.ts';
 
@@ -50,6 +48,3 @@ export type ApiOperationTypes = { [Id in keyof ApiOperations]: TypesOf<ApiOperat
 
 /** The types of every sandbox operation (reference server), keyed by operation id. */
 export type SandboxOperationTypes = { [Id in keyof SandboxOperations]: TypesOf<SandboxOperations[Id]> };
-
-/** The `data` of a webhook event of kind `K`. */
-export type EventDataOf<K extends EventKind> = EventDataMap[K];

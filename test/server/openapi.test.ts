@@ -118,8 +118,9 @@ describe('the OpenAPI document', () => {
       expect(statuses.includes('422'), op.id).toBe(op.changes);
       expect(statuses.includes('409'), op.id).toBe(op.refusals.length > 0);
       if (op.changes) expect(statuses, op.id).toContain('400');
-      if (op.refusals.includes('not_found')) expect(statuses, op.id).not.toContain('404');
-      else if (pathParamNames(op.path).length > 0) expect(statuses, op.id).toContain('404');
+      // 404 where a record may be missing (every path naming one, and the routes declared `notFound`), unless it is a refusal.
+      expect(statuses.includes('404'), op.id).toBe(op.notFound && !op.refusals.includes('not_found'));
+      if (pathParamNames(op.path).length > 0 && !op.refusals.includes('not_found')) expect(statuses, op.id).toContain('404');
       for (const s of statuses.filter((x) => x >= '400')) {
         const r = deref(doc, o.responses[s]!);
         const schema = (r.content as Record<string, { schema: JsonSchema }>)['application/json']!.schema;
