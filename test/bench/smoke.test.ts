@@ -34,10 +34,11 @@ const EXPECTED: Record<string, string[]> = {
   server: ['GET /orders?limit=50, 10k orders, 50 conns: req/s', 'GET /orders?limit=50, 10k orders, 50 conns: p99'],
   writes: ['card update, 1 seller', 'card update, 200 cards / 2 sellers', 'card creation, 2,000 cards / 20 sellers', 'card creation after 1,000 writes of one seller', 'fsync per write'],
   cli: ['seller --help: wall time', 'seller cards list --json', "import 'service-seller'"],
-  sdk: ['SDK orders.list() (50 orders): per call'],
+  sdk: ['SDK orders.list() (50 orders): per call', 'ky alone'],
   autopilot: ['autopilot: '],
   webhooks: ['webhook pay → 2xx at receiver: median', 'webhook pay → 2xx at receiver: p99', 'webhook deliveries sustained'],
   market: ['GET /catalog/demand, ', 'GET /me p99 of 20 sellers while one key hammers demand'],
+  stock: ['1,000-unit refill at', 'paid order delivered from', "other seller's GET /me p99", 'SIGKILL in a 1,000-unit refill'],
 };
 
 describe('npm run bench, in quick mode', () => {

@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -16,8 +17,9 @@ const dir = mkdtempSync(join(tmpdir(), 'seller-bundle-text-'));
 let server: TestServer;
 
 beforeAll(async () => {
+  await ensureBuilt();
   server = await startTestServer();
-});
+}, 120_000);
 
 afterAll(async () => {
   await server.close();

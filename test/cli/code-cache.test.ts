@@ -6,13 +6,15 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPLETE_WORD } from '../../cli/complete-word.ts';
 import { NOUNS } from '../../cli/nouns.ts';
+import { ensureBuilt } from '../helpers/cli.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'seller-code-cache-'));
 
+beforeAll(() => ensureBuilt(), 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function seller(args: string[], cache: string): Promise<number> {

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -17,12 +18,13 @@ const preload = join(dir, 'record-modules.cjs');
 let server: TestServer;
 
 beforeAll(async () => {
+  await ensureBuilt();
   writeFileSync(
     preload,
     "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_FILE, process.moduleLoadList.join('\\n')));\n",
   );
   server = await startTestServer();
-});
+}, 120_000);
 
 afterAll(async () => {
   await server.close();

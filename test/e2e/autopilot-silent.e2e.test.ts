@@ -90,6 +90,7 @@ describe('a failed action says why', () => {
     const output = events.find((e) => e.type === 'failed')!.detail!['output'] as string;
     expect(output.length).toBeLessThanOrEqual(OUTPUT_TAIL_CHARS);
     expect(output).toMatch(/the real reason$/);
+    expect((await client.orders.get(id)).status).toBe('awaiting_delivery');
   });
 });
 

@@ -317,7 +317,7 @@ describe('SIGKILL in the middle of a write load', () => {
 
 /**
  * A card's stock in pieces (issue 19) killed in the middle of 1,000-unit refills: a seeded stock of
- * several thousand units (the layout is the same at 500,000: bench/stock.bench.mjs), four clients
+ * several thousand units (the layout is the same at 1,000,000: bench/stock.bench.mjs), four clients
  * refilling it in batches of 1,000 at once, SIGKILL after a few are acknowledged. After the restart
  * every acknowledged batch is there whole (a refill of it again adds nothing), every batch left
  * unanswered is there whole or not at all (never half: again it adds 0 or 1,000), and the free count

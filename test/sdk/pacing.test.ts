@@ -40,6 +40,7 @@ describe('pacedFetch', () => {
     await settle(Promise.all([paced('http://x/b'), paced('http://x/c')]));
     expect(sent[1]! - sent[0]!).toBeGreaterThanOrEqual(2000);
     expect(sent[1]! - sent[0]!).toBeLessThan(2000 + 150);
+    expect(sent[2]! - sent[0]!).toBeGreaterThanOrEqual(2000);
   });
 
   it('with the budget spent (r=0 at 600 a minute), the next call waits for one token: about 100 ms', async () => {
