@@ -7,9 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { JsonSchema, OpenApiDocument, OpenApiOperation } from '../sdk/openapi.ts';
+import { BASE_PATH } from '../sdk/contract/index.ts';
 
 /** Where the server serves the OpenAPI document (server/docs.ts); the page links to it. */
-export const OPENAPI_PATH = '/api/v1/openapi.json';
+export const OPENAPI_PATH = `${BASE_PATH.api}/openapi.json`;
 
 const STYLE = `
 :root { --fg: #1d2330; --muted: #5b6475; --line: #dde2ea; --bg: #fff; --side: #f5f7fa; --accent: #2456c8; --code: #f1f3f7; }

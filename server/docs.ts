@@ -8,12 +8,12 @@
  *   self-contained HTML file that works offline (its Content-Security-Policy forbids any request).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { apiOperations } from '../sdk/contract/index.ts';
+import { apiOperations, BASE_PATH } from '../sdk/contract/index.ts';
 import { buildOpenApi, type OpenApiDocument } from '../sdk/openapi.ts';
 import type { ServerContext } from './context.ts';
 import { OPENAPI_PATH, PAGE_CSP, renderDocsPage } from './docs-page.ts';
 
-export { OPENAPI_PATH, renderDocsPage };
+export { renderDocsPage };
 
 export const DOCS_PATH = '/docs';
 
@@ -24,7 +24,7 @@ export function registerDocs(app: FastifyInstance, svc: ServerContext): void {
     return {
       service: 'seller-server',
       description: 'A reference implementation of the Seller API (sandbox included).',
-      api: `${url}/api/v1`,
+      api: `${url}${BASE_PATH.api}`,
       docs: `${url}${DOCS_PATH}`,
       openapi: `${url}${OPENAPI_PATH}`,
     };

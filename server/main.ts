@@ -10,6 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { keptAdminToken } from './demo.ts';
+import { DOCS_PATH } from './docs.ts';
+import { OPENAPI_PATH } from './docs-page.ts';
 import { StoreError } from './store/store.ts';
 import { startServer } from './index.ts';
 
@@ -109,7 +111,7 @@ async function main(): Promise<void> {
   }
   if (args['no-fsync'] && !args.memory) out('warning: --no-fsync: answered writes may be lost on a power cut');
   if (args['allow-local-hooks']) out('warning: webhook addresses on loopback over http are allowed (local development only)');
-  out(`API reference: ${server.url}/docs (the OpenAPI document: ${server.url}/api/v1/openapi.json)`);
+  out(`API reference: ${server.url}${DOCS_PATH} (the OpenAPI document: ${server.url}${OPENAPI_PATH})`);
   out(`listening on ${server.url}`);
   const stop = () => {
     void server.close().then(() => process.exit(0));

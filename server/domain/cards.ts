@@ -19,6 +19,7 @@
  * then whether this seller may sell it at all, then the shape of the offer, and the text last.
  */
 import {
+  CARD_RULE_KINDS,
   STOCKABLE_METHODS,
   type CreditsType,
   type DeliveryMethod,
@@ -53,7 +54,7 @@ export interface SellerFacts {
   sellerType: SellerType | null;
 }
 
-export type CardRuleKind = 'complaint' | 'contacts' | 'type_not_available' | 'self_employed_forbidden';
+export type CardRuleKind = (typeof CARD_RULE_KINDS)[number];
 
 export type CardRefusal = Refusal<CardRuleKind>;
 
@@ -71,7 +72,7 @@ export function validateCard(position: Position | undefined, card: CardFields, s
     sellerMay(card, seller) ??
     creditsRefusal(position, card) ??
     choicesRefusal(position, card) ??
-    descriptionRefusal(card.description)
+    contactsRefusal(card.description, 'description')
   );
 }
 
@@ -132,10 +133,6 @@ function choicesRefusal(position: Position, card: CardFields): CardRefusal | nul
 }
 
 /** The description is the only free text of a card; the found contact itself is never echoed. */
-function descriptionRefusal(description: string | undefined): CardRefusal | null {
-  return contactsRefusal(description, 'description');
-}
-
 // ---------------------------------------------------------------------------------------------
 // Test and real cards
 

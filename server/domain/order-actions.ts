@@ -30,11 +30,11 @@ const WHERE: Readonly<Record<OrderAction, string>> = {
 };
 
 /** The refusal when the order is not in a state the action works in; names the current status. */
-export const stateMoved = (order: OrderRecord, what: string): Refusal<'state_moved'> =>
+const stateMoved = (order: OrderRecord, what: string): Refusal<'state_moved'> =>
   refuse('state_moved', { status: order.status }, `the order is ${order.status}: ${what}; read it again before retrying`);
 
 /** `state_moved` when `action` cannot move the order at `now`; null when it can. Changes nothing. */
-export function actionRefusal(order: OrderRecord, action: OrderAction, now: Date): Refusal<'state_moved'> | null {
+function actionRefusal(order: OrderRecord, action: OrderAction, now: Date): Refusal<'state_moved'> | null {
   return nextStatus(order, action, now) === null ? stateMoved(order, WHERE[action]) : null;
 }
 

@@ -16,7 +16,6 @@ export const stockAad = (number: number, itemId: string): string => `stock:${num
 /** Scope of the duplicate hashes: the same secret in two cards is not a duplicate. */
 export const stockScope = (number: number): string => `stock:${number}`;
 
-export type { StockCounts } from '../store/stock-pieces.ts';
 export { stockCounts };
 
 /**

@@ -1,5 +1,6 @@
 /**
- * A seller's large sections (`cards`, `stock`, `orders`) kept in several small documents (shards),
+ * A seller's large sections ({@link SHARDED_SECTIONS}: cards, stock pieces, orders, message pieces,
+ * keys and the other growing lists) kept in several small documents (shards),
  * behind a map that looks and behaves like the plain object it replaces, and that knows which
  * shards a change touched.
  *
@@ -13,7 +14,7 @@
  *   key are a property read plus a trap). A record read through it comes back wrapped in a Proxy
  *   whose `set`, `deleteProperty` and `defineProperty` traps, on the record and on every object or
  *   array reached through it (`order.messages.push(…)`, `order.vaults.seller = …`,
- *   `stock[n][i].status = …`), mark the record's home shard dirty. Setting or deleting a key of the
+ *   `stock['<number>.<i>'].units = …`), mark the record's home shard dirty. Setting or deleting a key of the
  *   map marks its shard too. Marking is synchronous, at the change itself, so a change made after
  *   a snapshot was taken marks the shard again for the next one.
  * - **What is not seen.** A change made through a reference that never came out of the map: the

@@ -45,12 +45,12 @@ const NONE = '-';
 type Stock = SellerDoc['stock'];
 
 /** One unit packed (see the module's comment). */
-export function packUnit(u: StockItemRecord): string {
+function packUnit(u: StockItemRecord): string {
   return [u.id, u.sealed, u.hash, u.addedAt, u.issuedAt ?? NONE, u.order ?? NONE].join(FIELD_SEP);
 }
 
 /** A packed unit unpacked. */
-export function unpackUnit(text: string): StockItemRecord {
+function unpackUnit(text: string): StockItemRecord {
   const [id = '', sealed = '', hash = '', addedAt = '', issuedAt = NONE, order = NONE] = text.split(FIELD_SEP);
   const issued = issuedAt !== NONE;
   return { id, sealed, hash, status: issued ? 'issued' : 'free', addedAt, issuedAt: issued ? issuedAt : null, order: order === NONE ? null : order };
@@ -89,7 +89,8 @@ function note(card: CardStock, i: number, piece: StockPieceRecord): void {
     const c = text.indexOf(FIELD_SEP, b + 1);
     const d = text.indexOf(FIELD_SEP, c + 1);
     card.hashes.add(text.slice(b + 1, c));
-    if (text.charCodeAt(d + 1) === 45 /* '-' */ && text.charCodeAt(d + 2) === 32 /* ' ' */) {
+    // `issuedAt` is NONE: the unit is free.
+    if (text.startsWith(NONE + FIELD_SEP, d + 1)) {
       card.free++;
       hasFree = true;
     } else card.issued++;

@@ -11,6 +11,7 @@ import { OrderWithMessages } from '../../sdk/contract/index.ts';
 import { Clock } from '../../server/clock.ts';
 import { sweepOrders } from '../../server/domain/order-clock.ts';
 import { vaultAad } from '../../server/domain/orders.ts';
+import { allUnits } from '../../server/store/stock-pieces.ts';
 import { call, expectError, makeApp, newSeller, sandbox, type Answer, type SellerCreated } from './helpers.ts';
 import { CODE_CARD as BASE_CODE_CARD } from '../helpers/fixtures.ts';
 
@@ -352,6 +353,8 @@ describe('auto-delivery', () => {
     expect(units.sort()).toEqual(['CODE-AAA', 'CODE-BBB']);
     expect(d.orders[a.id]!.stockItem).toMatch(/^itm_/);
     expect(d.orders[a.id]!.stockItem).not.toBe(d.orders[b.id]!.stockItem);
+    // each order names the unit issued to it
+    for (const id of [a.id, b.id]) expect(d.orders[id]!.stockItem).toBe(allUnits(d, number).find((u) => u.order === id)!.id);
     // the empty stock: stock.out once, auto-delivery off
     expect(d.events.filter((e) => e.kind === 'stock.out')).toEqual([expect.objectContaining({ data: { number } })]);
     const card = await ok(call(app, seller.apiKey, 'GET', `/api/v1/listings/${number}`));
