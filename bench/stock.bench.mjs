@@ -17,7 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ADMIN_TOKEN, DIST_SERVER, fmt, log, median, NO_RATE_LIMIT, nowMs, percentile, pick, ratioRow, row, sleep, startChild, tempDir } from './lib.mjs';
-import { newCard, newSeller } from './seed.mjs';
+import { api, newCard, newSeller } from './seed.mjs';
 
 export const name = 'stock';
 
@@ -54,17 +54,12 @@ async function seed(dir) {
   const { buildApp } = await import(DIST_SERVER);
   const app = await buildApp({ dataDir: dir, adminToken: ADMIN_TOKEN, rateLimit: NO_RATE_LIMIT, fsync: false });
   try {
-    const inject = async (method, url, key, payload) => {
-      const res = await app.inject({ method, url, headers: { authorization: `Bearer ${key}`, 'idempotency-key': randomUUID() }, payload });
-      if (res.statusCode >= 300) throw new Error(`${method} ${url} → ${res.statusCode} ${res.body}`);
-      return res.json();
-    };
     const [large, small, other] = [await newSeller(app), await newSeller(app), await newSeller(app)];
     // A code card switched on (bench/seed.mjs); its body makes the other cards of the run.
     const { number, body } = await newCard(app, large.apiKey);
     const t0 = nowMs();
     for (let b = 0; b * BATCH < UNITS; b++) {
-      await inject('POST', `/api/v1/listings/${number}/stock`, large.apiKey, { items: batch('seed', b) });
+      await api(app, large.apiKey, 'POST', `/listings/${number}/stock`, { items: batch('seed', b) });
       if (b % 100 === 99) log(`  stock: seeded ${fmt.int((b + 1) * BATCH)} units (${fmt.ms(nowMs() - t0)})`);
     }
     return { large: { ...large, number }, small, other, card: body, seededMs: nowMs() - t0 };

@@ -4,18 +4,11 @@
  * would look lapsed, so the CLI and the autopilot check it before any changing call. "Today" is the
  * service's (its `Date` answer header, which follows the sandbox's moved clock), in UTC.
  */
+import { dayOf, isCalendarDay } from './contract/calendar.ts';
+
+export { dayOf, isCalendarDay };
 
 export type NextChargeProblem = { kind: 'not_a_date'; today: string } | { kind: 'past'; today: string };
-
-/** `YYYY-MM-DD` of a time, in UTC. */
-export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-
-/** Whether `text` is `YYYY-MM-DD` and that day exists (`2026-02-30` does not). */
-export function isCalendarDay(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const ms = Date.parse(`${text}T00:00:00Z`);
-  return Number.isFinite(ms) && dayOf(ms) === text;
-}
 
 /** What is wrong with `day` as a next charge day when the service's time is `nowMs`; `undefined` when nothing. */
 export function nextChargeProblem(day: string, nowMs: number): NextChargeProblem | undefined {

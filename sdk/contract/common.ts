@@ -3,6 +3,7 @@
  * the error envelope, pagination, and the small schema helpers every section uses.
  */
 import { z } from 'zod';
+import { isCalendarDay } from './calendar.ts';
 import { ERROR_STATUS, PAGE_LIMIT_MAX, SCOPES } from './constants.ts';
 
 export { AUTH_CODES, ERROR_STATUS, SCOPES } from './constants.ts';
@@ -42,10 +43,7 @@ export const Timestamp = z
 export const DateString = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD')
-  .refine((s) => {
-    const d = new Date(`${s}T00:00:00.000Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-  }, 'a real calendar date');
+  .refine(isCalendarDay, 'a real calendar date');
 
 /** Integer roubles. */
 export const Rub = z.number().int().min(0);
