@@ -136,10 +136,16 @@ export function fileAutopilotStore(path: string): AutopilotStore {
   };
 }
 
-/** Forgets finished journal entries and reported moves older than `keepMs` (the server keeps idempotency records 24 h). */
+/** How long a reported move is remembered (an order does not move back after this long). */
+const MOVED_KEEP_MS = 30 * 86_400_000;
+
+/**
+ * Forgets finished journal entries older than `keepMs` (the server keeps idempotency records 24 h)
+ * and reported moves older than {@link MOVED_KEEP_MS}.
+ */
 export function pruneState(state: AutopilotState, nowMs: number, keepMs = 48 * 3600_000): void {
   for (const [id, value] of Object.entries(state.moved)) {
-    if (nowMs - Date.parse(value.split(' ')[1] ?? '') > 30 * 86_400_000) delete state.moved[id];
+    if (nowMs - Date.parse(value.split(' ')[1] ?? '') > MOVED_KEEP_MS) delete state.moved[id];
   }
   for (const [id, entry] of Object.entries(state.journal)) {
     if ((entry.phase === 'done' || entry.phase === 'skipped' || entry.phase === 'failed') && nowMs - Date.parse(entry.at) > keepMs) delete state.journal[id];

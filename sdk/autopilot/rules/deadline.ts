@@ -27,7 +27,7 @@ export function dueWarnings(open: Iterable<Order>, nowMs: number, cfg: { warnMin
   const out: Warning[] = [];
   for (const order of open) {
     if (DUE.includes(order.status) && order.deliverBy !== null) {
-      const key = `sla:${order.deliverBy}`;
+      const key = slaKey(order.deliverBy);
       const left = Date.parse(order.deliverBy) - nowMs;
       const given = warned[order.id] === key || warned[order.id] === missedKey(order.deliverBy);
       if (left < 0 && !given) out.push({ order, kind: 'missed', key: missedKey(order.deliverBy), minutesLeft: Math.floor(left / 60_000) });
@@ -42,6 +42,8 @@ export function dueWarnings(open: Iterable<Order>, nowMs: number, cfg: { warnMin
 
 /** The state's mark of a deadline reported as missed. */
 export const missedKey = (deliverBy: string): string => `missed:${deliverBy}`;
+/** The key of a deadline's warning, given before it passed. */
+export const slaKey = (deliverBy: string): string => `sla:${deliverBy}`;
 
 /** The line of a deadline that passed with no warning given. */
 export const missedMessage = (order: Pick<Order, 'id' | 'number' | 'deliverBy'>): string =>

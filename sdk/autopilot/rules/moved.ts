@@ -12,16 +12,19 @@
  */
 import type { Order } from '../../records.ts';
 import type { RuleContext } from '../context.ts';
-import { missedKey, missedMessage } from './deadline.ts';
+import { missedKey, missedMessage, slaKey } from './deadline.ts';
 
-const MOVED = ['refunded', 'cancelled', 'disputed'];
+type Moved = Pick<Order, 'id' | 'number' | 'status' | 'deliverBy' | 'updatedAt'>;
+
+/** Refunded after its delivery deadline had passed (the marketplace's refund of a late order). */
+const refundedLate = (order: Moved): boolean => order.status === 'refunded' && order.deliverBy !== null && Date.parse(order.deliverBy) <= Date.parse(order.updatedAt);
 
 /** The line for an order that moved, or undefined when the status is not one reported. */
-export function movedMessage(order: Pick<Order, 'id' | 'number' | 'status' | 'deliverBy' | 'updatedAt'>): string | undefined {
+export function movedMessage(order: Moved): string | undefined {
   const at = `#${order.number}`;
   switch (order.status) {
     case 'refunded':
-      return order.deliverBy !== null && Date.parse(order.deliverBy) <= Date.parse(order.updatedAt)
+      return refundedLate(order)
         ? `${order.id} (${at}) was refunded: its delivery deadline ${order.deliverBy} passed before it was delivered`
         : `${order.id} (${at}) was refunded to the buyer (a dispute or the marketplace)`;
     case 'cancelled':
@@ -34,15 +37,16 @@ export function movedMessage(order: Pick<Order, 'id' | 'number' | 'status' | 'de
 }
 
 export async function reportMoved(ctx: RuleContext, order: Order): Promise<void> {
-  if (!MOVED.includes(order.status)) return;
+  const message = movedMessage(order);
+  if (message === undefined) return;
   // The deadline guard warns about disputes itself when asked to.
   if (order.status === 'disputed' && ctx.config.deadline?.disputes) return;
   const seen = ctx.state.moved[order.id];
   if (seen !== undefined && seen.split(' ')[0] === order.status) return;
   ctx.state.moved[order.id] = `${order.status} ${new Date().toISOString()}`;
-  ctx.emit({ rule: 'orders', type: order.status, order: order.id, card: order.number, message: movedMessage(order)!, dryRun: ctx.dryRun || undefined, detail: { status: order.status, deliverBy: order.deliverBy } });
+  ctx.emit({ rule: 'orders', type: order.status, order: order.id, card: order.number, message, dryRun: ctx.dryRun || undefined, detail: { status: order.status, deliverBy: order.deliverBy } });
   const deadline = order.deliverBy;
-  if (order.status === 'refunded' && ctx.config.deadline && deadline !== null && Date.parse(deadline) <= Date.parse(order.updatedAt) && ctx.state.warned[order.id] !== missedKey(deadline) && ctx.state.warned[order.id] !== `sla:${deadline}`) {
+  if (refundedLate(order) && ctx.config.deadline && deadline !== null && ctx.state.warned[order.id] !== missedKey(deadline) && ctx.state.warned[order.id] !== slaKey(deadline)) {
     ctx.state.warned[order.id] = missedKey(deadline);
     ctx.emit({ rule: 'deadline', type: 'missed', order: order.id, card: order.number, message: missedMessage(order), dryRun: ctx.dryRun || undefined, detail: { deliverBy: deadline } });
   }
