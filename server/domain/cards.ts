@@ -184,7 +184,7 @@ export function stateRefusal(
 }
 
 /** Switches the card on or off, and auto-delivery when the body names it; or refuses ({@link stateRefusal}). */
-export function setState(card: CardRecord, body: { active: boolean; autoIssue?: boolean | undefined }, free: number, now: Date): Refusal | null {
+export function setState(card: CardRecord, body: { active: boolean; autoIssue?: boolean | undefined }, free: number, now: Date): Refusal<'complaint' | 'stock_empty'> | null {
   const refusal = stateRefusal(card, body, free);
   if (refusal) return refusal;
   card.isActive = body.active;
@@ -195,7 +195,7 @@ export function setState(card: CardRecord, body: { active: boolean; autoIssue?: 
 }
 
 /** Marks the card a test card, or a real one when the seller may sell for real ({@link goRealRefusal}). */
-export function setTest(card: CardRecord, isTest: boolean, standing: SellerStanding, now: Date): Refusal | null {
+export function setTest(card: CardRecord, isTest: boolean, standing: SellerStanding, now: Date): Refusal<'test_to_real_needs_papers'> | null {
   const refusal = isTest ? null : goRealRefusal(standing);
   if (refusal) return refusal;
   card.isTest = isTest;

@@ -39,7 +39,7 @@ function actionRefusal(order: OrderRecord, action: OrderAction, now: Date): Refu
 }
 
 /** Applies `action` (server/domain/orders.ts `applyAction`), or answers `state_moved`. */
-export function act(svc: ServerContext, doc: SellerDoc, order: OrderRecord, action: OrderAction, now: Date): Refusal | null {
+export function act(svc: ServerContext, doc: SellerDoc, order: OrderRecord, action: OrderAction, now: Date): Refusal<'state_moved'> | null {
   return applyAction(svc, doc, order, action, now) ? null : stateMoved(order, WHERE[action]);
 }
 
@@ -47,7 +47,7 @@ export function act(svc: ServerContext, doc: SellerDoc, order: OrderRecord, acti
 // The seller's actions
 
 /** Declines with a reason, which goes to the buyer as the seller's message. */
-export function decline(svc: ServerContext, doc: SellerDoc, order: OrderRecord, reason: string, now: Date): Refusal | null {
+export function decline(svc: ServerContext, doc: SellerDoc, order: OrderRecord, reason: string, now: Date): Refusal<'state_moved' | 'contacts'> | null {
   const refusal = actionRefusal(order, 'decline', now) ?? contactsRefusal(reason, 'reason') ?? act(svc, doc, order, 'decline', now);
   if (refusal) return refusal;
   addMessage(svc, doc, order, 'seller', reason, now);
@@ -65,7 +65,7 @@ export function deliver(
   order: OrderRecord,
   body: { nextChargeDay?: string | undefined; note?: string | undefined },
   now: Date,
-): Refusal | { noteRejected: string | null } {
+): Refusal<'state_moved' | 'need_next_charge'> | { noteRejected: string | null } {
   const moved = actionRefusal(order, 'deliver', now);
   if (moved) return moved;
   if (NEEDS_NEXT_CHARGE.includes(order.productType) && body.nextChargeDay === undefined) {
@@ -89,14 +89,16 @@ export function deliver(
 }
 
 /** A message from the seller (or, in the sandbox, the buyer: no contact rule for the buyer's side). */
-export function message(svc: ServerContext, doc: SellerDoc, order: OrderRecord, from: MessageRecord['from'], text: string, now: Date): Refusal | MessageRecord {
+export function message(svc: ServerContext, doc: SellerDoc, order: OrderRecord, from: 'buyer', text: string, now: Date): Refusal<'state_moved'> | MessageRecord;
+export function message(svc: ServerContext, doc: SellerDoc, order: OrderRecord, from: MessageRecord['from'], text: string, now: Date): Refusal<'state_moved' | 'contacts'> | MessageRecord;
+export function message(svc: ServerContext, doc: SellerDoc, order: OrderRecord, from: MessageRecord['from'], text: string, now: Date): Refusal<'state_moved' | 'contacts'> | MessageRecord {
   if (!canMessage(order.status)) return stateMoved(order, 'a closed order takes no messages');
   const refusal = from === 'seller' ? contactsRefusal(text, 'text') : null;
   return refusal ?? addMessage(svc, doc, order, from, text, now);
 }
 
 /** The seller's credentials for the buyer; after delivery they are handed over at once. A new put replaces the vault. */
-export function putSellerVault(svc: ServerContext, doc: SellerDoc, order: OrderRecord, secret: string, now: Date): Refusal | { opened: boolean } {
+export function putSellerVault(svc: ServerContext, doc: SellerDoc, order: OrderRecord, secret: string, now: Date): Refusal<'state_moved'> | { opened: boolean } {
   if (!canPutVault(order.status)) return stateMoved(order, 'credentials can be put only into a paid order that is not yet completed or closed');
   const handedOver = order.status === 'delivered' || order.status === 'disputed';
   order.vaults.seller = { sealed: svc.sealer.seal(secret, vaultAad(order.id, 'seller')), opened: handedOver, at: now.toISOString() };
@@ -105,7 +107,7 @@ export function putSellerVault(svc: ServerContext, doc: SellerDoc, order: OrderR
 }
 
 /** Opens the buyer's vault for the seller, once. Null: the buyer has put nothing. */
-export function revealBuyerVault(svc: ServerContext, doc: SellerDoc, order: OrderRecord, now: Date): Refusal | { secret: string } | null {
+export function revealBuyerVault(svc: ServerContext, doc: SellerDoc, order: OrderRecord, now: Date): Refusal<'already_opened'> | { secret: string } | null {
   const vault = order.vaults.buyer;
   if (!vault) return null;
   if (vault.opened) return refuse('already_opened', {}, "the buyer's vault was already read; it can be read once");
@@ -116,7 +118,7 @@ export function revealBuyerVault(svc: ServerContext, doc: SellerDoc, order: Orde
 }
 
 /** The seller's answer to a dispute. */
-export function replyToDispute(svc: ServerContext, doc: SellerDoc, order: OrderRecord, text: string, now: Date): Refusal | null {
+export function replyToDispute(svc: ServerContext, doc: SellerDoc, order: OrderRecord, text: string, now: Date): Refusal<'not_disputed' | 'contacts'> | null {
   if (order.status !== 'disputed') return refuse('not_disputed', { status: order.status }, `the order is ${order.status}, not disputed`);
   const refusal = contactsRefusal(text, 'text');
   if (refusal) return refusal;
@@ -129,7 +131,7 @@ export function replyToDispute(svc: ServerContext, doc: SellerDoc, order: OrderR
 // The buyer's actions (sandbox)
 
 /** The buyer opens a dispute; its opening text comes with `order.dispute`, not as `order.message`. */
-export function openDispute(svc: ServerContext, doc: SellerDoc, order: OrderRecord, text: string, now: Date): Refusal | null {
+export function openDispute(svc: ServerContext, doc: SellerDoc, order: OrderRecord, text: string, now: Date): Refusal<'state_moved'> | null {
   const refusal = act(svc, doc, order, 'dispute', now);
   if (refusal) return refusal;
   addMessage(svc, doc, order, 'buyer', text, now, { quiet: true });
@@ -137,7 +139,7 @@ export function openDispute(svc: ServerContext, doc: SellerDoc, order: OrderReco
 }
 
 /** The buyer's credentials for the seller, while the order is open; the seller can read new contents once. */
-export function putBuyerVault(svc: ServerContext, doc: SellerDoc, order: OrderRecord, secret: string, now: Date): Refusal | null {
+export function putBuyerVault(svc: ServerContext, doc: SellerDoc, order: OrderRecord, secret: string, now: Date): Refusal<'state_moved'> | null {
   if (!canBuyerPutVault(order.status)) return stateMoved(order, 'credentials can be put only into an open order');
   order.vaults.buyer = { sealed: svc.sealer.seal(secret, vaultAad(order.id, 'buyer')), opened: false, at: now.toISOString() };
   touched(svc, doc, order, now);

@@ -17,7 +17,7 @@
  *   phone) is kept only sealed (AES-GCM, AAD `payout:<seller id>`); only the last four digits of an
  *   account are kept in clear, and only they are ever answered.
  */
-import type { SellerType } from '../../sdk/contract/index.ts';
+import { PAYOUT_KINDS, type SellerType } from '../../sdk/contract/index.ts';
 import { validateInn, validatePayout, type PayoutInput } from '../../sdk/validate/bank.ts';
 import { registryName } from '../seed/registry.ts';
 import type { Sealer } from '../store/crypto.ts';
@@ -25,6 +25,9 @@ import type { PapersRecord, SharedDoc } from '../store/docs.ts';
 import { missingPapers, payoutFilled, type MissingPaper } from './admission.ts';
 import { contactsRefusal } from './contacts-rule.ts';
 import { refuse, type Refusal } from './refusal.ts';
+
+type PayoutKind = (typeof PAYOUT_KINDS)[number];
+const isPayoutKind = (kind: string): kind is PayoutKind => (PAYOUT_KINDS as readonly string[]).includes(kind);
 import { nicknameKey } from '../../sdk/text-fold.ts';
 
 /** AAD of the sealed payout account or phone. */
@@ -62,7 +65,7 @@ export function papersView(p: PapersRecord): PapersView {
 }
 
 /** Sets the nickname, keeping `shared.nicknames` in step (the old one is released). */
-export function setNickname(shared: SharedDoc, sellerId: string, p: PapersRecord, nickname: string): { nickname: string } | Refusal {
+export function setNickname(shared: SharedDoc, sellerId: string, p: PapersRecord, nickname: string): { nickname: string } | Refusal<'contacts' | 'nickname_taken'> {
   const contacts = contactsRefusal(nickname, 'nickname');
   if (contacts) return contacts;
   const lower = nicknameKey(nickname);
@@ -92,7 +95,7 @@ export interface StatusAnswer {
 }
 
 /** Sets the seller type and INN; a change of either needs the registry name confirmed again. */
-export function setStatus(p: PapersRecord, sellerType: SellerType, inn: string): StatusAnswer | Refusal {
+export function setStatus(p: PapersRecord, sellerType: SellerType, inn: string): StatusAnswer | Refusal<'inn_bad'> {
   const check = validateInn(inn, sellerType);
   if (!check.ok) return refuse('inn_bad', { field: 'inn' }, check.detail);
   const changed = p.sellerType !== sellerType || p.inn !== inn;
@@ -103,7 +106,7 @@ export function setStatus(p: PapersRecord, sellerType: SellerType, inn: string):
   return { sellerType, inn, registryName: p.registryName, needsConfirm: !p.registryConfirmed };
 }
 
-export function confirmRegistry(p: PapersRecord): { confirmed: boolean; already: boolean } | Refusal {
+export function confirmRegistry(p: PapersRecord): { confirmed: boolean; already: boolean } | Refusal<'no_status'> {
   if (!p.sellerType || !p.inn || !p.registryName) {
     return refuse('no_status', { field: 'status' }, 'set the seller type and INN first (PUT /papers/status)');
   }
@@ -131,9 +134,13 @@ export function setPayout(
   p: PapersRecord,
   body: PayoutInput,
   now: Date,
-): PapersView['payout'] | Refusal {
+): PapersView['payout'] | Refusal<PayoutKind> {
   const check = validatePayout(body, p.sellerType);
-  if (!check.ok) return refuse(check.kind, { field: PAYOUT_FIELD[check.kind] ?? 'method' }, check.detail);
+  if (!check.ok) {
+    // The body's schema admits only the two methods, so every failure left is a payout refusal.
+    if (!isPayoutKind(check.kind)) throw new Error(`setPayout: not a payout refusal: ${check.kind}`);
+    return refuse(check.kind, { field: PAYOUT_FIELD[check.kind] ?? 'method' }, check.detail);
+  }
   const secret = body.method === 'account' ? body.account! : body.phone!;
   const wasFilled = payoutFilled(p);
   p.payout = {

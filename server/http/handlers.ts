@@ -35,8 +35,11 @@ export interface ApiContext extends CallContext {
 
 type Answer<Op extends AnyOperation> = z.input<Op['answer']>;
 
-/** A handler answers its operation's answer, or a domain refusal (the 409, server/http/errors.ts `toErrorAnswer`). */
-type Outcome<Op extends AnyOperation> = Answer<Op> | Refusal;
+/**
+ * A handler answers its operation's answer, or a domain refusal of a kind the contract lists for the
+ * operation (the 409, server/http/errors.ts `toErrorAnswer`): the compiler refuses any other kind.
+ */
+type Outcome<Op extends AnyOperation> = Answer<Op> | Refusal<Op['refusals'][number]>;
 
 export type ApiHandler<Op extends AnyOperation> = (ctx: ApiContext, input: HandlerInput<Op>) => Promise<Outcome<Op>> | Outcome<Op>;
 export type SandboxHandler<Op extends AnyOperation> = (ctx: CallContext, input: HandlerInput<Op>) => Promise<Outcome<Op>> | Outcome<Op>;
