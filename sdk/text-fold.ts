@@ -19,9 +19,9 @@
  *
  * The contact filter gets strings of the same length with one offset map back to the original:
  * `plain` (the first three steps: Russian words keep their letters, so `телефон:` and `собака` still
- * read) and `latin` (also look-alikes folded, but only inside tokens that hold an ASCII letter or
+ * read), `latin` (also look-alikes folded, but only inside tokens that hold an ASCII letter or
  * digit, `@`, `.` or `/` — where a disguised address lives — so ordinary Cyrillic prose is left as
- * it is).
+ * it is) and `digits` (`latin` with letters for digits read as digits inside long runs of digits).
  */
 import { FOLDABLE as TABLE } from './confusables.derived.ts';
 
@@ -75,9 +75,9 @@ export interface FoldedText {
   latin: string;
   /** `latin` with letters standing for digits (`O`→0, `I`/`l`→1) inside long runs of digits (see {@link digitsReading}); same length. */
   digits: string;
-  /** For each code unit of `plain` (and `latin`), where its source starts in the original text. */
+  /** For each code unit of `plain` (and `latin`, `digits`), where its source starts in the original text. */
   from: number[];
-  /** For each code unit of `plain` (and `latin`), where its source ends in the original text. */
+  /** For each code unit of `plain` (and `latin`, `digits`), where its source ends in the original text. */
   to: number[];
 }
 
