@@ -13,6 +13,7 @@ import { startHooksListener } from '../../cli/commands/hooks-listen.ts';
 import { createDeps } from '../../cli/lib/deps.ts';
 import { useSellerWorld } from '../helpers/seller-world.ts';
 import { bufferIO, run, tempConfigDir, type TestIO } from './helpers.ts';
+import { freePort } from '../helpers/wait.ts';
 
 const SECRET = `whsec_${'Lq7Rt9Wx'.repeat(4)}`;
 
@@ -184,14 +185,6 @@ describe('seller hooks listen (in-process)', () => {
 describe('seller hooks listen (end to end with seller-server)', () => {
   /** A seller on a server that delivers hooks to 127.0.0.1. */
   const world = useSellerWorld({ cli: true, server: { allowLocalHooks: true } });
-
-  const freePort = async () => {
-    const s = createServer();
-    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-    const port = (s.address() as AddressInfo).port;
-    await new Promise((resolve) => s.close(resolve));
-    return port;
-  };
 
   it('hooks set to the listener, hooks test → the listener prints a valid order.paid; Ctrl-C ends it with 0', async () => {
     const port = await freePort();

@@ -10,6 +10,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NETFLIX_CODE_CARD } from '../helpers/fixtures.ts';
 import { NO_RATE_LIMIT, useSellerWorld, type CardBody } from '../helpers/seller-world.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 /** The seller, its client, the sandbox, a work directory; its `seller` runs in Russian, in Moscow. */
 const world = useSellerWorld({ cli: true, server: { rateLimit: NO_RATE_LIMIT }, dir: 'autopilot-ru-', lang: 'ru', env: { TZ: 'Europe/Moscow' } });
@@ -59,15 +60,8 @@ class Run {
   }
 }
 
-async function until<T>(what: string, run: Run, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; the autopilot printed:\n${run.stdout}\n${run.stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(what: string, run: Run, probe: () => T | undefined, ms = 20_000): Promise<T> =>
+  waitFor(what, probe, { ms, every: 100, describe: () => `the autopilot printed:\n${run.stdout}\n${run.stderr}` });
 
 const buy = (card: number) => world.buy(card);
 

@@ -20,6 +20,7 @@ import { pacedFetch } from '../../sdk/pacing.ts';
 import { eventLine } from '../../cli/commands/autopilot.ts';
 import { NO_RATE_LIMIT, startSellerWorld, useSellerWorld, type SellerWorld } from '../helpers/seller-world.ts';
 import { writeFileSync } from 'node:fs';
+import { waitFor } from '../helpers/wait.ts';
 
 let dir: string;
 beforeAll(() => {
@@ -27,12 +28,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const until = async (what: string, probe: () => boolean, events: AutopilotEvent[], ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; events: ${JSON.stringify(events.map((e) => `${e.rule}.${e.type} ${e.order ?? ''}`))}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+const until = async (what: string, probe: () => boolean, events: AutopilotEvent[], ms = 15_000): Promise<void> => {
+  await waitFor(what, probe, { ms, describe: () => `events: ${JSON.stringify(events.map((e) => `${e.rule}.${e.type} ${e.order ?? ''}`))}` });
 };
 
 /** A new seller with a switched-on code card (CODE_CARD) and a strict client, and the world's sandbox and buyer. */

@@ -16,6 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AutopilotEvent } from '../../sdk/autopilot/index.ts';
 import { NETFLIX_CODE_CARD } from '../helpers/fixtures.ts';
 import { NO_RATE_LIMIT, useSellerWorld, type CardBody } from '../helpers/seller-world.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 /** The seller, its client, the sandbox and the work directory (the deliver command's WORK_DIR). */
 const world = useSellerWorld({ cli: true, server: { rateLimit: NO_RATE_LIMIT }, dir: 'autopilot-e2e-' });
@@ -109,15 +110,8 @@ class Run {
 const trace: AutopilotEvent[] = [];
 const stderrTrace: string[] = [];
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; the autopilot printed:\n${trace.map((e) => `${e.rule} ${e.type} ${e.message}`).slice(-40).join('\n')}\n${stderrTrace.join('')}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 20_000): Promise<T> =>
+  waitFor(what, probe, { ms, every: 100, describe: () => `the autopilot printed:\n${trace.map((e) => `${e.rule} ${e.type} ${e.message}`).slice(-40).join('\n')}\n${stderrTrace.join('')}` });
 
 const buy = (card: number) => world.buy(card);
 const lines = (file: string) => (existsSync(join(world.dir, file)) ? readFileSync(join(world.dir, file), 'utf8').split('\n').filter(Boolean) : []);

@@ -10,11 +10,11 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
 import { NO_RATE_LIMIT, startSellerWorld, useSellerWorld } from '../helpers/seller-world.ts';
+import { freePort, waitFor } from '../helpers/wait.ts';
 
 /** A seller with strict clients (its own and the sandbox), and the example's working directory. */
 const world = useSellerWorld({ cli: true, server: { rateLimit: NO_RATE_LIMIT }, client: { strict: true }, sandbox: { strict: true }, dir: 'seller-examples-' });
@@ -72,23 +72,16 @@ describe('examples/deliver-subscriptions.mjs', () => {
   }, 60_000);
 });
 
-/** A port free a moment ago (the receiver must be subscribed before it starts: it needs the secret). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
+// The receiver must be subscribed before it starts (it needs the secret): it is told a port free a moment ago (freePort).
 async function until(what: string, ok: () => boolean, child: ChildProcessWithoutNullStreams): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!ok()) {
-    if (child.exitCode !== null) throw new Error(`the receiver exited (${child.exitCode}) before ${what}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor(
+    what,
+    () => {
+      if (child.exitCode !== null) throw new Error(`the receiver exited (${child.exitCode}) before ${what}`);
+      return ok();
+    },
+    { ms: 15_000, every: 50 },
+  );
 }
 
 describe('examples/webhook-receiver.mjs', () => {

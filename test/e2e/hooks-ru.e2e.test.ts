@@ -5,23 +5,13 @@
  * `hooks deliveries` and `hooks verify` speak Russian; `--json` is the same in both languages.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSellerWorld } from '../helpers/seller-world.ts';
+import { freePort, waitFor } from '../helpers/wait.ts';
 
 /** A seller whose `seller` runs in Russian, on a server that delivers hooks to 127.0.0.1, and a work directory. */
 const world = useSellerWorld({ cli: true, server: { allowLocalHooks: true }, dir: 'hooks-ru-', lang: 'ru' });
-
-/** A port free right now on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe('seller hooks under LANG=ru_RU.UTF-8', () => {
   it('subscribes, receives and verifies the test delivery, and shows it all in Russian', async () => {
@@ -42,8 +32,7 @@ describe('seller hooks under LANG=ru_RU.UTF-8', () => {
     listen.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
     listen.stderr.setEncoding('utf8').on('data', (text: string) => (err += text));
     const closed = new Promise<number | null>((resolve) => listen.on('close', resolve));
-    const end = Date.now() + 15_000;
-    while (!err.includes('слушаю') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await waitFor('the listener', () => err.includes('слушаю'), { ms: 15_000, every: 50 }).catch(() => undefined);
     expect(err).toContain(`слушаю http://127.0.0.1:${port}`);
     expect(err).toContain(`Проверяю подписи секретом из ${secretFile}.`);
 
