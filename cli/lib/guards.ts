@@ -4,9 +4,10 @@
  * marketplace's contact filter would refuse or withhold, a misspelt event kind. Each throws a
  * `CliError` saying what is wrong and what to do; nothing has been sent when it does.
  */
-import { findContacts, type ContactKind } from '../../sdk/contacts.ts';
+import { findContacts } from '../../sdk/contacts.ts';
 import { nextChargeProblem } from '../../sdk/next-charge.ts';
-import { has, t } from '../i18n/index.ts';
+import { contactWord } from '../i18n/contacts.ts';
+import { t } from '../i18n/index.ts';
 import { nearestWithin } from './edit-distance.ts';
 import { CliError, EXIT, UsageError } from './errors.ts';
 
@@ -14,7 +15,6 @@ import { CliError, EXIT, UsageError } from './errors.ts';
 export type BuyerText = 'note' | 'message' | 'answer' | 'reply' | 'reason';
 
 /** A contact kind in words (an unknown one as it is). */
-export const contactKindText = (kind: ContactKind | string): string => (has(`guards.contactKind.${kind}`) ? t(`guards.contactKind.${kind}`) : kind);
 
 /**
  * Refuses `text` (what: which text for a buyer it is) when the contact filter finds a contact in it,
@@ -25,7 +25,7 @@ export function refuseContacts(text: string | undefined, what: BuyerText, hint: 
   const found = findContacts(text);
   if (found.length === 0) return;
   const first = found[0]!;
-  const params = { what: t(`guards.what.${what}`), kind: contactKindText(first.kind), match: first.match };
+  const params = { what: t(`guards.what.${what}`), kind: contactWord(first.kind), match: first.match };
   const message = found.length === 1 ? t('guards.contacts.refused', params) : t('guards.contacts.refusedMore', { ...params, count: found.length - 1 });
   throw new CliError(message, EXIT.error, t('guards.hint', { hint }));
 }

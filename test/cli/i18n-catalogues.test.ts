@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { has, t, translated, useLanguage } from '../../cli/i18n/index.ts';
 import { LANGUAGES } from '../../cli/i18n/language.ts';
+import { CONTACT_WORDS } from '../../sdk/contact-words.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const catalogue = (language: string) => JSON.parse(readFileSync(join(root, 'cli/locales', `${language}.json`), 'utf8')) as object;
@@ -95,6 +96,10 @@ describe('message catalogues', () => {
       await useLanguage('en');
     });
   }
+
+  it("the English contact words are the SDK's (sdk/contact-words.ts), kind for kind", () => {
+    expect((catalogue('en') as { contacts: { kind: unknown } }).contacts.kind).toEqual(CONTACT_WORDS);
+  });
 
   it('npm test runs the hard-coded-text lint over cli/ before the tests', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
