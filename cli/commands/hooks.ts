@@ -155,19 +155,6 @@ async function withSecretFile<T>(path: string | undefined, call: (file: SecretFi
   }
 }
 
-/** Whether an address names this computer or a private network (a host the public service cannot reach). */
-function isLocalAddress(url: string): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  } catch {
-    return false;
-  }
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1' || (!host.includes('.') && !host.includes(':'))) return true;
-  if (/\.(local|internal|lan|home\.arpa)$/.test(host)) return true;
-  return /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|0\.0\.0\.0$)/.test(host);
-}
-
 export async function runHooksSet(opts: HooksSetOptions, deps: Deps): Promise<void> {
   const url = await flagOrAsk(deps, opts.url, '--url', (p) => p.text(t('hooks.addressThatReceivesThe')));
   const events = await flagOrAsk(deps, opts.events, '--event', (p) =>
@@ -179,7 +166,7 @@ export async function runHooksSet(opts: HooksSetOptions, deps: Deps): Promise<vo
   const json = wantsJson(deps);
   let missing: { kinds: string[]; subscribed: string[] } | undefined;
   await withSecretFile(opts.secretFile, async (file) => {
-    const answer = await withHints(client.hooks.set({ url, events }), isLocalAddress(url) ? { url: t('hooks.localReceiverHint') } : {});
+    const answer = await withHints(client.hooks.set({ url, events }), { 'url:public_host_only': t('hooks.localReceiverHint') });
     const { secret, ...hooks } = answer;
     // Reported after the secret is handed over (a new one is shown only once), with exit 1.
     const dropped = [...new Set(events)].filter((kind) => !(hooks.events as string[]).includes(kind));

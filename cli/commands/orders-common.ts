@@ -55,7 +55,7 @@ export async function textArg(deps: Deps, value: string | undefined, flag: strin
   return text;
 }
 
-/** Hints per refusal kind (or error code) of a call, printed under the error. */
+/** Hints per refusal kind (or error code; `<kind>:<reason>` for one reason of a kind) of a call, printed under the error. */
 export type Hints = Partial<Record<string, string>>;
 
 /** Runs `call`; a refusal or error with a hint here fails with the usual report plus that hint. */
@@ -64,7 +64,9 @@ export async function withHints<T>(call: Promise<T>, hints: Hints): Promise<T> {
     return await call;
   } catch (error) {
     if (!(error instanceof SellerError)) throw error;
-    const hint = hints[error instanceof RejectedError ? error.refusal.kind : error.code];
+    const reason = error instanceof RejectedError ? error.refusal.reason : undefined;
+    const hint =
+      error instanceof RejectedError ? (typeof reason === 'string' ? hints[`${error.refusal.kind}:${reason}`] : undefined) ?? hints[error.refusal.kind] : hints[error.code];
     if (hint === undefined) throw error;
     const { lines, exitCode } = describeError(error);
     const [first = 'error', ...rest] = lines;

@@ -206,6 +206,19 @@ describe('seller hooks set', () => {
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/refused: url/);
     expect(result.err).toMatch(/reason: https_only/);
+    expect(result.err).not.toMatch(/calls only public addresses/);
+  });
+
+  it('an address the service cannot reach (public_host_only) gets the hint for receiving on this computer', async () => {
+    const set = async () => {
+      throw apiError(409, { error: 'rejected', detail: 'the host must be public', refusal: { kind: 'url', field: 'url', reason: 'public_host_only' } });
+    };
+    const result = await run(['hooks', 'set', '--url', 'https://printer.corp/hook', '--event', 'order.paid'], bufferIO({ env }), {
+      client: () => fakeClient({ hooks: { set } }),
+    });
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/the service calls only public addresses/);
+    expect(result.err).toMatch(/seller hooks probe --forward-to/);
   });
 });
 
