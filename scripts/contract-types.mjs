@@ -36,7 +36,7 @@ export function contractTypes() {
       text = hasTypeParameters(symbol) ? genericText(symbol) : `export type ${name} = ${printer(checker.getDeclaredTypeOfSymbol(symbol), name)};`;
     } catch (error) {
       if (!(error instanceof SchemaTypeError)) throw error;
-      omitted.push(name); // a type of the schemas themselves (`AnyOperation`…): `service-seller/contract` has it
+      omitted.push(name); // a type of the schemas themselves (`ApiOperations`, `Operation`): `service-seller/contract` has it
       continue;
     }
     if (doc) lines.push(`/** ${doc.replace(/\*\//g, '*\\/').split('\n').join('\n * ')} */`);
