@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { has, t, translated, useLanguage } from '../../cli/i18n/index.ts';
 import { LANGUAGES } from '../../cli/i18n/language.ts';
 import { CONTACT_WORDS } from '../../sdk/contact-words.ts';
+import { apiOperations, sandboxOperations } from '../../sdk/contract/index.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const catalogue = (language: string) => JSON.parse(readFileSync(join(root, 'cli/locales', `${language}.json`), 'utf8')) as object;
@@ -96,6 +97,14 @@ describe('message catalogues', () => {
       await useLanguage('en');
     });
   }
+
+  it('explains every refusal kind of the contract, and no kind the contract lacks but the offline checks', () => {
+    const kinds = new Set([...Object.values(apiOperations), ...Object.values(sandboxOperations)].flatMap((op) => [...op.refusals]));
+    const explained = Object.keys((catalogue('en') as { refusals: object }).refusals);
+    expect([...kinds].filter((kind) => !explained.includes(kind))).toEqual([]);
+    // bad_request: a refusal of the SDK's offline validators (sdk/validate), never the server's.
+    expect(explained.filter((kind) => !kinds.has(kind))).toEqual(['bad_request']);
+  });
 
   it("the English contact words are the SDK's (sdk/contact-words.ts), kind for kind", () => {
     expect((catalogue('en') as { contacts: { kind: unknown } }).contacts.kind).toEqual(CONTACT_WORDS);
