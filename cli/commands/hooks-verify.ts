@@ -12,6 +12,7 @@
  * - Exit 0 when valid (the event kind and delivery id, or the event JSON with `--json`); exit 1 with
  *   the reason code and what to do about it on stderr otherwise; exit 2 for usage errors.
  */
+import { both } from '../i18n/format.ts';
 import { t } from '../i18n/index.ts';
 import type { Command } from 'commander';
 import { WEBHOOK_HEADERS, WEBHOOK_TOLERANCE_SECONDS } from '../../sdk/contract/events.ts';
@@ -112,7 +113,7 @@ export async function runHooksVerify(opts: HooksVerifyOptions, deps: Deps): Prom
   const stdinUsers = [opts.payload === '-' && '--payload -', opts.secretStdin && '--secret-stdin', opts.headersFile === '-' && '--headers-file -'].filter(
     (x): x is string => typeof x === 'string',
   );
-  if (stdinUsers.length > 1) throw new UsageError(t('hooks.onlyOneInputCan', { inputs: stdinUsers.join(t('hooks.and')) }));
+  if (stdinUsers.length > 1) throw new UsageError(t('hooks.onlyOneInputCan', { inputs: both(stdinUsers) }));
 
   const secrets = await loadSecrets(deps, opts, true);
   const body = await readInput(deps, opts.payload, '--payload');

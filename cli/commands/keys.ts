@@ -6,8 +6,8 @@ import { UsageError } from '../lib/errors.ts';
 import { allItems } from '../lib/paging.ts';
 import { note, printJson, printTable, say, warn } from '../lib/output.ts';
 import { confirmDestructive, flagOrAsk } from '../lib/prompts.ts';
-import { has, t } from '../i18n/index.ts';
-import { dateTime } from '../i18n/format.ts';
+import { t } from '../i18n/index.ts';
+import { dateTime, word } from '../i18n/format.ts';
 
 export interface KeysIssueOptions {
   name?: string | undefined;
@@ -53,7 +53,7 @@ export async function runKeysList(_opts: object, deps: Deps): Promise<void> {
       { header: t('keys.columns.id'), value: (k) => k.id },
       { header: t('keys.columns.name'), value: (k) => k.name },
       { header: t('keys.columns.prefix'), value: (k) => `${k.prefix}…` },
-      { header: t('keys.columns.mode'), value: (k) => modeWord(k.mode) },
+      { header: t('keys.columns.mode'), value: (k) => word('keyMode', k.mode) },
       { header: t('keys.columns.scopes'), value: (k) => k.scopes },
       { header: t('keys.columns.lastUsed'), value: (k) => dateTime(k.lastUsedAt) },
       { header: t('keys.columns.status'), value: (k) => t(k.revoked ? 'keys.revoked' : 'keys.active') },
@@ -76,7 +76,7 @@ export async function runKeysIssue(opts: KeysIssueOptions, deps: Deps): Promise<
     printJson(deps.io, issued);
     return;
   }
-  note(deps.io, t('keys.issued', { id: issued.id, name: issued.name, mode: modeWord(issued.mode), scopes: issued.scopes.join(', ') }));
+  note(deps.io, t('keys.issued', { id: issued.id, name: issued.name, mode: word('keyMode', issued.mode), scopes: issued.scopes.join(', ') }));
   say(deps.io, issued.key);
   warn(deps.io, t('keys.onlyTimeShown'));
 }
@@ -87,9 +87,4 @@ export async function runKeysRevoke(opts: KeysRevokeOptions, deps: Deps): Promis
   const answer = await client.keys.revoke(opts.id);
   if (wantsJson(deps)) printJson(deps.io, answer);
   else say(deps.io, t('keys.revokedKey', { id: answer.id }));
-}
-
-/** A key's mode in words (`keys.modes.*`); a mode this version does not know as it came. */
-function modeWord(mode: string): string {
-  return has(`keys.modes.${mode}`) ? t(`keys.modes.${mode}`) : mode;
 }

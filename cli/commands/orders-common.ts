@@ -70,7 +70,7 @@ export async function withHints<T>(call: Promise<T>, hints: Hints): Promise<T> {
     if (hint === undefined) throw error;
     const { lines, exitCode } = describeError(error);
     const [first = 'error', ...rest] = lines;
-    throw new CliError(withoutErrorPrefix(first), exitCode, [...rest, t('ordersCommon.hint', { hint })].join('\n'), error);
+    throw new CliError(withoutErrorPrefix(first), exitCode, [...rest, t('guards.hint', { hint })].join('\n'), error);
   }
 }
 

@@ -99,7 +99,7 @@ describe('message catalogues', () => {
   }
 
   it('explains every refusal kind of the contract, and no kind the contract lacks but the offline checks', () => {
-    const kinds = new Set([...Object.values(apiOperations), ...Object.values(sandboxOperations)].flatMap((op) => [...op.refusals]));
+    const kinds = new Set<string>([...Object.values(apiOperations), ...Object.values(sandboxOperations)].flatMap((op) => [...op.refusals]));
     const explained = Object.keys((catalogue('en') as { refusals: object }).refusals);
     expect([...kinds].filter((kind) => !explained.includes(kind))).toEqual([]);
     // bad_request: a refusal of the SDK's offline validators (sdk/validate), never the server's.
