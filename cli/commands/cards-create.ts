@@ -24,6 +24,7 @@ import { contactsIn } from '../../sdk/contact-words.ts';
 import { contactsText } from '../i18n/contacts.ts';
 import { openOption, positiveInt } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
+import { allItems } from '../lib/paging.ts';
 import { CancelledError, CliError, UsageError } from '../lib/errors.ts';
 import { readTextInput } from '../lib/input.ts';
 import { isInteractive, type IO } from '../lib/io.ts';
@@ -308,7 +309,7 @@ async function askService(ask: WalkPrompter, client: SellerClient): Promise<stri
       const page = await client.catalog.list({ q: term.trim() || undefined, limit: 20 });
       if (page.items.length > 0 || !term.trim()) return page.items.map(named);
       // Nothing found for a typo (`spotfy`): offer the nearest slugs, as `catalog show` does.
-      catalogue ??= wholeCatalogue(client);
+      catalogue ??= allItems(client.catalog.list({ limit: 100 }));
       const positions = await catalogue;
       const near = nearestSlugs(term.trim(), positions.map((p) => p.slug));
       return near.map((slug) => positions.find((p) => p.slug === slug)!).map((p) => ({ ...named(p), name: t('cardsCreate.didYouMean', { name: named(p).name }) }));
@@ -316,13 +317,6 @@ async function askService(ask: WalkPrompter, client: SellerClient): Promise<stri
       return [];
     }
   });
-}
-
-/** Every position of the catalogue (for suggestions). */
-async function wholeCatalogue(client: SellerClient): Promise<Position[]> {
-  const all: Position[] = [];
-  for await (const position of client.catalog.list({ limit: 100 })) all.push(position);
-  return all;
 }
 
 /** The seller's type, to offer a self-employed seller only what it may sell; unknown is fine. */

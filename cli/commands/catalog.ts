@@ -16,6 +16,7 @@ import { CliError, EXIT, UsageError } from '../lib/errors.ts';
 import { listOptions, pageFlags, printList, type ListOptions } from '../lib/list.ts';
 import { note, printFields, printJson, printTable, say } from '../lib/output.ts';
 import { flagOrAsk } from '../lib/prompts.ts';
+import { allItems } from '../lib/paging.ts';
 
 export interface CatalogListOptions extends ListOptions {
   search?: string | undefined;
@@ -132,12 +133,8 @@ export async function positionOf(client: SellerClient, slug: string, what = t('c
     return await client.catalog.get(slug);
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
-    const slugs: string[] = [];
-    try {
-      for await (const position of client.catalog.list({ limit: 100 })) slugs.push(position.slug);
-    } catch {
-      // No suggestion then; the error below still says what is wrong.
-    }
+    // Without the list, no suggestion; the error below still says what is wrong.
+    const slugs = (await allItems(client.catalog.list({ limit: 100 })).catch(() => [])).map((position) => position.slug);
     const near = nearestSlugs(slug, slugs);
     throw new CliError(
       t('catalog.noInTheCatalogue', { what, slug }),

@@ -83,7 +83,7 @@ export async function runPayouts(opts: PayoutsOptions, deps: Deps): Promise<void
 // stats
 
 /** The words of a period (`today (since 00:00 UTC)`); one the service adds is shown as it came. */
-const periodLabel = (period: string): string => (['today', 'week', 'month', 'all'].includes(period) ? t(`money.period.${period}`) : period);
+const periodLabel = (period: string): string => ((STATS_PERIODS as readonly string[]).includes(period) ? t(`money.period.${period}`) : period);
 
 export const registerStats: Register = (command, app) => {
   command

@@ -129,7 +129,8 @@ export async function runSellerAdmission(
 // ---------------------------------------------------------------------------------------------
 // orders: the buyer and the marketplace
 
-type OrderVerb = 'pay' | 'cancel' | 'accept';
+const ORDER_VERBS = ['pay', 'cancel', 'accept'] as const;
+type OrderVerb = (typeof ORDER_VERBS)[number];
 
 function registerOrders(noun: Command, app: App): void {
   noun
@@ -138,7 +139,7 @@ function registerOrders(noun: Command, app: App): void {
     .argument('<number>', t('sandbox.cardNumber'), positiveInt)
     .option('--test-buyer', t('sandbox.buyAsATest'))
     .action(app.run((number: number, o: { testBuyer?: boolean }) => ({ number, testBuyer: o.testBuyer === true }), runBuy));
-  for (const verb of ['pay', 'cancel', 'accept'] as const) {
+  for (const verb of ORDER_VERBS) {
     noun
       .command(verb)
       .description(t(`sandbox.verbs.${verb}`))
