@@ -88,6 +88,9 @@ export const EVENT_KINDS = [
 /** Refusal kinds of card creation and update (spec: card update). */
 export const CARD_RULE_KINDS = ['complaint', 'contacts', 'type_not_available', 'self_employed_forbidden'] as const;
 
+/** The `reason` of a webhook address refusal (kind `url`; gaps.md, webhook addresses). */
+export const URL_REFUSAL_REASONS = ['malformed', 'https_only', 'credentials', 'public_host_only'] as const;
+
 /** Refusal kinds of the payout details (spec: payout). */
 export const PAYOUT_KINDS = ['sbp_only_self', 'phone_format', 'bik_bad', 'account_bad', 'name_needed', 'kpp_bad'] as const;
 

@@ -5,6 +5,8 @@ import { EventKind } from './enums.ts';
 import { op } from './operation.ts';
 import { hooksRoutes as R } from './routes/hooks.ts';
 
+export { URL_REFUSAL_REASONS } from './constants.ts';
+
 export const Hooks = z.object({
   url: z.string().nullable(),
   events: z.array(EventKind),

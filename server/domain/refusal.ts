@@ -5,6 +5,7 @@
  * it as its answer, or throws it from a helper; server/http/errors.ts `toErrorAnswer` is the one
  * place that turns it into the HTTP answer (409 `{error:'rejected', refusal:{kind, ...details}, detail}`).
  */
+import type { OrderStatus } from '../../sdk/contract/index.ts';
 
 export interface RefusalDetails {
   /** The request field at fault, by its name in the body (`description`, `text`, `url`). */
@@ -14,7 +15,7 @@ export interface RefusalDetails {
   /** Why, as a machine-readable word. */
   reason?: string;
   /** The order's status, when the refusal is about it. */
-  status?: string;
+  status?: OrderStatus;
 }
 
 export class Refusal<K extends string = string> {
@@ -22,7 +23,7 @@ export class Refusal<K extends string = string> {
   declare readonly field?: string;
   declare readonly allowed?: readonly (string | number)[];
   declare readonly reason?: string;
-  declare readonly status?: string;
+  declare readonly status?: OrderStatus;
   /** A sentence for people (the answer's `detail`). */
   declare readonly detail?: string;
 

@@ -27,6 +27,8 @@
  *
  * Every change goes through `doc.stock[...]` so that its shard is marked dirty.
  */
+import type { z } from 'zod';
+import type { StockCounts as ContractStockCounts } from '../../sdk/contract/index.ts';
 import type { SellerDoc } from './docs.ts';
 import type { StockItemRecord, StockPieceRecord } from './records/listings.ts';
 import { rawOf } from './shards.ts';
@@ -171,10 +173,8 @@ function packLegacy(doc: SellerDoc, number: number): void {
   }
 }
 
-export interface StockCounts {
-  free: number;
-  issued: number;
-}
+/** A card's free and issued units (the contract's `StockCounts`). */
+export type StockCounts = z.infer<typeof ContractStockCounts>;
 
 /** The card's counts, as kept. */
 export function stockCounts(doc: SellerDoc, number: number): StockCounts {

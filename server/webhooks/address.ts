@@ -9,6 +9,7 @@ import { promises as dnsPromises } from 'node:dns';
 import type { LookupAddress } from 'node:dns';
 import type { RequestOptions } from 'node:http';
 import type { LookupFunction } from 'node:net';
+import type { URL_REFUSAL_REASONS } from '../../sdk/contract/index.ts';
 
 // ---------------------------------------------------------------------------------------------
 // IPv4
@@ -231,7 +232,7 @@ export function isLoopbackAddress(ip: string): boolean {
 // Save-time URL check
 // ---------------------------------------------------------------------------------------------
 
-export type HookUrlRefusal = 'malformed' | 'https_only' | 'credentials' | 'public_host_only';
+export type HookUrlRefusal = (typeof URL_REFUSAL_REASONS)[number];
 
 export type HookUrlCheck =
   | { ok: true; url: URL }
