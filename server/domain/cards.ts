@@ -27,12 +27,16 @@ import {
   type ProductType,
   type SellerType,
 } from '../../sdk/contract/index.ts';
-import type { KeyMode } from '../../sdk/contract/index.ts';
+import type { ApiOperations, KeyMode } from '../../sdk/contract/index.ts';
 import type { PapersRecord } from '../store/docs.ts';
 import type { CardRecord } from '../store/records/listings.ts';
 import { admissionComplete } from './admission.ts';
 import { contactsRefusal } from './contacts-rule.ts';
 import { refuse, type Refusal } from './refusal.ts';
+import type { z } from 'zod';
+
+/** The body of `POST /listings/{number}/state`, as the contract reads it. */
+type SetStateBody = z.output<ApiOperations['listings.setState']['body']>;
 
 /** The fields a card is judged by (a creation body, or the card's fixed fields plus a PATCH body). */
 export interface CardFields {
@@ -171,7 +175,7 @@ export const stockable = (method: DeliveryMethod): boolean => STOCKABLE_METHODS.
  */
 export function stateRefusal(
   card: Pick<CardRecord, 'deliveryMethod' | 'autoIssue'>,
-  body: { active: boolean; autoIssue?: boolean | undefined },
+  body: SetStateBody,
   free: number,
 ): Refusal<'complaint' | 'stock_empty'> | null {
   const autoIssue = body.autoIssue ?? card.autoIssue;
@@ -184,7 +188,7 @@ export function stateRefusal(
 }
 
 /** Switches the card on or off, and auto-delivery when the body names it; or refuses ({@link stateRefusal}). */
-export function setState(card: CardRecord, body: { active: boolean; autoIssue?: boolean | undefined }, free: number, now: Date): Refusal<'complaint' | 'stock_empty'> | null {
+export function setState(card: CardRecord, body: SetStateBody, free: number, now: Date): Refusal<'complaint' | 'stock_empty'> | null {
   const refusal = stateRefusal(card, body, free);
   if (refusal) return refusal;
   card.isActive = body.active;

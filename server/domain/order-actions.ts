@@ -12,6 +12,8 @@ import type { MessageRecord, OrderRecord } from '../store/records/orders.ts';
 import { contactsRefusal, noteRejection } from './contacts-rule.ts';
 import { addMessage, applyAction, canBuyerPutVault, canMessage, canPutVault, nextStatus, touched, vaultAad, type OrderAction } from './orders.ts';
 import { refuse, type Refusal } from './refusal.ts';
+import type { z } from 'zod';
+import type { ApiOperations } from '../../sdk/contract/index.ts';
 
 /** Where each action works, in words: the sentence of its `state_moved`. */
 const WHERE: Readonly<Record<OrderAction, string>> = {
@@ -63,7 +65,7 @@ export function deliver(
   svc: ServerContext,
   doc: SellerDoc,
   order: OrderRecord,
-  body: { nextChargeDay?: string | undefined; note?: string | undefined },
+  body: z.output<ApiOperations['orders.deliver']['body']>,
   now: Date,
 ): Refusal<'state_moved' | 'need_next_charge'> | { noteRejected: string | null } {
   const moved = actionRefusal(order, 'deliver', now);

@@ -31,7 +31,8 @@ async function ownerAsks(svc: ServerContext, sellerId: string, authorization: st
  */
 export function registerImageRoute(app: FastifyInstance, svc: ServerContext): void {
   app.get<{ Params: { name: string } }>('/images/:name', async (req, reply) => {
-    const m = /^(\d{1,12})-([0-9a-f]{8})\.(png|jpg|webp)$/.exec(req.params.name);
+    // Any extension: the name must equal the card's current image URL below, which has the right one.
+    const m = /^(\d{1,12})-([0-9a-f]{8})\.(\w{1,8})$/.exec(req.params.name);
     const cardIndex = svc.store.shared.cardIndex;
     const sellerId = m && Object.hasOwn(cardIndex, m[1]!) ? cardIndex[m[1]!] : undefined;
     const card = m && sellerId ? (await svc.store.seller(sellerId)).cards[m[1]!] : undefined;
