@@ -16,7 +16,7 @@ import { positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CliError, EXIT, UsageError } from '../lib/errors.ts';
 import { note, printJson, printTable, say, warn } from '../lib/output.ts';
-import { has, t } from '../i18n/index.ts';
+import { t, tOr } from '../i18n/index.ts';
 
 export interface DoctorCommandOptions {
   limit: number;
@@ -24,7 +24,7 @@ export interface DoctorCommandOptions {
 }
 
 /** A difference's kind in words (`doctor.kinds.*`); a kind this version does not know as it came. */
-const kindText = (kind: Difference['kind']): string => (has(`doctor.kinds.${kind}`) ? t(`doctor.kinds.${kind}`) : kind);
+const kindText = (kind: Difference['kind']): string => tOr(`doctor.kinds.${kind}`, kind);
 
 export const register: Register = (command, app) => {
   command

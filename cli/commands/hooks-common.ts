@@ -3,7 +3,7 @@
  * environment, stdin) and where a new one goes (stdout once, or a 0600 file), raw bytes from
  * stdin or a file, header lists, times, and one line per received delivery.
  */
-import { has, language, t } from '../i18n/index.ts';
+import { language, t, tOr } from '../i18n/index.ts';
 import { clockTime, dateTime } from '../i18n/format.ts';
 import { randomBytes } from 'node:crypto';
 import { InvalidArgumentError } from 'commander';
@@ -263,7 +263,7 @@ export function shortTime(iso: string, tty: boolean): string {
 
 /** A subscription's status in words (`hooks.statuses.*`); a status this version does not know as it came. */
 export function hookStatus(status: string): string {
-  return has(`hooks.statuses.${status}`) ? t(`hooks.statuses.${status}`) : status;
+  return tOr(`hooks.statuses.${status}`, status);
 }
 
 /**

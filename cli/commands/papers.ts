@@ -8,7 +8,7 @@
  * control digit, KPP, SBP phone). The full account number is never printed: only the last four
  * digits the server answers.
  */
-import { has, t } from '../i18n/index.ts';
+import { t, tOr } from '../i18n/index.ts';
 import { checkDetail } from '../i18n/checks.ts';
 import { dateTime } from '../i18n/format.ts';
 import { Option } from 'commander';
@@ -130,7 +130,7 @@ export function fixFor(missing: Missing, papers: Pick<PapersView, 'sellerType'>)
 }
 
 /** A missing paper in words (`papers.missingLabels.*`); one this version does not know as it came. */
-const missingLabel = (missing: Missing): string => (has(`papers.missingLabels.${missing}`) ? t(`papers.missingLabels.${missing}`) : missing);
+const missingLabel = (missing: Missing): string => tOr(`papers.missingLabels.${missing}`, missing);
 
 /** A check of the SDK's validators for people: its detail in the active language (cli/i18n/checks.ts). */
 const explain = (check: { detail: string }): string => checkDetail(check.detail);

@@ -11,7 +11,7 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { printFields, printJson } from '../lib/output.ts';
 import { flagOrAsk } from '../lib/prompts.ts';
-import { has, t } from '../i18n/index.ts';
+import { t, tOr } from '../i18n/index.ts';
 
 type WorkModeView = WorkMode;
 type WorkModeBody = WorkModeSet;
@@ -96,7 +96,7 @@ export function describeWorkMode(mode: WorkModeView): ReadonlyArray<readonly [st
     [t('workMode.fields.capacity'), mode.capacity === null ? t('workMode.noLimit') : t('workMode.atATime', { count: mode.capacity })],
     [t('workMode.fields.dnd'), t(mode.doNotDisturb ? 'workMode.on' : 'workMode.off')],
     [t('workMode.fields.quiet'), mode.quietHours === null ? t('workMode.none') : t('workMode.quietRange', { ...mode.quietHours })],
-    [t('workMode.fields.presence'), t('workMode.presence', { presence: has(`workMode.presences.${mode.presence}`) ? t(`workMode.presences.${mode.presence}`) : mode.presence })],
+    [t('workMode.fields.presence'), t('workMode.presence', { presence: tOr(`workMode.presences.${mode.presence}`, mode.presence) })],
   ];
 }
 

@@ -4,12 +4,12 @@
  * (`contacts.*`). The first contact is quoted only where the text's own writer reads it.
  */
 import { CONTACT_WORDS, contactsSentence, type ContactsFound } from '../../sdk/contact-words.ts';
-import { has, language, t } from './index.ts';
+import { language, t, tOr } from './index.ts';
 
 /** A contact kind in words: the SDK's in English, the catalogue's (`contacts.kind.*`) otherwise; an unknown kind as it is. */
 export function contactWord(kind: string): string {
   if (language() === 'en') return Object.hasOwn(CONTACT_WORDS, kind) ? CONTACT_WORDS[kind as keyof typeof CONTACT_WORDS] : kind;
-  return has(`contacts.kind.${kind}`) ? t(`contacts.kind.${kind}`) : kind;
+  return tOr(`contacts.kind.${kind}`, kind);
 }
 
 export function contactsText(subject: string, found: Pick<ContactsFound, 'kinds'> & Partial<ContactsFound>, opts: { quote?: boolean } = {}): string {

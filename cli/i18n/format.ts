@@ -4,7 +4,7 @@
  * them); Russian reads as Russians write (`1 299 ₽`, `25.11.2026, 12:00 GMT+3` in the user's zone,
  * `через 12 мин.`). `--json` never passes through here.
  */
-import { has, language, t } from './index.ts';
+import { language, t, tOr } from './index.ts';
 
 let zone: string | undefined;
 
@@ -85,7 +85,7 @@ export function deadline(iso: string | null | undefined, now = Date.now()): stri
  */
 export function word(kind: string, value: string): string {
   const key = `enums.${kind}.${value}`;
-  return has(key) ? t(key) : value;
+  return tOr(key, value);
 }
 
 /** A number of minutes as days, hours and minutes: `1 d 2 h 30 min` (en), `1 дн. 2 ч 30 мин` (ru). */

@@ -89,6 +89,11 @@ export function translated(key: string, options?: TOptions): string {
   return i18nOf(active).t(key, options) as string;
 }
 
+/** The text of `key`, or `fallback` when the catalogue has no such message (a value this version does not know). */
+export function tOr(key: string, fallback: string): string {
+  return has(key) ? t(key) : fallback;
+}
+
 /** Whether the active catalogue has `key` (an enum value, a refusal kind: known ones have words). */
 export function has(key: string): boolean {
   active ??= { language: 'en', catalogue: en };

@@ -6,7 +6,7 @@
  */
 import { AUTH_CODES, ERROR_STATUS } from '../../sdk/contract/constants.ts';
 import { AuthenticationError, PermissionError, RateLimitError, RejectedError, SellerError } from '../../sdk/errors.ts';
-import { has, t } from '../i18n/index.ts';
+import { has, t, tOr } from '../i18n/index.ts';
 import type { IO } from './io.ts';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, auth: 4 } as const;
@@ -146,7 +146,7 @@ function stripCode(message: string): string {
 function refusalLine(error: RejectedError): string {
   const { kind } = error.refusal;
   const detail = typeof error.detail === 'string' && error.detail ? error.detail.replace(`${kind}: `, '') : undefined;
-  const words = detail ?? (has(`refusals.${kind}`) ? t(`refusals.${kind}`) : t('errors.detail.ruleRefusedWords'));
+  const words = detail ?? tOr(`refusals.${kind}`, t('errors.detail.ruleRefusedWords'));
   return t('errors.refusalLine', { words, code: error.code, kind });
 }
 

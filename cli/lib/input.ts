@@ -6,10 +6,10 @@
 import type { Deps } from './deps.ts';
 import { UsageError } from './errors.ts';
 import { readAllBytes } from './io.ts';
-import { has, t } from '../i18n/index.ts';
+import { t, tOr } from '../i18n/index.ts';
 
 /** Why a file cannot be read, in words for the codes people meet (`input.why.*`). */
-const whyOf = (code: string, message: string): string => (has(`input.why.${code}`) ? t(`input.why.${code}`) : message);
+const whyOf = (code: string, message: string): string => tOr(`input.why.${code}`, message);
 
 /** A file's bytes; an unreadable file is a usage error naming the flag (when given), the path and why. */
 export async function readInputFile(path: string, flag?: string): Promise<Buffer> {
