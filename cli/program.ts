@@ -13,6 +13,7 @@ import { useTimeZone } from './i18n/format.ts';
 import { chooseLanguage, LANGUAGES } from './i18n/language.ts';
 import { savedLanguage } from './lib/config.ts';
 import { NOUNS, type Noun } from './nouns.ts';
+import { DEFAULT_BASE_URL } from '../sdk/defaults.ts';
 
 export interface RunOptions {
   io: IO;
@@ -32,7 +33,7 @@ export function buildProgram(io: IO): Command {
     .option('--json', t('program.json'))
     .addOption(Object.assign(new Option('--lang <lang>', t('program.lang')), { completions: LANGUAGES }))
     .option('--utc', t('program.utc'))
-    .addHelpText('after', t('program.after'))
+    .addHelpText('after', () => t('program.after', { defaultUrl: DEFAULT_BASE_URL }))
     .showHelpAfterError(t('program.helpAfterError'))
     .exitOverride()
     .configureOutput({

@@ -8,6 +8,7 @@ import { AUTH_CODES, ERROR_STATUS } from '../../sdk/contract/constants.ts';
 import { AuthenticationError, PermissionError, RateLimitError, RejectedError, SellerError } from '../../sdk/errors.ts';
 import { has, t, tOr } from '../i18n/index.ts';
 import type { IO } from './io.ts';
+import { DEFAULT_BASE_URL } from '../../sdk/defaults.ts';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, auth: 4 } as const;
 
@@ -105,7 +106,7 @@ function describeSellerError(error: SellerError, context: ErrorContext): Report 
   return { lines, exitCode };
 }
 
-const addressHint = () => t('errors.addressHint');
+const addressHint = () => t('errors.addressHint', { defaultUrl: DEFAULT_BASE_URL });
 
 /**
  * An answer that is not the API's (a web page, another program on that port, a proxy's error page)
