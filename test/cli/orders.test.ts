@@ -204,7 +204,7 @@ describe('seller orders message, decline, dispute-reply', () => {
     await run(['orders', 'message', 'ord_a', '--text', '-'], bufferIO({ env, stdin: 'from stdin\n' }), { client: client({ message }) });
     expect(message).toHaveBeenLastCalledWith('ord_a', { text: 'from stdin' });
     const refused = await run(['orders', 'message', 'ord_a', '--text', 'mail me'], bufferIO({ env }), {
-      client: client({ message: async () => { throw apiError(409, { error: 'rejected', refusal: { kind: 'contacts', field: 'body.text' } }); } }),
+      client: client({ message: async () => { throw apiError(409, { error: 'rejected', refusal: { kind: 'contacts', field: 'text' } }); } }),
     });
     expect(refused.err).toMatch(/hint: remove e-mail addresses/);
     const missing = await run(['orders', 'message', 'ord_a'], bufferIO({ env }), { client: client({ message }) });
