@@ -13,6 +13,7 @@ import { SandboxClient, SellerClient } from '../../sdk/index.ts';
 import { runAutopilot, type AutopilotEvent } from '../../sdk/autopilot/index.ts';
 import { signWebhook } from '../../sdk/webhooks/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
 
 let server: TestServer;
 let client: SellerClient;
@@ -21,7 +22,7 @@ let dir: string;
 let card: number;
 
 beforeAll(async () => {
-  server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 }, allowLocalHooks: true });
+  server = await startTestServer({ rateLimit: NO_RATE_LIMIT, allowLocalHooks: true });
   client = new SellerClient({ apiKey: (await server.newSeller()).apiKey, baseUrl: server.url, strict: true });
   sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url, strict: true });
   ({ number: card } = await client.listings.create({ service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code', priceRub: 500, slaMinutes: 60, guaranteeDays: 7 }));

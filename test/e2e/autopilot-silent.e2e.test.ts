@@ -18,7 +18,8 @@ import type { AutopilotConfigInput } from '../../sdk/autopilot/config.ts';
 import { OUTPUT_TAIL_CHARS } from '../../sdk/autopilot/actions.ts';
 import { pacedFetch } from '../../sdk/pacing.ts';
 import { eventLine } from '../../cli/commands/autopilot.ts';
-import { NO_RATE_LIMIT, startSellerWorld, useSellerWorld, type SellerWorld } from '../helpers/seller-world.ts';
+import { startSellerWorld, useSellerWorld, type SellerWorld } from '../helpers/seller-world.ts';
+import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
 import { writeFileSync } from 'node:fs';
 import { waitFor } from '../helpers/wait.ts';
 

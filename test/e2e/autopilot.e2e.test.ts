@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AutopilotEvent } from '../../sdk/autopilot/index.ts';
-import { NETFLIX_CODE_CARD } from '../helpers/fixtures.ts';
-import { NO_RATE_LIMIT, useSellerWorld, type CardBody } from '../helpers/seller-world.ts';
+import { NETFLIX_CODE_CARD, NO_RATE_LIMIT } from '../helpers/fixtures.ts';
+import { useSellerWorld, type CardBody } from '../helpers/seller-world.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 /** The seller, its client, the sandbox and the work directory (the deliver command's WORK_DIR). */

@@ -13,7 +13,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
-import { NO_RATE_LIMIT, startSellerWorld, useSellerWorld } from '../helpers/seller-world.ts';
+import { startSellerWorld, useSellerWorld } from '../helpers/seller-world.ts';
+import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
 import { freePort, waitFor } from '../helpers/wait.ts';
 
 /** A seller with strict clients (its own and the sandbox), and the example's working directory. */

@@ -9,6 +9,7 @@ import type { Order } from '../../sdk/contract/index.ts';
 import type { Tolerant } from '../../sdk/open.ts';
 import { memoryWatermarkStore, SandboxClient, SellerClient, type WatchOptions } from '../../sdk/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
 
 let server: TestServer;
 let client: SellerClient;
@@ -17,7 +18,7 @@ let cards: number[];
 
 beforeAll(async () => {
   // The watchers poll fast on one key: lift the rate limit so that the test measures the watch.
-  server = await startTestServer({ rateLimit: { perMinute: 1_000_000, burst: 100_000 } });
+  server = await startTestServer({ rateLimit: NO_RATE_LIMIT });
   const { apiKey } = await server.newSeller();
   client = new SellerClient({ apiKey, baseUrl: server.url, strict: true });
   sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url, strict: true });

@@ -124,3 +124,6 @@ export function orderRecord(over: Partial<OrderRecord> = {}): OrderRecord {
     ...over,
   };
 }
+
+/** A server rate limit no test reaches (`rateLimit: NO_RATE_LIMIT`). */
+export const NO_RATE_LIMIT = { perMinute: 1_000_000, burst: 1_000_000 };

@@ -17,7 +17,7 @@ import { SandboxClient, type SandboxClientOptions } from '../../sdk/sandbox.ts';
 import { SellerClient, type SellerClientOptions } from '../../sdk/client.ts';
 import type { StartOptions } from '../../server/index.ts';
 import { ensureBuilt, runSeller, spawnSeller, type SellerResult, type SellerRunOptions } from './cli.ts';
-import { CODE_CARD } from './fixtures.ts';
+import { CODE_CARD, NO_RATE_LIMIT } from './fixtures.ts';
 import { startTestServer, type TestServer } from './server.ts';
 
 /** The body of a new card (POST /api/v1/listings). */
@@ -39,8 +39,6 @@ export interface CardOptions {
   autoIssue?: boolean;
 }
 
-/** A server rate limit no test reaches (`server: { rateLimit: NO_RATE_LIMIT }`). */
-export const NO_RATE_LIMIT = { perMinute: 1_000_000, burst: 100_000 };
 
 /** A switched-on spotify subscription by invite with a guarantee (from the catalogue, 390 ₽): its delivery needs a next charge day. */
 export const SUBSCRIPTION_CARD: CardOptions = { fromCatalog: 'guaranteed', body: { productType: 'subscription', deliveryMethod: 'invite' } };

@@ -12,14 +12,14 @@ import { DELIVERIES_KEPT } from '../../server/webhooks/outbox.ts';
 import { PROBE_BODY_KEPT, PROBE_HITS_KEPT } from '../../server/webhooks/probe.ts';
 import { webhooksIdle } from '../../server/webhooks/outbox.ts';
 import { call, expectError, makeApp, newSeller, sandbox, type SellerCreated } from '../server/helpers.ts';
-import { CODE_CARD } from '../helpers/fixtures.ts';
+import { CODE_CARD, NO_RATE_LIMIT } from '../helpers/fixtures.ts';
 
 
 let app: FastifyInstance;
 let seller: SellerCreated;
 
 beforeAll(async () => {
-  app = await makeApp({ rateLimit: { perMinute: 1_000_000, burst: 1_000_000 } });
+  app = await makeApp({ rateLimit: NO_RATE_LIMIT });
   seller = await newSeller(app);
 });
 afterAll(async () => {

@@ -18,7 +18,7 @@ import { KEY_FILE } from '../../server/store/crypto.ts';
 import { FIXTURE_BIK, FIXTURE_INNS } from '../../server/seed/registry.ts';
 import { webhooksIdle } from '../../server/webhooks/outbox.ts';
 import { TOOL_NAMES } from '../../server/mcp/names.ts';
-import { CODE_CARD } from '../helpers/fixtures.ts';
+import { CODE_CARD, NO_RATE_LIMIT } from '../helpers/fixtures.ts';
 
 const ADMIN = `adm_secret_${randomUUID().replace(/-/g, '')}`;
 const tag = randomUUID().slice(0, 8);
@@ -110,7 +110,7 @@ const PHONE = '79161234567';
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'sec-secrets-'));
-  app = await buildApp({ dataDir, adminToken: ADMIN, logger: true, rateLimit: { perMinute: 1_000_000, burst: 1_000_000 } });
+  app = await buildApp({ dataDir, adminToken: ADMIN, logger: true, rateLimit: NO_RATE_LIMIT });
   captureLogs(app);
   secret('admin token', ADMIN);
 

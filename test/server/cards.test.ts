@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_MAX_BYTES } from '../../sdk/contract/index.ts';
 import type { OrderRecord } from '../../server/store/records/orders.ts';
-import { CREDITS_PACK_CARD } from '../helpers/fixtures.ts';
+import { CREDITS_PACK_CARD, NO_RATE_LIMIT } from '../helpers/fixtures.ts';
 import { type Answer, call, expectError, makeApp, newSeller, sandbox, type SellerCreated } from './helpers.ts';
 
 const SUB = {
@@ -30,7 +30,7 @@ const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('
 const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([24, 0, 0, 0]), Buffer.from('WEBPVP8 fake-webp')]);
 
 /** These tests make many calls with one key; the rate limit is tested elsewhere. */
-const RATE = { rateLimit: { perMinute: 1_000_000, burst: 1_000_000 } };
+const RATE = { rateLimit: NO_RATE_LIMIT };
 
 let app: FastifyInstance;
 let seller: SellerCreated;

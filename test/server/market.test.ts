@@ -19,10 +19,10 @@ import { demandRows, livePrices, recentOrders, type MarketView } from '../../ser
 import type { CardRecord } from '../../server/store/records/listings.ts';
 import type { OrderRecord } from '../../server/store/records/orders.ts';
 import { Store } from '../../server/store/store.ts';
-import { CODE_CARD } from '../helpers/fixtures.ts';
+import { CODE_CARD, NO_RATE_LIMIT } from '../helpers/fixtures.ts';
 import { ADMIN, call, makeApp, newSeller, sandbox, setStatus, type Answer, type SellerCreated } from './helpers.ts';
 
-const RATE = { rateLimit: { perMinute: 1_000_000, burst: 1_000_000 } };
+const RATE = { rateLimit: NO_RATE_LIMIT };
 const ACCOUNT_CARD = { ...CODE_CARD, productType: 'account', deliveryMethod: 'credentials' };
 const NETFLIX = { ...ACCOUNT_CARD, service: 'netflix', tariff: 'standard' };
 

@@ -8,6 +8,7 @@ import { afterIssue, issueUnit, stockAad, stockCounts } from '../../server/domai
 import { KEY_FILE } from '../../server/store/crypto.ts';
 import { allUnits } from '../../server/store/stock-pieces.ts';
 import { call, expectError, makeApp, newSeller, type SellerCreated } from './helpers.ts';
+import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
 
 const CODE = {
   service: 'spotify',
@@ -18,7 +19,7 @@ const CODE = {
   slaMinutes: 30,
   guaranteeDays: 0,
 };
-const RATE = { rateLimit: { perMinute: 1_000_000, burst: 1_000_000 } };
+const RATE = { rateLimit: NO_RATE_LIMIT };
 
 let app: FastifyInstance;
 let seller: SellerCreated;

@@ -5,6 +5,7 @@ import type { OrderStatus } from '../../sdk/contract/index.ts';
 import { demandRows, recentOrders, usualPrice } from '../../server/domain/usual-price.ts';
 import type { OrderRecord } from '../../server/store/records/orders.ts';
 import { call, expectError, makeApp, newSeller, sandbox, setStatus, type SellerCreated } from './helpers.ts';
+import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
 
 const SUB = {
   service: 'netflix',
@@ -15,7 +16,7 @@ const SUB = {
   slaMinutes: 30,
   guaranteeDays: 30,
 };
-const RATE = { rateLimit: { perMinute: 1_000_000, burst: 1_000_000 } };
+const RATE = { rateLimit: NO_RATE_LIMIT };
 const DAY = 24 * 60 * 60 * 1000;
 
 describe('usualPrice (median)', () => {
