@@ -196,13 +196,16 @@ describe('seller hooks set', () => {
     expect(set).toHaveBeenCalledWith({ url: URL_, events: ['order.new', 'stock.out'] });
   });
 
-  it('a url refusal is reported with its reason (exit 1)', async () => {
+  /** `hooks set --url <url>` against a service that refuses the address for `reason`. */
+  const refusedSet = (url: string, reason: string) => {
     const set = async () => {
-      throw apiError(409, { error: 'rejected', detail: 'https only', refusal: { kind: 'url', field: 'url', reason: 'https_only' } });
+      throw apiError(409, { error: 'rejected', detail: reason, refusal: { kind: 'url', field: 'url', reason } });
     };
-    const result = await run(['hooks', 'set', '--url', 'http://example.com', '--event', 'order.paid'], bufferIO({ env }), {
-      client: () => fakeClient({ hooks: { set } }),
-    });
+    return run(['hooks', 'set', '--url', url, '--event', 'order.paid'], bufferIO({ env }), { client: () => fakeClient({ hooks: { set } }) });
+  };
+
+  it('a url refusal is reported with its reason (exit 1)', async () => {
+    const result = await refusedSet('http://example.com', 'https_only');
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/refused: url/);
     expect(result.err).toMatch(/reason: https_only/);
@@ -210,12 +213,7 @@ describe('seller hooks set', () => {
   });
 
   it('an address the service cannot reach (public_host_only) gets the hint for receiving on this computer', async () => {
-    const set = async () => {
-      throw apiError(409, { error: 'rejected', detail: 'the host must be public', refusal: { kind: 'url', field: 'url', reason: 'public_host_only' } });
-    };
-    const result = await run(['hooks', 'set', '--url', 'https://printer.corp/hook', '--event', 'order.paid'], bufferIO({ env }), {
-      client: () => fakeClient({ hooks: { set } }),
-    });
+    const result = await refusedSet('https://printer.corp/hook', 'public_host_only');
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/the service calls only public addresses/);
     expect(result.err).toMatch(/seller hooks probe --forward-to/);
