@@ -9,17 +9,10 @@ import type { Deps } from '../lib/deps.ts';
 import { CliError, describeError, UsageError, withoutErrorPrefix } from '../lib/errors.ts';
 import { readAll } from '../lib/io.ts';
 import { flagOrAsk } from '../lib/prompts.ts';
+import { parseDuration as durationSeconds } from '../../sdk/duration.ts';
 
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
-
-/** `90`, `45s`, `15m`, `2h`, `3d`, `1w`, `1h30m` as seconds; `undefined` when it is none of these. */
-export function durationSeconds(text: string): number | undefined {
-  if (/^\d+$/.test(text)) return Number(text);
-  if (!/^(\d+[smhdw])+$/.test(text)) return undefined;
-  let total = 0;
-  for (const [, amount, unit] of text.matchAll(/(\d+)([smhdw])/g)) total += Number(amount) * UNIT_SECONDS[unit!]!;
-  return total;
-}
+/** `90`, `45s`, `15m`, `2h`, `3d`, `1w`, `1h30m`, `2ч`, `30мин` as seconds (sdk/duration.ts); `undefined` when it is none of these. */
+export { parseDuration as durationSeconds } from '../../sdk/duration.ts';
 
 export const sinceHelp = (): string => t('ordersCommon.anIsoTimeOr');
 
