@@ -14,6 +14,7 @@ import type { RateLimiter } from './http/rate-limit.ts';
 import type { Sealer } from './store/crypto.ts';
 import type { SellerDoc, SharedDoc } from './store/docs.ts';
 import type { ImageStore } from './store/images.ts';
+import { placed } from './store/durable-file.ts';
 import type { Store } from './store/store.ts';
 import type { ResolveLookup } from './webhooks/address.ts';
 import type { WebhookOutbox } from './webhooks/outbox-state.ts';
@@ -137,9 +138,10 @@ export class UnitOfWork {
       // changed went into the dropped copy, so it cannot be written (the call fails, changing nothing).
       if (this.#shared && store.reloadedSince('', this.#epoch)) throw new Error('the shared document was reloaded after a failed write');
       for (const id of this.#sellers) if (store.reloadedSince(id, this.#epoch)) throw new Error(`seller ${id} was reloaded after a failed write`);
-      if (this.#shared && this.#seq) await Promise.all([store.writeShared(), store.writeSeq()]);
-      else if (this.#shared) await store.writeShared();
-      else if (this.#seq) await store.writeSeq();
+      // The commit point is the sellers' write (their journals); without one, the shared document's:
+      // once renamed into place it is written, even when its directory's flush failed (durable-file.ts `placed`).
+      const point = this.#sellers.size === 0 ? placed : (write: Promise<void>) => write;
+      await Promise.all([this.#shared && point(store.writeShared()), this.#seq && point(store.writeSeq())]);
       await Promise.all([...this.#sellers].map((id) => store.writeSeller(id)));
     } catch (err) {
       await this.#rollBack();

@@ -59,6 +59,31 @@ export async function makeDir(dir: string, disk: Disk): Promise<void> {
   await syncDir(path.dirname(dir), disk);
 }
 
+/**
+ * A write that failed after its file was renamed into place: the new text is the file's (what a
+ * restart reads), only the flush of its directory failed. A caller whose commit point is this file
+ * (a seller's journal) treats the write as done (docs/decisions.md, "A 5xx has no effect").
+ */
+export class PlacedWriteError extends Error {
+  override name = 'PlacedWriteError';
+  readonly placed = true;
+  constructor(readonly file: string, override readonly cause: unknown) {
+    super(`${file} was written, but its directory could not be flushed: ${(cause as Error)?.message ?? String(cause)}`);
+  }
+}
+
+/**
+ * Awaits a write; a failure after its file was renamed into place (only its directory's flush
+ * failed) is no failure: the file is there, what a restart reads, so the write is done.
+ */
+export async function placed(write: Promise<void>): Promise<void> {
+  try {
+    await write;
+  } catch (err) {
+    if (!(err instanceof PlacedWriteError)) throw err;
+  }
+}
+
 async function writeWhole(file: string, text: string, disk: Disk): Promise<void> {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.tmp`);
   const handle = await disk.fs.open(tmp, 'w', 0o600);
@@ -69,7 +94,11 @@ async function writeWhole(file: string, text: string, disk: Disk): Promise<void>
     await handle.close();
   }
   await disk.fs.rename(tmp, file);
-  await syncDir(path.dirname(file), disk);
+  try {
+    await syncDir(path.dirname(file), disk);
+  } catch (err) {
+    throw new PlacedWriteError(file, err);
+  }
 }
 
 /** A text file as a lowdb adapter: `read()` is null when there is no file; `write()` is durable. */

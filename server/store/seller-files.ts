@@ -28,7 +28,7 @@
  */
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
-import { makeDir, removeFile, type Disk } from './durable-file.ts';
+import { makeDir, placed, removeFile, type Disk } from './durable-file.ts';
 import { DOC_VERSION, upgradeSeller, type SellerDoc } from './docs.ts';
 import { parseDocument, readText, StoreError, textFile } from './file-text.ts';
 import { dropOrderIndex } from './order-index.ts';
@@ -73,6 +73,8 @@ export class SellerFiles {
   #queued: Promise<void> | null = null;
   /** A journal the disk could not place at open (it stays on disk): its files go into the next write. */
   #pending: readonly JournalFile[] = [];
+  /** The last failure after a commit point (the write stood; its files go with the next write). */
+  lateFailure: unknown = null;
 
   private constructor(sellerId: string, base: string | null, doc: SellerDoc, sections: Sections, disk: Disk) {
     this.#sellerId = sellerId;
@@ -172,27 +174,35 @@ export class SellerFiles {
     const rewritten = taken.flatMap(({ section, shards }) => shards.map((s) => ({ name: `${section}-${s.index}.json`, text: s.text! })));
     // Files of a journal not placed at open that this snapshot does not rewrite go with it.
     const shardFiles = [...this.#pending.filter((f) => f.name !== CORE && !rewritten.some((t) => t.name === f.name)), ...rewritten];
+    let files: JournalFile[];
     try {
       if (shardFiles.length === 0) {
-        await this.#adapter(`${base}.json`).write(core);
+        await placed(this.#adapter(`${base}.json`).write(core));
         return;
       }
       if (!this.#dirReady) {
         await makeDir(base, this.#disk);
         this.#dirReady = true;
       }
-      const files = [...shardFiles, { name: CORE, text: core }];
-      await this.#adapter(path.join(base, JOURNAL)).write(journalText(files));
+      files = [...shardFiles, { name: CORE, text: core }];
+      await placed(this.#adapter(path.join(base, JOURNAL)).write(journalText(files)));
+    } catch (err) {
+      // These documents now hold changes that are not on disk: the caller reopens the seller from
+      // disk (server/store/store.ts `reloadSeller`), and writes queued here fail. A journal cut
+      // short was never renamed into place, so the old files (and an older journal) stand.
+      this.#failed = err;
+      throw err;
+    }
+    // The journal is in place, written whole: the commit point. What fails from here on (placing a
+    // file, a flush, the journal's removal) does not undo the write: a restart replays the journal,
+    // and so does the next write, which carries these files along (`#pending`), so it is not a failure.
+    this.#pending = files;
+    try {
       await writeFiles(base, files, (file) => this.#adapter(file));
       await removeFile(path.join(base, JOURNAL), this.#disk);
       this.#pending = [];
     } catch (err) {
-      // These documents now hold changes that are not on disk: the caller reopens the seller from
-      // disk (server/store/store.ts `reloadSeller`), and writes queued here fail. A journal that was
-      // written whole is the commit point: reopening replays it (the write took effect, record and
-      // all); a journal cut short was never renamed into place, so the old files stand.
-      this.#failed = err;
-      throw err;
+      this.lateFailure = err;
     }
   }
 

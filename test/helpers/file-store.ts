@@ -65,3 +65,11 @@ export async function breakSellerCore(dir: string, sellerId: string): Promise<()
     await writeFile(core, before);
   };
 }
+
+/**
+ * Makes the next journalled write of a seller fail before its commit point: a directory stands where
+ * the journal's temporary file goes, so the journal cannot be written (nothing of the write is kept).
+ */
+export async function breakSellerJournal(dir: string, sellerId: string): Promise<void> {
+  await mkdir(path.join(dir, 'sellers', sellerId, '.journal.tmp'), { recursive: true });
+}

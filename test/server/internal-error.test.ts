@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { Store } from '../../server/store/store.ts';
 import { CODE_CARD } from '../helpers/fixtures.ts';
-import { breakSellerCore, useFileStore } from '../helpers/file-store.ts';
+import { breakSellerJournal, useFileStore } from '../helpers/file-store.ts';
 import { ADMIN, call, expectError, newSeller } from './helpers.ts';
 
 const files = useFileStore('seller-internal-error-test-');
@@ -22,7 +22,7 @@ describe('an internal error', () => {
     expect((await call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD)).status).toBe(201);
     expect(lines).toEqual([]); // nothing below `error` is logged
 
-    await breakSellerCore(files.dir, seller.sellerId);
+    await breakSellerJournal(files.dir, seller.sellerId);
     const failed = await call(app, seller.apiKey, 'POST', '/api/v1/listings', CODE_CARD);
     expectError(failed, 500, 'internal');
     expect(failed.text).not.toContain(files.dir);
