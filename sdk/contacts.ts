@@ -10,7 +10,8 @@
  *     `@gmail.com` with nothing before it (“activation on your @gmail.com address”) is not an address;
  *   - phone numbers: Russian (`+7 …`, `8 …` with an area code 3xx–9xx, and 10-digit `9xx` mobiles
  *     written with separators), international (`+` and 10–15 digits), and any number of 6+ digits right
- *     after `тел.`/`phone:`-like words; separators may be spaces, dots, dashes and brackets;
+ *     after `тел.`/`phone:`-like words; the digits may be parted by any short run of characters that
+ *     are neither letters nor digits (spaces, dots, dashes, brackets, slashes, underscores, …: `PSEP`);
  *   - messenger links (`t.me/…`, `telegram.me/…`, `wa.me/…`, `discord.gg/…`, `viber://…`, …, kind
  *     `messenger`) and social-profile links (`vk.com/…`, `instagram.com/…`, …, kind `link`) that carry a
  *     path — a bare `vk.com` names the service, not a person;
@@ -29,8 +30,8 @@
  * address-like tokens (`т.ме/ivan`, `ivan@gmаil.com` with a Cyrillic `а`). E-mail domains may be
  * non-ASCII (`ivan@почта.рф`, `xn--…` punycode). The reported `match` is the original text, with its
  * tricks. Letters for digits (`8 999 I23 45 67`, `8 9O0 …`) are read as digits inside runs that hold
- * six real digits or more (text-fold.ts, the `digits` reading), and a phone may be split by slashes
- * (`8/999/123/45/67`). Not covered (left open): numbers spelled in words (`восемь девятьсот…`), and
+ * six real digits or more (text-fold.ts, the `digits` reading), and a phone may be split by any run of
+ * non-alphanumeric characters (`8/999/123/45/67`, `8_916_555_44_33`). Not covered (left open): numbers spelled in words (`восемь девятьсот…`), and
  * spaced-out e-mails without any `@`/`at`/`собака` marker.
  */
 
@@ -63,8 +64,14 @@ const NOT_AFTER_WORD = String.raw`(?<![\p{L}\p{N}_])`;
 /** Not followed by a letter, digit or underscore of any script. */
 const NOT_BEFORE_WORD = String.raw`(?![\p{L}\p{N}_])`;
 
-/** Separator inside a phone number: up to two spaces, dots, dashes or slashes (`8/999/123/45/67`). */
-const PSEP = String.raw`(?:\s?/\s?|[\s.\-\u2010-\u2015/]{0,2})`;
+/**
+ * Separator inside a phone number: a run of up to four characters that are neither letters nor
+ * digits, of any kind (`8 999 123-45-67`, `8/999/123/45/67`, `8_916_555_44_33`, `8*916*555*44*33`),
+ * except list punctuation (a comma or semicolon before a space: `7, 300, 500, 10, 20 дней` is a
+ * list of numbers, not a phone). Whether the digits so parted make a phone is the shape checks' call.
+ */
+const SEP_CHAR = String.raw`(?![,;]\s)[^\p{L}\p{N}]`;
+const PSEP = String.raw`(?:${SEP_CHAR}){0,4}`;
 
 // ---------------------------------------------------------------------------------------------
 // E-mail
@@ -200,13 +207,13 @@ const RU_MOBILE10_RE = lazyRegExp(
   'giu',
 );
 const INTL_PHONE_RE = lazyRegExp(
-  String.raw`(?<![\p{L}\p{N}_+])\+\s?[1-9](?:[\s.\-\u2010-\u2015()]{0,3}\d){9,14}(?!\p{N}|[.,]\p{N})`,
+  String.raw`(?<![\p{L}\p{N}_+])\+\s?[1-9](?:(?:${SEP_CHAR}){0,3}\d){9,14}(?!\p{N}|[.,]\p{N})`,
   'giu',
 );
 const PHONE_WORD_RE = lazyRegExp(
   NOT_AFTER_WORD +
     String.raw`(?:(?:тел|tel|моб|mob)\.|(?:телефон\p{L}*|тел|tel|phone|моб|мобильн\p{L}*|сотов\p{L}*|mobile|whats\s?app|ватс?апп?|вацапп?|viber|вайбер)\s*:|(?:позвоните|звоните|звонить|call\s+me|call\s+us|call)${NOT_BEFORE_WORD}\s*:?)` +
-    String.raw`\s*[\-\u2013\u2014]?\s*\+?\(?\d(?:[\s.\-\u2010-\u2015()]{0,2}\d){5,14}(?!\p{N})`,
+    String.raw`\s*[\-\u2013\u2014]?\s*\+?\(?\d(?:(?:${SEP_CHAR}){0,2}\d){5,14}(?!\p{N})`,
   'giu',
 );
 
