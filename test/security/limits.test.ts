@@ -124,6 +124,8 @@ describe('the contact filter against hostile input (ReDoS)', () => {
     digits: rep('1'),
     'spaced digits': rep('1 '),
     'dashed digits': rep('1-'),
+    'underscored digits': rep('8_'),
+    'mixed separators': rep('8 _*~ 9'),
     'bracketed digits': rep('1('),
     'plus groups': '+1' + rep('1( '),
     'ru phones': rep('+7 9'),
