@@ -103,6 +103,21 @@ export class NotFoundError extends SellerError {
 }
 
 /**
+ * 405 `method_not_allowed`: the path exists, but not with this method (a raw call with a wrong
+ * method, or a client older or newer than the server). `allowed` holds the answer's `Allow` methods.
+ */
+export class MethodNotAllowedError extends SellerError {
+  override name = 'MethodNotAllowedError';
+  /** The methods the path serves (`Allow`), upper-case; empty when the answer named none. */
+  readonly allowed: readonly string[];
+
+  constructor(init: SellerErrorInit & { allowed?: readonly string[] }) {
+    super(init);
+    this.allowed = init.allowed ?? [];
+  }
+}
+
+/**
  * 409 `rejected`: a rule refused the call. `refusal.kind` says which; narrow it per operation with
  * `isRejected(err, 'orders.deliver')`, which types `kind` as that operation's refusal kinds.
  */
@@ -244,7 +259,7 @@ function asEnvelope(body: unknown): Envelope | undefined {
  * Turns a non-2xx answer into the matching error. A code the contract knows picks its class; any
  * other code (`{"error": "seller_frozen"}` with a 403) is carried as it came, in the class its HTTP
  * status calls for (400 `BadRequestError`, 401 `AuthenticationError`, 403 `PermissionError`, 404
- * `NotFoundError`, 409 `RejectedError`, 422 `IdempotencyMismatchError`, 429 `RateLimitError`, 5xx
+ * `NotFoundError`, 405 `MethodNotAllowedError`, 409 `RejectedError`, 422 `IdempotencyMismatchError`, 429 `RateLimitError`, 5xx
  * `ServerError`, else `SellerError`). A body without the error envelope (a proxy's HTML page, say)
  * gets the code its status calls for (`internal`, `rate`, `not_found`…; `invalid_response` when none).
  */
@@ -279,6 +294,8 @@ export function errorFromResponse(
       return new PermissionError(init);
     case 'not_found':
       return new NotFoundError(init);
+    case 'method_not_allowed':
+      return new MethodNotAllowedError({ ...init, allowed: parseAllow(headers?.get('allow')) });
     case 'rejected':
       return new RejectedError({ ...init, refusal: envelope?.refusal ?? { kind: known ? 'unknown' : code } });
     case 'idempotency_mismatch':
@@ -290,6 +307,11 @@ export function errorFromResponse(
     default:
       return new SellerError(envelope ? init : { ...init, text: `unexpected HTTP ${status} answer without an error body` });
   }
+}
+
+/** The methods of an `Allow` header (`GET, HEAD`), upper-case. */
+function parseAllow(value: string | null | undefined): string[] {
+  return (value ?? '').split(',').map((m) => m.trim().toUpperCase()).filter((m) => /^[A-Z]+$/.test(m));
 }
 
 /** The code of an answer without an error envelope, from its status. */
@@ -305,6 +327,7 @@ function classOfStatus(status: number): ErrorCode | undefined {
     401: 'bad_key',
     403: 'scope',
     404: 'not_found',
+    405: 'method_not_allowed',
     409: 'rejected',
     422: 'idempotency_mismatch',
     429: 'rate',
@@ -326,6 +349,7 @@ const DEFAULT_TEXT: Record<KnownErrorCode, string> = {
   seller_blocked: 'the seller is blocked',
   scope: 'the API key lacks the scope this call needs',
   not_found: 'the record does not exist or is not yours',
+  method_not_allowed: 'the path does not take this method',
   rejected: 'a rule refused the call',
   idempotency_mismatch: 'the Idempotency-Key was already used with a different request',
   rate: 'rate limit exceeded',

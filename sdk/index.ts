@@ -34,6 +34,7 @@ export {
   AuthenticationError,
   PermissionError,
   NotFoundError,
+  MethodNotAllowedError,
   RejectedError,
   IdempotencyMismatchError,
   RateLimitError,

@@ -43,7 +43,7 @@ Generated from the operation table of \`service-seller\` (sdk/contract), the sam
 - **Authentication**: \`Authorization: Bearer <API key>\`; each operation names the scope it needs (\`x-scope\`).
 - **Changing calls** (POST, PUT, PATCH, DELETE) need an \`Idempotency-Key\` header; a retry with the same key replays the first answer.
 - **Errors** share one body: \`{"error": code, "detail"?: string | object, "refusal"?: {"kind", "field"?, "allowed"?, "reason"?}}\`. A rule refusal is 409 \`rejected\` with \`refusal.kind\`; each operation lists its kinds.
-- **Records of other sellers** look exactly like absent ones (\`not_found\`).
+- **Records of other sellers** look exactly like absent ones (\`not_found\`). A known path asked with a method it does not take is 405 \`method_not_allowed\`: its \`Allow\` header names the methods the path takes (RFC 9110); any method a path does not declare gets it, \`QUERY\` included.
 - **Lists** page with \`limit\` (1–${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT}) and the opaque \`cursor\` from \`nextCursor\` (null on the last page); the client list pages with \`limit\` and \`skip\`.
 - **Rate limit**: a token bucket per key, inside a bucket per seller over all its keys (twice a key's); answers carry \`RateLimit\` and \`RateLimit-Policy\` of the bucket closer to empty, a refusal (429 \`rate\`) \`Retry-After\`.
 - **Formats**: timestamps ISO 8601 UTC with milliseconds, dates \`YYYY-MM-DD\`, money in integer roubles, cards by integer \`number\`, other records by prefixed ids (\`ord_…\`, \`key_…\`).

@@ -34,6 +34,7 @@ import { enqueueEvent, resumeAll, runDue, webhooksIdle } from './webhooks/outbox
 import { WebhookOutbox } from './webhooks/outbox-state.ts';
 import { registerProbeRoute } from './webhooks/probe.ts';
 import { ATTEMPT_TIMEOUT_MS } from './webhooks/sender.ts';
+import { RouteMethods } from './http/method-not-allowed.ts';
 
 export interface AppOptions {
   /** Directory of the data files. Omit (or pass `memory: true`) for an in-memory store. */
@@ -100,6 +101,7 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
     },
   });
   app.decorate('service', svc);
+  const routes = new RouteMethods(app); // before any route: it collects them as they are registered
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   // fastify parses text/plain into a string by default; JSON routes must see it as a non-JSON body.
   app.removeContentTypeParser('text/plain');
@@ -112,6 +114,7 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
     done();
   });
   app.setNotFoundHandler((req, reply) => {
+    if (routes.refuse(req.method, req.url, reply)) return;
     reply.code(404).send({ error: 'not_found', detail: `no route ${req.method} ${req.url.split('?')[0]}` });
   });
   app.setErrorHandler((err: { statusCode?: number; code?: string; message?: string }, req, reply) => {
@@ -119,6 +122,12 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
     if (status >= 500) {
       req.log.error({ err }, 'unexpected error');
       return reply.code(500).send({ error: 'internal', detail: 'internal error; the request id identifies it in the server log' });
+    }
+    // A request no route serves failed before the not-found handler (fastify reads a body of `QUERY`,
+    // a method without a route here, and refuses it without Content-Type): 405 on a known path, else 404.
+    if (req.is404) {
+      if (routes.refuse(req.method, req.url, reply)) return;
+      return reply.code(404).send({ error: 'not_found', detail: `no route ${req.method} ${req.url.split('?')[0]}` });
     }
     return reply.code(400).send({ error: 'bad_request', detail: clientErrorDetail(err) });
   });

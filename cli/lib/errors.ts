@@ -5,7 +5,7 @@
  * Every message is `error: <code>: <detail>` on stderr, followed by hint lines saying what to do.
  */
 import { AUTH_CODES, ERROR_STATUS } from '../../sdk/contract/constants.ts';
-import { AuthenticationError, PermissionError, RateLimitError, RejectedError, SellerError } from '../../sdk/errors.ts';
+import { AuthenticationError, MethodNotAllowedError, PermissionError, RateLimitError, RejectedError, SellerError } from '../../sdk/errors.ts';
 import { has, t, tOr } from '../i18n/index.ts';
 import type { IO } from './io.ts';
 import { DEFAULT_BASE_URL } from '../../sdk/defaults.ts';
@@ -123,7 +123,7 @@ function notTheApi(error: SellerError): string[] | undefined {
 }
 
 /** Codes with a detail of our own when the service sends none (catalogue `errors.detail.<code>`). */
-const DEFAULT_DETAIL: ReadonlySet<string> = new Set(['no_key', 'bad_key', 'revoked', 'not_seller', 'seller_blocked', 'not_found', 'rate', 'internal']);
+const DEFAULT_DETAIL: ReadonlySet<string> = new Set(['no_key', 'bad_key', 'revoked', 'not_seller', 'seller_blocked', 'not_found', 'method_not_allowed', 'rate', 'internal']);
 
 function detailOf(error: SellerError): string {
   if (error instanceof PermissionError && error.neededScope) return t('errors.detail.lacksScope', { scope: error.neededScope });
@@ -175,6 +175,11 @@ function hintsOf(error: SellerError, context: ErrorContext = {}): string[] {
       return [rateHint(error)];
     case 'rejected':
       return refusalHints(error as RejectedError);
+    case 'method_not_allowed': {
+      // The path exists with other methods (`seller api DELETE /me`): name them.
+      const allowed = error instanceof MethodNotAllowedError ? error.allowed.filter((m) => m !== 'HEAD') : [];
+      return [allowed.length > 0 ? t('errors.hint.method_not_allowed', { allowed: allowed.join(', ') }) : t('errors.hint.method_not_allowedAny')];
+    }
     case 'not_found':
       // The server's answer for a path it has no route for: a wrong address or a wrong `seller api` path.
       if (typeof error.detail === 'string' && error.detail.startsWith('no route ')) {

@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   seller_blocked: 403,
   scope: 403,
   not_found: 404,
+  method_not_allowed: 405,
   rejected: 409,
   idempotency_mismatch: 422,
   rate: 429,

@@ -119,7 +119,8 @@ function parseAll(req: ExecRequest): HandlerInput<AnyOperation> {
   return {
     params: parseInput(op.params, req.params, 'path'),
     query: parseInput(op.query, req.query, 'query'),
-    body: op.bodyType === 'json' ? parseInput(op.body, req.body ?? (allOptional(op) ? {} : undefined), 'body') : undefined,
+    // Only an absent body stands for `{}`: a JSON `null` is a body that is not an object, refused like any other.
+    body: op.bodyType === 'json' ? parseInput(op.body, req.body === undefined && allOptional(op) ? {} : req.body, 'body') : undefined,
     raw: req.raw,
     contentType: req.contentType,
   };

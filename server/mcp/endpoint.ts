@@ -45,6 +45,7 @@ export function registerMcp(app: FastifyInstance, svc: ServerContext, handlers: 
     scope.route({
       method: ['GET', 'DELETE', 'PUT', 'PATCH'],
       url: MCP_PATH,
+      config: { refusesMethod: true }, // not counted as served (server/http/method-not-allowed.ts)
       handler: async (_req, reply) =>
         reply.code(405).header('allow', 'POST').send(failure(null, RpcCode.invalidRequest, 'method not allowed: send JSON-RPC messages with POST')),
     });

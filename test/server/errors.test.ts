@@ -19,7 +19,6 @@ describe('unknown routes', () => {
   it.each([
     ['GET', '/api/v1/nope'],
     ['GET', '/api/v2/me'],
-    ['POST', '/api/v1/me'],
     ['GET', '/nothing-here'],
     ['DELETE', '/sandbox/v1/nope'],
   ] as const)('%s %s → 404 {error: not_found}', async (method, url) => {
@@ -235,6 +234,7 @@ describe('status/code table', () => {
       ['idempotency_key_required', () => call(app, k, 'POST', '/api/v1/keys', { name: 'a', scopes: ['keys'] }, { 'idempotency-key': null })],
       ['not_found', () => call(app, k, 'GET', '/api/v1/catalog/services/no-such-position')],
       ['not_found', () => call(app, k, 'DELETE', '/api/v1/keys/key_doesnotexist')],
+      ['method_not_allowed', () => call(app, k, 'POST', '/api/v1/me')],
       [
         'rejected',
         async () => {

@@ -1,0 +1,56 @@
+/**
+ * `seller api` with a method the path does not take: the server answers 405 `method_not_allowed`
+ * with `Allow`; the SDK throws `MethodNotAllowedError` carrying the methods; the CLI names them in
+ * a hint (both languages), exit 1, and `--json` reports the code. In-process against a real server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MethodNotAllowedError, SellerClient } from '../../sdk/index.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { bufferIO, run, tempConfigDir } from './helpers.ts';
+
+describe('a method the path does not take', () => {
+  let server: TestServer;
+  let config: ReturnType<typeof tempConfigDir>;
+  let apiKey: string;
+  const cli = (argv: string[], env: Record<string, string> = {}) =>
+    run(argv, bufferIO({ env: { SELLER_CONFIG_DIR: config.dir, SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey, ...env } }));
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    config = tempConfigDir();
+    ({ apiKey } = await server.newSeller());
+  });
+  afterAll(async () => {
+    await server.close();
+    config.cleanup();
+  });
+
+  it('the SDK throws MethodNotAllowedError with the allowed methods', async () => {
+    const client = new SellerClient({ apiKey, baseUrl: server.url, maxRetries: 0 });
+    const err = await client.request({ method: 'DELETE', path: '/api/v1/me' }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(MethodNotAllowedError);
+    expect((err as MethodNotAllowedError).code).toBe('method_not_allowed');
+    expect((err as MethodNotAllowedError).status).toBe(405);
+    expect((err as MethodNotAllowedError).allowed).toEqual(['GET', 'HEAD']);
+  });
+
+  it('seller api DELETE /me: the code, the detail and a hint naming GET; exit 1', async () => {
+    const { code, err } = await cli(['api', 'DELETE', '/me']);
+    expect(code).toBe(1);
+    expect(err).toMatch(/^error: method_not_allowed: method DELETE is not allowed on \/api\/v1\/me; allowed: GET, HEAD\nthis path takes only GET: check the method of the call\n/);
+    expect(err).not.toMatch(/no such API path/);
+  });
+
+  it('in Russian, the same code, the hint in Russian', async () => {
+    const { code, err } = await cli(['api', 'PUT', '/listings/1001'], { LANG: 'ru_RU.UTF-8' });
+    expect(code).toBe(1);
+    expect(err).toMatch(/^ошибка: method_not_allowed: .*\nэтот путь принимает только DELETE, GET, PATCH: проверьте метод вызова\n/);
+  });
+
+  it('--json: the code on stderr as JSON', async () => {
+    const { code, err } = await cli(['api', 'POST', '/me', '--json']);
+    expect(code).toBe(1);
+    const line = err.trim().split('\n').find((l) => l.startsWith('{'));
+    expect(JSON.parse(line!)).toMatchObject({ error: 'method_not_allowed' });
+  });
+});
