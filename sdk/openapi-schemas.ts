@@ -114,9 +114,12 @@ export class SchemaConverter {
       unrepresentable: 'any',
       metadata: this.#registries[io],
       // Descriptions given with `.describe()`/`.meta()` live in the global registry.
+      // So do a `format` given beside a pattern (`date`, `date-time`) and `examples`.
       override: ({ zodSchema, jsonSchema }) => {
-        const description = z.globalRegistry.get(zodSchema)?.description;
-        if (description && jsonSchema.description === undefined) jsonSchema.description = description;
+        const meta = z.globalRegistry.get(zodSchema);
+        if (meta?.description && jsonSchema.description === undefined) jsonSchema.description = meta.description;
+        if (typeof meta?.format === 'string' && jsonSchema.format === undefined) jsonSchema.format = meta.format;
+        if (Array.isArray(meta?.examples) && jsonSchema.examples === undefined) jsonSchema.examples = meta.examples;
       },
     }) as JsonSchema;
     const { $schema: _dialect, $defs, ...rest } = json;

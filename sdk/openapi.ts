@@ -36,6 +36,7 @@ import {
 } from './contract/index.ts';
 import { DEFAULT_BASE_URL } from './defaults.ts';
 import { SchemaConverter, type JsonSchema } from './openapi-schemas.ts';
+import { exampleOf, GIVEN_EXAMPLES } from './openapi-examples.ts';
 import { EVENT_TEXT, INFO_DESCRIPTION, paramText, SECTIONS, sectionName, sectionOf, SUCCESS_TEXT } from './openapi-text.ts';
 
 export type { JsonSchema };
@@ -255,9 +256,11 @@ function operationOf(op: AnyOperation, section: string, schemas: SchemaConverter
   if (parameters.length > 0) operation.parameters = parameters;
 
   if (op.bodyType === 'json') {
+    const schema = schemas.convert(op.body, 'input');
+    const example = GIVEN_EXAMPLES[op.id]?.body ?? exampleOf(schema, schemas.components());
     operation.requestBody = {
       required: op.body.safeParse({}).success !== true,
-      content: { 'application/json': { schema: schemas.convert(op.body, 'input') } },
+      content: { 'application/json': { schema, example } },
     };
   } else if (op.bodyType === 'binary') {
     operation.requestBody = {
@@ -330,10 +333,12 @@ function paramProperties(op: AnyOperation, schema: z.ZodType, schemas: SchemaCon
 function responsesOf(op: AnyOperation, schemas: SchemaConverter): Record<string, JsonSchema> {
   const responses: Record<string, JsonSchema> = {};
   const headers: JsonSchema = { ...commonHeaders(true), ...(op.changes ? { 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') } : {}) };
+  const schema = schemas.convert(op.answer, 'output');
+  const example = GIVEN_EXAMPLES[op.id]?.answer ?? exampleOf(schema, schemas.components());
   responses[String(op.status)] = {
     description: successText(op),
     headers,
-    content: { 'application/json': { schema: schemas.convert(op.answer, 'output') } },
+    content: { 'application/json': { schema, example } },
   };
 
   const hasInput = op.changes || op.params !== undefined || op.query !== undefined || op.bodyType !== 'none';

@@ -33,32 +33,32 @@ export const STATS_PERIODS = ['today', 'week', 'month', 'all'] as const;
 export const Stats = z.object({
   period: z.enum(STATS_PERIODS),
   revenueRub: Rub,
-  orders: z.number().int(),
-  completed: z.number().int(),
-  refunded: z.number().int(),
+  orders: z.number().int().min(0),
+  completed: z.number().int().min(0),
+  refunded: z.number().int().min(0),
   averageRub: Rub,
-  listings: z.array(z.object({ number: z.number().int(), revenueRub: Rub, orders: z.number().int() })),
+  listings: z.array(z.object({ number: z.number().int().min(1), revenueRub: Rub, orders: z.number().int().min(0) })),
 });
 
 export const Client = z.object({
   client: z.string(),
-  orders: z.number().int(),
+  orders: z.number().int().min(0),
   spentRub: Rub,
   lastOrderAt: Timestamp,
 });
 
 export const Rating = z.object({
   score: z.number().nullable(),
-  reviews: z.number().int(),
-  positive: z.number().int(),
-  negative: z.number().int(),
-  completedOrders: z.number().int(),
+  reviews: z.number().int().min(0),
+  positive: z.number().int().min(0),
+  negative: z.number().int().min(0),
+  completedOrders: z.number().int().min(0),
   disputeRate: z.number(),
 });
 
 export const Question = z.object({
   id: prefixedId('q'),
-  number: z.number().int(),
+  number: z.number().int().min(1),
   text: z.string(),
   answer: z.string().nullable(),
   at: Timestamp,
@@ -66,7 +66,7 @@ export const Question = z.object({
 
 export const Review = z.object({
   id: prefixedId('rev'),
-  number: z.number().int(),
+  number: z.number().int().min(1),
   stars: z.number().int().min(1).max(5),
   text: z.string(),
   reply: z.string().nullable(),
@@ -90,13 +90,13 @@ const IanaZone = z.string().refine((tz) => {
   } catch {
     return false;
   }
-}, 'an IANA time zone such as Europe/Moscow');
+}, 'an IANA time zone such as Europe/Moscow').meta({ description: 'An IANA time zone (tz database name), such as Europe/Moscow.', examples: ['Europe/Moscow'] });
 
 export const QuietHours = z.strictObject({ from: HHMM, to: HHMM, tz: IanaZone });
 export const WorkMode = z.object({
-  capacity: z.number().int().nullable(),
+  capacity: z.number().int().min(1).max(10_000).nullable(),
   doNotDisturb: z.boolean(),
-  quietHours: z.object({ from: z.string(), to: z.string(), tz: z.string() }).nullable(),
+  quietHours: z.object({ from: z.string(), to: z.string(), tz: z.string().meta({ description: 'An IANA time zone (tz database name), such as Europe/Moscow.', examples: ['Europe/Moscow'] }) }).nullable(),
   presence: z.enum(['online', 'away', 'offline']),
 });
 /** `presence` is decided by the marketplace; sending it is `bad_request` (a strict object). */
@@ -151,7 +151,7 @@ export const accountOperations = {
   }),
   'clients.list': op(R['clients.list'], {
     query: z.strictObject({ limit: intParam(1, 200).optional(), skip: intParam(0).optional() }),
-    answer: z.object({ items: z.array(Client), total: z.number().int() }),
+    answer: z.object({ items: z.array(Client), total: z.number().int().min(0) }),
   }),
   'rating.get': op(R['rating.get'], {
     answer: Rating,

@@ -37,13 +37,15 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 /** ISO 8601 UTC timestamp with milliseconds: `2026-11-21T08:13:39.000Z`. */
 export const Timestamp = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'an ISO 8601 UTC timestamp with milliseconds');
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'an ISO 8601 UTC timestamp with milliseconds')
+  .meta({ format: 'date-time' });
 
 /** A real calendar date `YYYY-MM-DD`. */
 export const DateString = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD')
-  .refine(isCalendarDay, 'a real calendar date');
+  .refine(isCalendarDay, 'a real calendar date')
+  .meta({ format: 'date' });
 
 /** Integer roubles. */
 export const Rub = z.number().int().min(0);

@@ -3,19 +3,19 @@ import { z } from 'zod';
 import { prefixedId, Timestamp } from './common.ts';
 import { EVENT_KINDS, EventKind, OrderStatus } from './enums.ts';
 
-const orderData = z.object({ order: prefixedId('ord'), number: z.number().int(), status: OrderStatus });
+const orderData = z.object({ order: prefixedId('ord'), number: z.number().int().min(1), status: OrderStatus });
 
 /** The `data` of each event kind (gaps.md). No buyer identity anywhere. */
 export const EventData = {
   'order.new': orderData,
-  'order.paid': orderData.extend({ slaMinutes: z.number().int() }),
+  'order.paid': orderData.extend({ slaMinutes: z.number().int().min(0) }),
   'order.message': orderData.extend({ message: z.object({ id: prefixedId('msg'), text: z.string(), at: Timestamp }) }),
   'order.dispute': orderData,
   'order.cancelled': orderData,
   'order.completed': orderData,
-  'stock.out': z.object({ number: z.number().int() }),
-  'review.new': z.object({ review: prefixedId('rev'), number: z.number().int() }),
-  'question.new': z.object({ question: prefixedId('q'), number: z.number().int() }),
+  'stock.out': z.object({ number: z.number().int().min(1) }),
+  'review.new': z.object({ review: prefixedId('rev'), number: z.number().int().min(1) }),
+  'question.new': z.object({ question: prefixedId('q'), number: z.number().int().min(1) }),
 } as const satisfies Record<EventKind, z.ZodType>;
 
 /** The `data` of each event kind, by kind. */

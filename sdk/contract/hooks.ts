@@ -11,7 +11,7 @@ export const Hooks = z.object({
   url: z.string().nullable(),
   events: z.array(EventKind),
   status: z.enum(['active', 'paused', 'off']),
-  failures: z.number().int(),
+  failures: z.number().int().min(0),
   pausedAt: Timestamp.nullable(),
 });
 
@@ -25,8 +25,8 @@ export const Delivery = z.object({
   id: prefixedId('dlv'),
   event: EventKind,
   delivery: prefixedId('dlv'),
-  attempts: z.number().int(),
-  lastStatus: z.number().int().nullable(),
+  attempts: z.number().int().min(0),
+  lastStatus: z.number().int().min(0).max(599).nullable(),
   lastError: z.string().nullable(),
   nextAttemptAt: Timestamp.nullable(),
   deliveredAt: Timestamp.nullable(),

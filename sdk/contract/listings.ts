@@ -42,19 +42,19 @@ export type CardUpdate = z.input<typeof CardUpdate>;
 export const StockCounts = z.object({ free: z.number().int().min(0), issued: z.number().int().min(0) });
 
 export const Card = z.object({
-  number: z.number().int(),
+  number: z.number().int().min(1),
   service: Slug,
   tariff: Slug,
   productType: ProductType,
   deliveryMethod: DeliveryMethod,
   priceRub: Rub,
-  slaMinutes: z.number().int(),
-  guaranteeDays: z.number().int(),
+  slaMinutes: z.number().int().min(0),
+  guaranteeDays: z.number().int().min(0),
   description: z.string(),
   creditsType: CreditsType.nullable(),
-  creditsAmount: z.number().int().nullable(),
+  creditsAmount: z.number().int().positive().nullable(),
   creditsRate: z.number().nullable(),
-  declaredStock: z.number().int(),
+  declaredStock: z.number().int().min(0),
   confirmRequired: z.boolean(),
   isActive: z.boolean(),
   isTest: z.boolean(),
@@ -66,7 +66,7 @@ export const Card = z.object({
 });
 export type Card = z.infer<typeof Card>;
 
-export const CardCreated = z.object({ number: z.number().int(), isActive: z.literal(false), isTest: z.boolean() });
+export const CardCreated = z.object({ number: z.number().int().min(1), isActive: z.literal(false), isTest: z.boolean() });
 
 /** A UTF-16 surrogate not paired with its other half (with the `u` flag a pair is one code point). */
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -104,16 +104,16 @@ export const listingOperations = {
   'listings.update': op(R['listings.update'], {
     params: number,
     body: CardUpdate,
-    answer: z.object({ number: z.number().int(), isActive: z.boolean() }),
+    answer: z.object({ number: z.number().int().min(1), isActive: z.boolean() }),
   }),
   'listings.delete': op(R['listings.delete'], {
     params: number,
-    answer: z.object({ number: z.number().int(), result: z.enum(['deleted', 'hidden']) }),
+    answer: z.object({ number: z.number().int().min(1), result: z.enum(['deleted', 'hidden']) }),
   }),
   'listings.setState': op(R['listings.setState'], {
     params: number,
     body: z.strictObject({ active: z.boolean(), autoIssue: z.boolean().optional() }),
-    answer: z.object({ number: z.number().int(), isActive: z.boolean(), autoIssue: z.boolean() }),
+    answer: z.object({ number: z.number().int().min(1), isActive: z.boolean(), autoIssue: z.boolean() }),
   }),
   'listings.copy': op(R['listings.copy'], {
     params: number,
@@ -122,28 +122,28 @@ export const listingOperations = {
   'listings.setTest': op(R['listings.setTest'], {
     params: number,
     body: z.strictObject({ isTest: z.boolean() }),
-    answer: z.object({ number: z.number().int(), isTest: z.boolean() }),
+    answer: z.object({ number: z.number().int().min(1), isTest: z.boolean() }),
   }),
   'listings.setImage': op(R['listings.setImage'], {
     params: number,
-    answer: z.object({ number: z.number().int(), image: z.object({ url: z.string() }) }),
+    answer: z.object({ number: z.number().int().min(1), image: z.object({ url: z.string() }) }),
   }),
   'listings.removeImage': op(R['listings.removeImage'], {
     params: number,
-    answer: z.object({ number: z.number().int(), image: z.null() }),
+    answer: z.object({ number: z.number().int().min(1), image: z.null() }),
   }),
   'stock.get': op(R['stock.get'], {
     params: number,
-    answer: z.object({ number: z.number().int(), ...StockCounts.shape }),
+    answer: z.object({ number: z.number().int().min(1), ...StockCounts.shape }),
   }),
   'stock.refill': op(R['stock.refill'], {
     params: number,
     body: StockRefill,
     answer: z.object({
-      number: z.number().int(),
-      added: z.number().int(),
-      duplicates: z.number().int(),
-      free: z.number().int(),
+      number: z.number().int().min(1),
+      added: z.number().int().min(0),
+      duplicates: z.number().int().min(0),
+      free: z.number().int().min(0),
     }),
   }),
 } as const;

@@ -19,7 +19,7 @@ export type Message = z.infer<typeof Message>;
 /** An order as the seller sees it: never any buyer identity. */
 export const Order = z.object({
   id: prefixedId('ord'),
-  number: z.number().int(),
+  number: z.number().int().min(1),
   service: Slug,
   tariff: Slug,
   productType: ProductType,
@@ -28,9 +28,9 @@ export const Order = z.object({
   status: OrderStatus,
   isTest: z.boolean(),
   needsAction: z.boolean(),
-  slaMinutes: z.number().int(),
+  slaMinutes: z.number().int().min(0),
   deliverBy: Timestamp.nullable(),
-  guaranteeDays: z.number().int(),
+  guaranteeDays: z.number().int().min(0),
   guaranteeUntil: Timestamp.nullable(),
   nextChargeDay: DateString.nullable(),
   createdAt: Timestamp,
