@@ -24,6 +24,7 @@ import { deliverSecret, hookStatus, prepareSecretFile, type SecretFile } from '.
 import { registerListen } from './hooks-listen.ts';
 import { registerProbe } from './hooks-probe.ts';
 import { registerSend } from './hooks-send.ts';
+import { registerExample } from './hooks-example.ts';
 import { registerVerify } from './hooks-verify.ts';
 import { withHints } from './orders-common.ts';
 
@@ -110,6 +111,7 @@ export const register: Register = (noun, app) => {
   registerListen(noun, app);
   registerVerify(noun, app);
   registerSend(noun, app);
+  registerExample(noun, app);
 };
 
 type HooksView = Hooks;

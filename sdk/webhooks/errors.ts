@@ -46,12 +46,15 @@ export interface WebhookVerificationErrorDetails {
 export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';
   readonly reason: WebhookVerificationReason;
+  /** The reason as a code, as on the SDK's other errors (`SellerError.code`): branch on `err.code`. */
+  readonly code: WebhookVerificationReason;
   readonly header: string | undefined;
   readonly skewSeconds: number | undefined;
 
   constructor(reason: WebhookVerificationReason, message: string, details: WebhookVerificationErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.reason = reason;
+    this.code = reason;
     this.header = details.header;
     this.skewSeconds = details.skewSeconds;
   }
