@@ -1,7 +1,7 @@
 /**
  * The `seller-server` command line (gaps.md):
  * seller-server [--port 8787] [--host 127.0.0.1] [--data DIR | --memory] [--admin-token T]
- *               [--allow-local-hooks] [--no-demo] [--log] [--no-fsync]
+ *               [--allow-local-hooks] [--no-demo] [--log] [--no-fsync] [--rate-limit off|N/min[,burst]]
  * (`--log` and `--no-fsync` are this server's additions: docs/decisions.md, "Server command line",
  * "The store keeps its promise".)
  */
@@ -14,10 +14,12 @@ import { DOCS_PATH } from './docs.ts';
 import { OPENAPI_PATH } from './docs-page.ts';
 import { StoreError } from './store/store.ts';
 import { startServer } from './index.ts';
+import { describeRateLimit, parseRateLimit, RATE_LIMIT_ENV } from './http/rate-limit-option.ts';
+import type { RateLimitOptions } from './http/rate-limit.ts';
 
 const USAGE = `usage: seller-server [--port 8787] [--host 127.0.0.1] [--data DIR | --memory]
                      [--admin-token T] [--allow-local-hooks] [--no-demo] [--log]
-                     [--no-fsync]
+                     [--no-fsync] [--rate-limit off|N/min[,burst]]
 
   --port N             port to listen on; 0 takes a free port (default 8787)
   --host H             address to bind (default 127.0.0.1)
@@ -31,6 +33,8 @@ const USAGE = `usage: seller-server [--port 8787] [--host 127.0.0.1] [--data DIR
                        id; never a header or a body); without it only unexpected errors are logged
   --no-fsync           do not flush data files to the disk before answering (throwaway servers:
                        a killed process loses nothing, a power cut may lose answered writes)
+  --rate-limit L       requests per key: off, or N/min[,burst] (default 600/min,100, the real one;
+                       else SELLER_SERVER_RATE_LIMIT); a seller's keys together get twice a key's
 `;
 
 function fail(message: string, code = 2): never {
@@ -66,6 +70,7 @@ function parse() {
         'no-demo': { type: 'boolean', default: false },
         log: { type: 'boolean', default: false },
         'no-fsync': { type: 'boolean', default: false },
+        'rate-limit': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -85,6 +90,13 @@ async function main(): Promise<void> {
   const port = Number(args.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port takes a number from 0 to 65535, got ${args.port}`);
   if (args.memory && args.data) fail('--data and --memory exclude each other');
+  const limitText = args['rate-limit'] ?? process.env[RATE_LIMIT_ENV];
+  let rateLimit: RateLimitOptions | undefined;
+  try {
+    rateLimit = limitText === undefined || limitText === '' ? undefined : parseRateLimit(limitText);
+  } catch (err) {
+    fail(`${(err as Error).message}${args['rate-limit'] === undefined ? ` (from ${RATE_LIMIT_ENV})` : ''}`);
+  }
   const dataDir = args.memory ? undefined : (args.data ?? './.seller-data');
   // A generated token is kept beside the data (like the demo key); a given one is never written.
   const adminToken = args['admin-token'] ?? process.env.SERVICE_ADMIN_TOKEN ?? (dataDir ? await keptAdminToken(dataDir) : undefined);
@@ -97,6 +109,7 @@ async function main(): Promise<void> {
     allowLocalHooks: args['allow-local-hooks'],
     demo: !args['no-demo'],
     fsync: !args['no-fsync'],
+    ...(rateLimit ? { rateLimit } : {}),
     // On stderr, so that stdout keeps only the lines above; an internal error's answer names its request id.
     logger: { level: args.log ? 'info' : 'error', stream: process.stderr },
   });
@@ -109,6 +122,7 @@ async function main(): Promise<void> {
     // A line that works from any folder (`npx seller` works only inside the clone).
     out(`point the CLI at it: echo ${server.demo.apiKey} | ${sellerCommand()} login --base-url ${server.url} --with-key-stdin`);
   }
+  if (rateLimit) out(`rate limit: ${describeRateLimit(rateLimit)}`);
   if (args['no-fsync'] && !args.memory) out('warning: --no-fsync: answered writes may be lost on a power cut');
   if (args['allow-local-hooks']) out('warning: webhook addresses on loopback over http are allowed (local development only)');
   out(`API reference: ${server.url}${DOCS_PATH} (the OpenAPI document: ${server.url}${OPENAPI_PATH})`);

@@ -18,6 +18,8 @@ export interface RateLimitOptions {
   sellerPerMinute?: number;
   /** A seller's bucket size, all its keys together. @default 2 × burst */
   sellerBurst?: number;
+  /** No limit at all (`seller-server --rate-limit off`, server/http/rate-limit-option.ts). */
+  off?: boolean;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitOptions = { perMinute: 600, burst: 100 };
@@ -93,8 +95,10 @@ class Buckets {
 export class RateLimiter {
   readonly #keys: Buckets;
   readonly #sellers: Buckets;
+  readonly #off: boolean;
 
   constructor(opts: RateLimitOptions = DEFAULT_RATE_LIMIT) {
+    this.#off = opts.off === true;
     this.#keys = new Buckets('per-key', opts.perMinute, opts.burst);
     this.#sellers = new Buckets('per-seller', opts.sellerPerMinute ?? SELLER_KEYS_WORTH * opts.perMinute, opts.sellerBurst ?? SELLER_KEYS_WORTH * opts.burst);
   }
@@ -109,6 +113,7 @@ export class RateLimiter {
    * headers to send, or throws `rate` with Retry-After (and takes nothing).
    */
   take(keyId: string, nowMs: number, sellerId?: string): Record<string, string> {
+    if (this.#off) return {};
     const key = this.#keys.refill(keyId, nowMs);
     const seller = sellerId === undefined ? null : this.#sellers.refill(sellerId, nowMs);
     // The bucket to report: the one closer to empty (relative to its size), the key's on a tie.

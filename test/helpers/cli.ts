@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = join(ROOT, 'bin/seller.js');
 const BUNDLE = join(ROOT, 'cli/dist/seller.cjs');
-const SOURCES = ['cli', 'sdk', 'scripts', 'package.json'];
+const SOURCES = ['cli', 'sdk', 'server', 'scripts', 'package.json']; // server: tests that start bin/seller-server.js
 const LOCK = join(ROOT, 'node_modules/.seller-build.lock');
 
 function newestSource(path: string): number {
