@@ -140,7 +140,7 @@ export function createTransport(token: string | undefined, options: CommonClient
   const userAgent = `service-seller/${SDK_VERSION}${options.userAgent ? ` ${options.userAgent}` : ''}`;
   return new Transport({
     baseUrl,
-    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    fetch: options.fetch, // none: ky calls the global fetch (read at each call) with its Request
     headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': userAgent },
     timeoutMs: options.timeoutMs ?? 30_000,
     maxRetries: Math.max(0, options.maxRetries ?? 2),

@@ -28,7 +28,8 @@ export type { Sleep } from './backoff.ts';
 export interface TransportConfig {
   /** The service root, without a trailing slash: `http://127.0.0.1:8787`. */
   baseUrl: string;
-  fetch: typeof fetch;
+  /** The caller's fetch; undefined: the global one, read at each call (so a mock installed later is used). */
+  fetch?: typeof fetch | undefined;
   /** Headers sent on every call (authorization, accept, user agent). */
   headers: Readonly<Record<string, string>>;
   timeoutMs: number;
@@ -103,7 +104,7 @@ export class Transport {
         body: request.body ?? null,
         signal: outer,
         timeout: timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS ? timeoutMs : false,
-        fetch: this.fetchOf(request.body),
+        ...(this.config.fetch ? { fetch: this.fetchOf(this.config.fetch, request.body) } : {}),
         retry: {
           limit: request.maxRetries ?? this.config.maxRetries,
           methods: ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'],
@@ -141,12 +142,12 @@ export class Transport {
   }
 
   /**
-   * The configured fetch as ky calls it. ky hands fetch a `Request`; the SDK's `fetch` option is
+   * A caller's fetch as ky calls it. ky hands fetch a `Request`; the SDK's `fetch` option is
    * called as `fetch(url, init)` (method, headers, the body as given, ky's signal), as a caller's
-   * own fetch (the CLI's, a test's) expects.
+   * own fetch (the CLI's, a test's) expects. Without one, ky calls the global fetch with its
+   * `Request` as it is (no second `Request` built from it: issue 32, the SDK's own cost per call).
    */
-  private fetchOf(body: BodyInit | undefined): NonNullable<KyOptions['fetch']> {
-    const fetch = this.config.fetch;
+  private fetchOf(fetch: typeof globalThis.fetch, body: BodyInit | undefined): NonNullable<KyOptions['fetch']> {
     return (input) => {
       const request = input as Request;
       return fetch(request.url, { method: request.method, headers: request.headers, body: body ?? null, signal: request.signal });
