@@ -68,7 +68,8 @@ class Issues {
       const path = [...base, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) this.add([...path, key], `unknown field ${key}`, 'unknown_field', { field: key });
-      } else this.add(path, issue.message);
+      } else if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) this.add(path, `required (${issue.expected})`);
+      else this.add(path, issue.message);
     }
   }
 }
@@ -113,11 +114,13 @@ export function checkScenario(input: string | object): CheckedScenario {
   });
   // A step that failed its schema is reported already: only the name it gives counts for the steps after it.
   for (const problem of checkNames(named)) issues.add(problem.path, problem.message, problem.code, problem.params);
-  if (issues.list.length > 0) throw new ScenarioInvalidError(sortByLine(issues.list));
+  if (issues.list.length > 0) throw new ScenarioInvalidError(inStepOrder(issues.list));
   return { name: top.data.name ?? null, steps, movesClock: steps.some((s) => s.verb === 'clock') };
 }
 
-const sortByLine = (list: ScenarioIssue[]) => list.map((issue, i) => ({ issue, i })).sort((a, b) => (a.issue.line ?? 0) - (b.issue.line ?? 0) || a.i - b.i).map(({ issue }) => issue);
+/** The problems in the order of their steps (names are checked after the schemas), each step's in the order found. */
+const stepOf = (issue: ScenarioIssue) => Number(/^steps\[(\d+)\]/.exec(issue.path)?.[1] ?? -1);
+const inStepOrder = (list: ScenarioIssue[]) => list.map((issue, i) => ({ issue, i })).sort((a, b) => stepOf(a.issue) - stepOf(b.issue) || a.i - b.i).map(({ issue }) => issue);
 
 type StepCheck = Pick<CheckedStep, 'verb' | 'args'> | { verb: VerbName; args: Record<string, unknown>; failed: true };
 
