@@ -66,9 +66,9 @@ export const AddFaultBody = z.strictObject(faultFields).superRefine((body, ctx) 
 });
 export type AddFaultBody = z.input<typeof AddFaultBody>;
 
+/** A fault in force: its own fields first (the serializer writes required fields before optional ones), then the body's. */
 export const Fault = z.object({
   id: z.string(),
-  ...faultFields,
   createdAt: Timestamp,
   /** When a `forMs` fault ends (server clock); null without `forMs`. */
   expiresAt: Timestamp.nullable(),
@@ -76,6 +76,7 @@ export const Fault = z.object({
   remaining: z.number().int().nullable(),
   /** How many calls (deliveries) the fault has hit so far. */
   hits: z.number().int(),
+  ...faultFields,
 });
 export type Fault = z.infer<typeof Fault>;
 

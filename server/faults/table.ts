@@ -50,11 +50,11 @@ export class FaultTable {
   add(body: Body, nowMs: number): Fault {
     const fault: Fault = {
       id: newId('flt'),
-      ...body,
       createdAt: new Date(nowMs).toISOString(),
       expiresAt: body.forMs === undefined ? null : new Date(nowMs + body.forMs).toISOString(),
       remaining: body.times ?? null,
       hits: 0,
+      ...body,
     };
     this.#entries.push({ fault, expiresMs: body.forMs === undefined ? null : nowMs + body.forMs, seen: 0 });
     return fault;
