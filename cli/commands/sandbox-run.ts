@@ -71,7 +71,7 @@ export async function runScenarioCommand(opts: { file: string }, deps: Deps): Pr
 function issueText(source: string, issue: ScenarioIssue): string {
   const key = `scenario.issues.${issue.code ?? ''}`;
   const params = { ...issue.params };
-  for (const field of ['kind', 'want'] as const) if (params[field]) params[field] = t(`scenario.kinds.${params[field]}`);
+  for (const field of ['kind', 'want'] as const) if (params[field]) params[field] = t(`scenario.aKind.${params[field]}`);
   const message = issue.code && has(key) ? t(key, params) : issue.message;
   return t(issue.line === undefined ? 'scenario.issueAt' : 'scenario.issueAtLine', { file: source, line: issue.line, path: issue.path, message });
 }
@@ -107,6 +107,8 @@ const madeRow = (m: Made): Row => {
       return { what, name: m.name, id: m.id, details: t('scenario.details.question', { number: m.number }) };
     case 'review':
       return { what, name: m.name, id: m.id, details: t('scenario.details.review', { order: m.order, count: m.stars }) };
+    case 'fault':
+      return { what, name: m.name, id: m.id, details: t('scenario.details.fault', { what: m.what, seller: m.seller ?? t('scenario.everySeller') }) };
   }
 };
 

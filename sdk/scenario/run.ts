@@ -75,6 +75,7 @@ export async function runChecked(scenario: CheckedScenario, sb: SandboxClient, s
     }
     return await resultOf(scenario, sb, state, stepsRun);
   } finally {
+    await clearFaults(sb, state);
     await lease?.release();
   }
 }
@@ -113,6 +114,11 @@ async function resultOf(scenario: CheckedScenario, sb: SandboxClient, state: Run
   const results: Record<string, Made> = {};
   for (const made of state.made) if (!made.name.startsWith('#')) results[made.name] = made;
   return { name: scenario.name, stepsRun, made: state.made, results, events };
+}
+
+/** The faults the run added end with it (a fault for every seller would otherwise meet the next run). */
+async function clearFaults(sb: SandboxClient, state: RunState): Promise<void> {
+  for (const made of state.made) if (made.kind === 'fault') await sb.clearFault(made.id).catch(() => undefined);
 }
 
 async function refreshOrders(state: RunState, seller: string): Promise<void> {

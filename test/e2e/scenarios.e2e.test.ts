@@ -3,13 +3,15 @@
  * against a real seller-server: every example runs to exit 0; a broken expectation exits 1 naming
  * its step, line, what was expected and what was found, and the steps after it do not run; a
  * malformed file exits 2 naming every bad path with its line and makes nothing; the SDK runner
- * agrees (text and object); a second run that moves the clock is refused while one is running.
+ * agrees (text and object); a second run that moves the clock is refused while one is running; a
+ * `fault:` step adds its fault for the named seller and the run clears it at its end.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RejectedError } from '../../sdk/errors.ts';
+import { SandboxClient } from '../../sdk/sandbox.ts';
 import { runScenario, ScenarioFailedError, ScenarioInvalidError, type ScenarioResult } from '../../sdk/scenario/index.ts';
 import { ensureBuilt, ROOT, runSeller } from '../helpers/cli.ts';
 import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
@@ -146,7 +148,7 @@ describe('seller sandbox run', () => {
     const run = await runSeller(['sandbox', 'run', '-'], { env: { ...env, LANG: 'ru_RU.UTF-8' }, input: MALFORMED });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('(stdin):6: steps[2].pay.order: ни один шаг до этого не назван o7');
-    expect(run.stderr).toContain('(stdin):7: steps[3].buy.card: shop — это продавец, а нужен карточка');
+    expect(run.stderr).toContain('(stdin):7: steps[3].buy.card: shop — это продавец, а здесь нужно: карточка');
   });
 });
 
@@ -226,4 +228,27 @@ steps:
     const after = await runSeller(['sandbox', 'run', '-'], { env, input: MOVES_CLOCK });
     expect(after.code, after.stderr).toBe(0);
   }, 90_000);
+});
+
+describe('the fault: step', () => {
+  it('adds the fault for the named seller; the runner retries through it, and the run clears its faults at the end', async () => {
+    const result = await runScenario(readFileSync(join(EXAMPLES, 'deliver-through-503s.yaml'), 'utf8'), sdkOptions());
+    const fault = result.made.find((m) => m.kind === 'fault');
+    expect(fault).toMatchObject({ kind: 'fault', id: expect.stringMatching(/^flt_/), seller: 'shop', what: 'orders.deliver 503' });
+    expect(result.results.o1).toMatchObject({ status: 'delivered' });
+    const sb = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
+    expect((await sb.listFaults()).items.map((f) => f.id)).not.toContain((fault as { id: string }).id);
+  }, 60_000);
+
+  it('is checked before the run by the flags’ own rules, named by path and line', async () => {
+    const before = sellerCount();
+    const text = 'steps:\n  - seller: { as: shop }\n  - fault: { seller: shop, op: orders.shipIt, status: 503 }\n  - fault: { op: orders.deliver, status: 418 }\n  - fault: { seller: ghost, op: "*", drop-after: true, every: 1 }\n';
+    const run = await runSeller(['sandbox', 'run', '-'], { env, input: text });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('(stdin):3: steps[1].fault.op: orders.shipIt is not an operation of the seller API');
+    expect(run.stderr).toContain('(stdin):4: steps[2].fault.status: one of 429, 500, 502, 503');
+    expect(run.stderr).toContain('(stdin):5: steps[3].fault.every: a whole number from 2');
+    expect(run.stderr).toContain('(stdin):5: steps[3].fault.seller: no step before this one is named ghost');
+    expect(sellerCount()).toBe(before);
+  });
 });
