@@ -45,7 +45,7 @@ export const register: Register = (noun, app) => {
   registerSellers(noun, app);
   registerOrders(noun, app);
   registerOthers(noun, app);
-  registerFaults(noun, app);
+  registerFaults(noun, app, sandboxClient);
 };
 
 // ---------------------------------------------------------------------------------------------
