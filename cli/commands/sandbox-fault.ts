@@ -17,11 +17,14 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { nearestWithin } from '../lib/edit-distance.ts';
 import { UsageError } from '../lib/errors.ts';
 import { note, printJson, printTable, say } from '../lib/output.ts';
-import { sandboxClient } from './sandbox.ts';
+import type { SandboxClient } from '../../sdk/sandbox.ts';
 
-type Fault = Awaited<ReturnType<ReturnType<typeof sandboxClient>['addFault']>>;
+type Fault = Awaited<ReturnType<SandboxClient['addFault']>>;
+/** The sandbox client of the invoked command (cli/commands/sandbox.ts `sandboxClient`). */
+export type SandboxOf = (deps: Deps) => SandboxClient;
 
-export function registerFaults(noun: Command, app: App): void {
+/** `seller sandbox fault …`; `sandboxClient` is passed in by sandbox.ts (no import back: no cycle). */
+export function registerFaults(noun: Command, app: App, sandboxClient: SandboxOf): void {
   const fault = noun.command('fault').description(t('sandboxFault.description')).addHelpText('after', t('sandboxFault.examples'));
   fault
     .command('add')
@@ -36,16 +39,16 @@ export function registerFaults(noun: Command, app: App): void {
     .option('--times <n>', t('sandboxFault.times'))
     .option('--for <duration>', t('sandboxFault.for'))
     .option('--every <n>', t('sandboxFault.every'))
-    .action(app.run((o: FaultFlags) => parseFault(o), runAddFault));
+    .action(app.run((o: FaultFlags) => parseFault(o), (body: AddFaultBody, deps: Deps) => runAddFault(body, deps, sandboxClient)));
   fault
     .command('list')
     .description(t('sandboxFault.listDescription'))
-    .action(app.run(() => ({}), runListFaults));
+    .action(app.run(() => ({}), (_o: object, deps: Deps) => runListFaults(deps, sandboxClient)));
   fault
     .command('clear')
     .description(t('sandboxFault.clearDescription'))
     .argument('[id]', t('sandboxFault.clearId'))
-    .action(app.run((id: string | undefined) => ({ id }), runClearFaults));
+    .action(app.run((id: string | undefined) => ({ id }), (o: { id?: string | undefined }, deps: Deps) => runClearFaults(o, deps, sandboxClient)));
 }
 
 /** The flags as the sandbox's body; a usage error (exit 2) naming the flag otherwise. */
@@ -84,7 +87,7 @@ function usageOf(err: FaultFlagsError, flags: FaultFlags): UsageError {
 const invalidKey = (field: string): string =>
   ({ status: 'status', latency: 'duration', for: 'duration', hooks: 'hooks', times: 'count', every: 'every', seller: 'seller' })[field] ?? 'other';
 
-export async function runAddFault(body: AddFaultBody, deps: Deps): Promise<void> {
+export async function runAddFault(body: AddFaultBody, deps: Deps, sandboxClient: SandboxOf): Promise<void> {
   const fault = await sandboxClient(deps).addFault(body);
   if (wantsJson(deps)) {
     printJson(deps.io, fault);
@@ -94,7 +97,7 @@ export async function runAddFault(body: AddFaultBody, deps: Deps): Promise<void>
   note(deps.io, t('sandboxFault.added', { id: fault.id, what: describeFault(fault), whom: whom(fault), limit: limitOf(fault) }));
 }
 
-export async function runListFaults(_opts: object, deps: Deps): Promise<void> {
+export async function runListFaults(deps: Deps, sandboxClient: SandboxOf): Promise<void> {
   const { items } = await sandboxClient(deps).listFaults();
   if (wantsJson(deps)) {
     printJson(deps.io, { items });
@@ -114,7 +117,7 @@ export async function runListFaults(_opts: object, deps: Deps): Promise<void> {
   );
 }
 
-export async function runClearFaults(opts: { id?: string | undefined }, deps: Deps): Promise<void> {
+export async function runClearFaults(opts: { id?: string | undefined }, deps: Deps, sandboxClient: SandboxOf): Promise<void> {
   const sb = sandboxClient(deps);
   const answer = opts.id === undefined ? await sb.clearFaults() : await sb.clearFault(opts.id);
   if (wantsJson(deps)) printJson(deps.io, answer);

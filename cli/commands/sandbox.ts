@@ -47,7 +47,7 @@ export const register: Register = (noun, app) => {
   registerOrders(noun, app);
   registerOthers(noun, app);
   registerRun(noun, app);
-  registerFaults(noun, app);
+  registerFaults(noun, app, sandboxClient);
 };
 
 // ---------------------------------------------------------------------------------------------
