@@ -152,6 +152,15 @@ describe('seller sandbox run', () => {
   });
 });
 
+describe('the READMEs', () => {
+  it.each(['README.md', 'README.ru.md'])('%s shows a scenario that runs as written', async (file) => {
+    const block = /```yaml\n(name: [^\n]*\nsteps:[\s\S]*?)```/.exec(readFileSync(join(ROOT, file), 'utf8'))?.[1];
+    expect(block, `${file} has no scenario block`).toBeDefined();
+    const result = await runScenario(block!, sdkOptions());
+    expect(result.results.o1).toMatchObject({ kind: 'order', status: 'disputed' });
+  }, 60_000);
+});
+
 describe('runScenario (the SDK) agrees with the CLI', () => {
   it('runs an example from its text and from the object, with the results the CLI reports', async () => {
     const text = readFileSync(join(EXAMPLES, 'note-withheld-for-contacts.yaml'), 'utf8');
