@@ -80,9 +80,14 @@ function failureText(step: StepPlace, failure: StepFailure): string {
   const where = t(step.line === undefined ? 'scenario.step' : 'scenario.stepAtLine', { number: step.number, path: step.path, line: step.line, verb: step.verb });
   if (failure.kind === 'expectation') {
     const waited = failure.waitedMs > 0 ? t('scenario.waited', { seconds: failure.waitedMs / 1000 }) : '';
-    return t('scenario.expectationFailed', { where, expected: failure.expected, found: failure.found, waited });
+    const { subject, checks } = failure;
+    const about = t(subject.about === undefined ? `scenario.subject.${subject.kind}` : `scenario.subject.${subject.kind}About`, { ...subject });
+    const values = (side: 'expected' | 'found') => checks.map((c) => t('scenario.check', { field: c.field, value: String(c[side]) })).join(', ');
+    return t('scenario.expectationFailed', { where, subject: about, expected: values('expected'), found: values('found'), waited });
   }
-  return t('scenario.stepFailed', { where, code: failure.refusal ? `${failure.code} (${failure.refusal})` : failure.code, detail: failure.detail });
+  const refusal = failure.refusal ? `refusals.${failure.refusal}` : '';
+  const detail = refusal && has(refusal) ? t(refusal) : failure.detail;
+  return t('scenario.stepFailed', { where, code: failure.refusal ? `${failure.code} (${failure.refusal})` : failure.code, detail });
 }
 
 interface Row {

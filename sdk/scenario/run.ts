@@ -85,7 +85,8 @@ async function runStep(step: CheckedStep, sb: SandboxClient, state: RunState, sl
   try {
     if (step.verb === 'expect') {
       const outcome = await checkExpectation(sb, state, args, sleep);
-      return outcome.holds ? undefined : { failure: { kind: 'expectation', expected: outcome.expected, found: outcome.found, waitedMs: outcome.waitedMs } };
+      const { holds, expected, found, waitedMs, subject, checks } = outcome;
+      return holds ? undefined : { failure: { kind: 'expectation', expected, found, waitedMs, subject, checks } };
     }
     if (step.verb === 'clock') {
       await sb.advanceClock({ seconds: args.advance as number });
