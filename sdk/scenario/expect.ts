@@ -79,13 +79,21 @@ async function readWebhook(sb: SandboxClient, state: RunState, a: Args): Promise
 }
 
 /** Reads until the expectation holds or its time is up. */
-export async function checkExpectation(sb: SandboxClient, state: RunState, a: Args, sleep: (ms: number) => Promise<void>): Promise<ExpectOutcome> {
+export async function checkExpectation(
+  sb: SandboxClient,
+  state: RunState,
+  a: Args,
+  sleep: (ms: number) => Promise<void>,
+  /** Called before each reading (the run keeps its clock lease through a long wait). */
+  tick: () => Promise<void> = async () => {},
+): Promise<ExpectOutcome> {
   const kind = expectKind(a);
   const waitMs = 1000 * (a.within ?? (kind === 'webhook' ? WEBHOOK_WAIT_SECONDS : 0));
   const read = () => (kind === 'webhook' ? readWebhook(sb, state, a) : kind === 'stock' ? readStock(state, a) : readOrder(state, a));
   const start = Date.now();
   let pause = 25;
   for (;;) {
+    await tick();
     const reading = await read();
     const waited = Date.now() - start;
     if (reading.holds || waited >= waitMs) return { ...reading, waitedMs: reading.holds ? waited : waitMs };

@@ -69,7 +69,7 @@ export async function runChecked(scenario: CheckedScenario, sb: SandboxClient, s
     for (const step of scenario.steps) {
       hooks.onStep?.(place(step));
       await lease?.keep();
-      const failure = await runStep(step, sb, state, sleep);
+      const failure = await runStep(step, sb, state, sleep, () => lease?.keep() ?? Promise.resolve());
       if (failure) throw new ScenarioFailedError(place(step), failure.failure, await resultOf(scenario, sb, state, stepsRun), failure.cause === undefined ? undefined : { cause: failure.cause });
       stepsRun++;
     }
@@ -80,11 +80,17 @@ export async function runChecked(scenario: CheckedScenario, sb: SandboxClient, s
   }
 }
 
-async function runStep(step: CheckedStep, sb: SandboxClient, state: RunState, sleep: (ms: number) => Promise<void>): Promise<{ failure: StepFailure; cause?: unknown } | undefined> {
+async function runStep(
+  step: CheckedStep,
+  sb: SandboxClient,
+  state: RunState,
+  sleep: (ms: number) => Promise<void>,
+  keepLease: () => Promise<void>,
+): Promise<{ failure: StepFailure; cause?: unknown } | undefined> {
   const args = state.fill(step.args);
   try {
     if (step.verb === 'expect') {
-      const outcome = await checkExpectation(sb, state, args, sleep);
+      const outcome = await checkExpectation(sb, state, args, sleep, keepLease);
       const { holds, expected, found, waitedMs, subject, checks } = outcome;
       return holds ? undefined : { failure: { kind: 'expectation', expected, found, waitedMs, subject, checks } };
     }

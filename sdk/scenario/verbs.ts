@@ -34,6 +34,9 @@ export const Duration = z
   });
 
 const as = { as: Name.optional() };
+
+/** How long an expectation may wait: at most 10 minutes. */
+const Within = Duration.refine((seconds) => seconds <= 600, 'an expectation waits at most 10m');
 const order = { order: Name };
 const bodyOf = <S extends z.ZodType | undefined>(schema: S) => (schema as unknown as z.ZodObject).shape;
 
@@ -57,13 +60,13 @@ export const ExpectOrder = z.strictObject({
   noteWithheld: z.boolean().optional(),
   /** How many messages the order's conversation holds. */
   messages: z.number().int().min(0).optional(),
-  within: Duration.optional(),
+  within: Within.optional(),
 });
 export const ExpectStock = z.strictObject({
   stock: Name,
   free: z.number().int().min(0).optional(),
   issued: z.number().int().min(0).optional(),
-  within: Duration.optional(),
+  within: Within.optional(),
 });
 export const ExpectWebhook = z.strictObject({
   webhook: EventKind,
@@ -75,7 +78,7 @@ export const ExpectWebhook = z.strictObject({
   delivered: z.boolean().optional(),
   /** Exactly this many such events (default: at least one). */
   count: z.number().int().min(0).optional(),
-  within: Duration.optional(),
+  within: Within.optional(),
 }).refine((w) => w.seller !== undefined || w.order !== undefined || w.card !== undefined, 'say whose events: seller, order or card');
 
 export const EXPECT_KINDS = {

@@ -118,6 +118,12 @@ describe('the shape', () => {
     ]);
   });
 
+  it('an expectation waits at most 10 minutes', () => {
+    expect(at(problems({ steps: [{ seller: { as: 'shop' } }, { expect: { webhook: 'order.paid', seller: 'shop', within: '1h' } }] }))).toEqual([
+      '- steps[1].expect.within: an expectation waits at most 10m',
+    ]);
+  });
+
   it('a missing field is named at its path, on the line of the arguments it is missing from', () => {
     expect(at(problems('steps:\n  - seller: { as: shop }\n  - card:\n      seller: shop\n      service: spotify\n'))[0]).toBe('4 steps[1].card.tariff: required (string)');
   });
