@@ -3,9 +3,10 @@
  * seller-server with faults: the SDK retries a deliver answered 503 twice under one idempotency key
  * and the order is delivered once; a deliver whose connection drops after the change ends in one
  * delivery and a success for the caller; a 429 is waited out by its Retry-After; the autopilot
- * delivers every order exactly once with a fault on every third call.
+ * delivers every order exactly once with a fault on every third call, in-process (runAutopilot) and
+ * as `seller autopilot`.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
 import { useSellerWorld } from '../helpers/seller-world.ts';
 import { waitFor } from '../helpers/wait.ts';
 
-const world = useSellerWorld({ server: { rateLimit: NO_RATE_LIMIT }, card: { stock: Array.from({ length: 40 }, (_, i) => `CODE-${i}`) } });
+const world = useSellerWorld({ cli: true, server: { rateLimit: NO_RATE_LIMIT }, card: { stock: Array.from({ length: 40 }, (_, i) => `CODE-${i}`) } });
 const dir = mkdtempSync(join(tmpdir(), 'faults-clients-'));
 
 afterEach(async () => {
@@ -131,4 +132,44 @@ describe('the autopilot', () => {
     const [still] = (await world.sandbox.listFaults()).items;
     expect(still!.hits).toBeGreaterThan(0);
   });
+});
+
+describe('seller autopilot', () => {
+  it('delivers every order exactly once with drop-after on every third call', async () => {
+    const orders: string[] = [];
+    for (let i = 0; i < 4; i++) orders.push(await world.buy(world.card));
+    const log = join(dir, 'cli-actions.log');
+    const config = join(dir, 'autopilot.json');
+    writeFileSync(config, JSON.stringify({ pollSeconds: 0.2, deliver: [{ match: { card: world.card }, action: { command: `echo "$SERVICE_ORDER_ID" >> ${JSON.stringify(log)}` } }] }));
+    await addFault({ op: '*', dropAfter: true, every: 3 });
+    const child = world.spawn(['autopilot', '--config', config, '--state', join(dir, 'cli-state.json'), '--json']);
+    const events: AutopilotEvent[] = [];
+    let buffer = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      buffer += text;
+      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+        events.push(JSON.parse(buffer.slice(0, nl)) as AutopilotEvent);
+        buffer = buffer.slice(nl + 1);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    const deliveredOf = (id: string) => events.filter((e) => e.rule === 'deliver' && e.type === 'delivered' && e.order === id);
+    try {
+      await waitFor('every order delivered', () => orders.every((id) => deliveredOf(id).length > 0), {
+        ms: 60_000,
+        describe: () => `${events.map((e) => `${e.type} ${e.order ?? ''} ${e.message ?? ''}`).join('\n')}\n${stderr}`,
+      });
+    } finally {
+      child.kill('SIGTERM');
+      await closed;
+    }
+    for (const id of orders) {
+      expect(deliveredOf(id)).toHaveLength(1);
+      expect((await world.client.orders.get(id)).status).toBe('delivered');
+    }
+    expect(readFileSync(log, 'utf8').trim().split('\n').sort()).toEqual([...orders].sort());
+    expect((await world.sandbox.listFaults()).items[0]!.hits).toBeGreaterThan(0);
+  }, 120_000);
 });
