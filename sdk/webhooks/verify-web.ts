@@ -225,13 +225,9 @@ export function finishVerification(
   options: VerifyWebhookOptions,
 ): WebhookEvent {
   if (!matched) {
-    // A secret read from a file keeps the file's final newline unless trimmed: the likeliest mismatch then.
-    const padded = prepared.secrets.some((k) => k.trim() !== k);
     throw new WebhookVerificationError(
       'mismatch',
-      padded
-        ? 'Webhook signature does not match: the secret has whitespace around it (a secret file\'s final newline?); trim it.'
-        : 'Webhook signature does not match: pass the raw request body as received (not re-serialised JSON); check the secret.',
+      'Webhook signature does not match: pass the raw request body as received (not re-serialised JSON); check the secret.',
     );
   }
 

@@ -1,6 +1,7 @@
 /** Webhook verification on Node's `crypto` (synchronous). For edge runtimes see `verify-web.ts`. */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookEvent } from '../contract/types.ts';
+import { WebhookVerificationError } from './errors.ts';
 import {
   finishVerification,
   prepareVerification,
@@ -47,6 +48,14 @@ export function verifyWebhook(
     const mac = createHmac('sha256', key).update(prepared.message).digest();
     // Every secret is tried (no early exit), so timing does not tell which one matched.
     if (safeEqual(mac, prepared.signature)) matched = true;
+  }
+  // A secret read from a file keeps the file's final newline unless trimmed: the likeliest mismatch
+  // then. (Node only: an edge runtime's secrets come from its bindings, and its verifier has a size budget.)
+  if (!matched && prepared.secrets.some((k) => k.trim() !== k)) {
+    throw new WebhookVerificationError(
+      'mismatch',
+      "Webhook signature does not match: the secret has whitespace around it (a secret file's final newline?); trim it.",
+    );
   }
   return finishVerification(prepared, matched, options);
 }
