@@ -20,6 +20,6 @@ export const marketplaceSandboxHandlers = sandboxHandlers({
   'sandbox.advanceClock': async (ctx, { body }) => {
     const now = await ctx.svc.clock.advance(body.seconds);
     ctx.tx.shared().clock.offsetMs = ctx.svc.clock.offsetMs;
-    return { now: now.toISOString() };
+    return { now: now.toISOString(), moved: [] };
   },
 });
