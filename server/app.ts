@@ -11,6 +11,7 @@ import { Clock } from './clock.ts';
 import type { ServerContext } from './context.ts';
 import { UnitOfWork } from './context.ts';
 import { registerDocs } from './docs.ts';
+import { registerSandboxPage } from './sandbox-page-route.ts';
 import { EventBus } from './domain/event-bus.ts';
 import { FaultTable } from './faults/table.ts';
 import { buildMarket } from './domain/market.ts';
@@ -129,6 +130,7 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
     sandbox: registerOperations(app, svc, sandboxHandlerTable, Object.values(sandboxOperations)),
   });
   registerDocs(app, svc);
+  registerSandboxPage(app);
   registerMcp(app, svc, apiHandlerTable);
   registerImageRoute(app, svc);
   registerProbeRoute(app, svc);
