@@ -1,6 +1,8 @@
 /** Every sandbox handler, by operation id. */
 import type { SandboxHandlers } from '../http/handlers.ts';
 import { feedbackSandboxHandlers } from './feedback.ts';
+import { inspectActSandboxHandlers } from './inspect-acts.ts';
+import { inspectSandboxHandlers } from './inspect.ts';
 import { marketplaceSandboxHandlers } from './marketplace.ts';
 import { orderSandboxHandlers } from './orders.ts';
 import { sellerSandboxHandlers } from './sellers.ts';
@@ -10,4 +12,6 @@ export const sandboxHandlerTable: SandboxHandlers = {
   ...marketplaceSandboxHandlers,
   ...orderSandboxHandlers,
   ...feedbackSandboxHandlers,
+  ...inspectSandboxHandlers,
+  ...inspectActSandboxHandlers,
 };
