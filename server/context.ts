@@ -5,6 +5,7 @@
  * documents it touched, so that exactly those are written before the answer).
  */
 import type { Clock } from './clock.ts';
+import type { ChangeBus } from './domain/change-bus.ts';
 import type { EventBus } from './domain/event-bus.ts';
 import type { FaultTable } from './faults/table.ts';
 import type { Market } from './domain/market.ts';
@@ -67,6 +68,8 @@ export interface ServerContext {
   // ---- what follows from changes
   /** Who hears of a recorded event (server/domain/event-bus.ts): the webhook outbox. */
   events: EventBus;
+  /** What the server tells itself of its changes once written (server/domain/change-bus.ts): the inspector's stream. */
+  changes: ChangeBus;
   /** The webhook outbox's queue, running attempts and probe tokens (server/webhooks/outbox-state.ts). */
   outbox: WebhookOutbox;
   /** Usual price and demand aggregates, kept in step with the documents (server/domain/market.ts). */
@@ -134,7 +137,8 @@ export class UnitOfWork {
    * marking the seller here is all a handler needs.
    */
   async commit(): Promise<void> {
-    const { store } = this.#svc;
+    const { store, changes } = this.#svc;
+    const notices = changes.take(this.#sellers);
     try {
       // A document this call read was reopened after another call's failed write: what this call
       // changed went into the dropped copy, so it cannot be written (the call fails, changing nothing).
@@ -148,6 +152,7 @@ export class UnitOfWork {
       await this.#rollBack();
       throw err;
     }
+    changes.publish(notices);
   }
 
   /**

@@ -2,6 +2,8 @@
 import type { SandboxHandlers } from '../http/handlers.ts';
 import { faultSandboxHandlers } from './faults.ts';
 import { feedbackSandboxHandlers } from './feedback.ts';
+import { inspectActSandboxHandlers } from './inspect-acts.ts';
+import { inspectSandboxHandlers } from './inspect.ts';
 import { marketplaceSandboxHandlers } from './marketplace.ts';
 import { orderSandboxHandlers } from './orders.ts';
 import { sellerSandboxHandlers } from './sellers.ts';
@@ -12,4 +14,6 @@ export const sandboxHandlerTable: SandboxHandlers = {
   ...orderSandboxHandlers,
   ...feedbackSandboxHandlers,
   ...faultSandboxHandlers,
+  ...inspectSandboxHandlers,
+  ...inspectActSandboxHandlers,
 };
