@@ -31,7 +31,7 @@ export function HooksPanel({ live, sellerId }: { live: Live; sellerId: string })
           <thead><tr><th>${t('hooks.id')}</th><th>${t('hooks.event')}</th><th>${t('hooks.attempts')}</th><th>${t('hooks.last')}</th><th>${t('hooks.deliveredAt')}</th><th></th></tr></thead>
           <tbody>
             ${deliveries.map(
-              (d) => html`<tr key=${d.id} data-delivery=${d.id} data-attempts=${d.attempts}>
+              (d) => html`<tr key=${d.id} data-delivery=${d.id} data-event=${d.event} data-attempts=${d.attempts}>
                   <td><code>${d.id}</code>${d.test ? html` <span class="muted">test</span>` : null}</td>
                   <td><code>${d.event}</code></td>
                   <td class="num">${d.attempts}</td>

@@ -35,7 +35,7 @@ export function OrdersPanel({ live }: { live: Live }) {
           <thead><tr><th>${t('orders.id')}</th><th>${t('orders.status')}</th><th>${t('orders.card')}</th><th>${t('orders.price')}</th><th>${t('orders.created')}</th><th>${t('orders.seller')}</th><th></th></tr></thead>
           <tbody>
             ${rows.map(
-              ({ sellerId, order: o }) => html`<tr key=${o.id} data-order=${o.id} data-status=${o.status}>
+              ({ sellerId, order: o }) => html`<tr key=${o.id} data-order=${o.id} data-number=${o.number} data-status=${o.status}>
                 <td><code>${o.id}</code>${o.isTest ? html` <span class="muted">test</span>` : null}</td>
                 <td class="status">${statusName(o.status)}</td>
                 <td><code>${o.number}</code> ${o.service} / ${o.tariff}</td>

@@ -25,7 +25,7 @@ export function SellersPanel({ live }: { live: Live }) {
       <button type="submit">${t('sellers.create')}</button>
     </form>
     ${created
-      ? html`<p class="once" role="note">${t('sellers.keyOnce', { id: created.sellerId })}<code data-key>${created.apiKey}</code></p>`
+      ? html`<p class="once" role="note" data-created=${created.sellerId}>${t('sellers.keyOnce', { id: created.sellerId })}<code data-key>${created.apiKey}</code></p>`
       : null}
     ${sellers.length === 0
       ? html`<p class="muted">${t('sellers.none')}</p>`
