@@ -60,7 +60,7 @@ export function CardsPanel({ live, sellerId }: { live: Live; sellerId: string })
                     : html`<button type="button" onClick=${() => setState(c.number, true, false)}>${t('cards.switchOn')}</button>
                         <button type="button" onClick=${() => setState(c.number, true, true)}>${t('cards.switchOnAuto')}</button>`}
                   <form class="inline" onSubmit=${refill(c.number)}>
-                    <label class="sr">${t('cards.refillCount', { number: c.number })}<input name="count" type="number" min="1" max="1000" value="5" size="4" /></label>
+                    <label><span class="sr">${t('cards.refillCount', { number: c.number })}</span><input name="count" type="number" min="1" max="1000" value="5" class="count" /></label>
                     <button type="submit">${t('cards.refill')}</button>
                   </form>
                 </td>

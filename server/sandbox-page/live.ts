@@ -98,6 +98,23 @@ export class Live {
     if (sellerId) await this.loadSellerHooks(sellerId);
   }
 
+  #stale = new Set<string>();
+  /** A seller's counts (cards, orders, needing action) after its cards or orders changed: read again, once per burst. */
+  #refreshSeller(sellerId: string): void {
+    if (this.#stale.has(sellerId) || !this.sellers.has(sellerId)) return;
+    this.#stale.add(sellerId);
+    queueMicrotask(async () => {
+      try {
+        this.sellers.set(sellerId, await this.sb.getSeller(sellerId));
+        this.changed();
+      } catch {
+        // shown as it was; the next change or reconnect reads it again
+      } finally {
+        this.#stale.delete(sellerId);
+      }
+    });
+  }
+
   /** One event of the stream. */
   apply(ev: ChangeEventRead): void {
     switch (ev.type) {
@@ -106,12 +123,14 @@ export class Live {
         const had = this.orders.get(e.order.id);
         if (!had || had.order.updatedAt <= e.order.updatedAt) this.orders.set(e.order.id, { sellerId: e.sellerId, order: e.order });
         this.orderChanges++;
+        this.#refreshSeller(e.sellerId);
         break;
       }
       case 'card': {
         const e = ev as Extract<ChangeEventRead, { type: 'card'; number: number }>;
         if (e.card) this.cards.set(e.number, { sellerId: e.sellerId, card: e.card });
         else this.cards.delete(e.number);
+        this.#refreshSeller(e.sellerId);
         break;
       }
       case 'delivery': {

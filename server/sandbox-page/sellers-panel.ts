@@ -38,7 +38,7 @@ export function SellersPanel({ live }: { live: Live }) {
                 <td>${s.status}</td>
                 <td>${s.admission.complete ? t('sellers.complete') : t('sellers.missing', { list: s.admission.missing.join(', ') })}</td>
                 <td>${s.keys.map((k) => html`<div key=${k.id}><code>${k.prefix}…</code> ${k.scopes.join(' ')}${k.revoked ? ' ✗' : ''}</div>`)}</td>
-                <td>${s.activeCards} / ${s.cards}</td>
+                <td data-counts=${`${s.activeCards} / ${s.cards} · ${s.orders}`}>${s.activeCards} / ${s.cards}</td>
                 <td>${s.orders}</td>
                 <td>${s.needsAction}</td>
                 <td>${live.openSeller === s.sellerId

@@ -122,6 +122,10 @@ async function walk(w: Watched, c: Catalogue) {
   await button(cardRow, c.cards.switchOn).click();
   await waitFor('the card switched on', async () => (await cardRow.locator('[data-state]').textContent())?.startsWith(c.cards.on), WAIT);
   expect(await cardRow.locator('[data-state]').textContent()).not.toContain(c.cards.auto);
+  // refilled with generated units (never shown): only the counts move
+  await cardRow.getByLabel(fill(c.cards.refillCount, { number })).fill('2');
+  await button(cardRow, c.cards.refill).click();
+  await cardRow.getByText(fill(c.cards.stockLine, { free: 3, issued: 0 })).waitFor(SEEN);
 
   // buy: the order appears without a reload
   await button(cardRow, c.cards.buy).click();
@@ -162,6 +166,8 @@ async function walk(w: Watched, c: Catalogue) {
   await waitFor('the order refunded', async () => (await row.getAttribute('data-status')) === 'refunded', WAIT);
   expect(await row.locator('td.status').textContent()).toBe(c.status.refunded);
   await page.locator(`[data-moved-order="${orderId}"]`).waitFor(SEEN);
+  // the seller's counts follow: one card switched on, one order
+  await sellerRow.locator('td[data-counts="1 / 1 · 1"]').waitFor(SEEN);
   await waitFor('the timeline refunded', async () => (await timeline.textContent())?.includes(c.by.clock), WAIT);
 
   return { sellerId, number, orderId, deliveryId };
@@ -176,8 +182,9 @@ function expectClean(w: Watched): void {
 function expectNoSecret(w: Watched): void {
   // the seller's creation answers its key once, by design; nothing else may carry a secret
   const read = w.answers.filter((a) => !a.url.startsWith(`POST ${server.url}/sandbox/v1/sellers`)).map((a) => a.text);
-  // what was read: the sellers, the cards, the timeline, the deliveries with their bodies and headers, the probe inbox
-  for (const part of ['/sandbox/v1/sellers?', '/cards?', '/timeline', '/deliveries?', '/probe?']) expect(w.answers.some((a) => a.url.includes(part))).toBe(true);
+  // what was read: the sellers, the timeline, the deliveries with their bodies and headers, the probe inbox, the hooks
+  const parts = ['/sandbox/v1/sellers?', '/timeline', '/deliveries?', '/probe?', '/hooks'];
+  expect(parts.filter((part) => !w.answers.some((a) => a.url.includes(part)))).toEqual([]);
   const texts = [...read, JSON.stringify(streamed)];
   for (const secret of secrets) for (const text of texts) expect(text).not.toContain(secret);
   expect(streamed.length).toBeGreaterThan(10);
@@ -221,7 +228,8 @@ describe('/sandbox in a browser', () => {
     expectNoSecret(w);
     // SANDBOX_PAGE_SHOT=docs/sandbox-page.png makes the README's picture; otherwise a scratch file
     const shot = process.env.SANDBOX_PAGE_SHOT ?? path.join(mkdtempSync(path.join(tmpdir(), 'sandbox-shot-')), 'page.png');
-    await w.page.screenshot({ path: shot, fullPage: true });
+    await w.page.setViewportSize({ width: 1280, height: 1500 });
+    await w.page.screenshot({ path: shot });
     expect(readFileSync(shot).subarray(1, 4).toString('latin1')).toBe('PNG');
     await w.page.close();
   });
