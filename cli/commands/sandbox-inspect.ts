@@ -143,15 +143,15 @@ export async function runTimeline(opts: { id: string }, deps: Deps): Promise<voi
     return;
   }
   printFields(deps.io, [
-    [t('sandboxInspect.h.order'), tl.order.id],
-    [t('sandboxInspect.h.seller'), tl.sellerId],
-    [t('sandboxInspect.h.status'), word('orderStatus', tl.order.status)],
-    [t('sandboxInspect.h.created'), dateTime(tl.order.createdAt)],
-    [t('sandboxInspect.h.deadline'), tl.deadline ? t(`sandboxInspect.deadline_${tl.deadline.kind}`, { at: dateTime(tl.deadline.at) }) : null],
-    [t('sandboxInspect.h.note'), tl.note],
-    [t('sandboxInspect.h.noteRejected'), tl.noteRejected],
-    [t('sandboxInspect.h.vaults'), vaultText(tl.vaults)],
-    [t('sandboxInspect.h.moves'), tl.sandboxMoves],
+    [t('sandboxInspect.f.order'), tl.order.id],
+    [t('sandboxInspect.f.seller'), tl.sellerId],
+    [t('sandboxInspect.f.status'), word('orderStatus', tl.order.status)],
+    [t('sandboxInspect.f.created'), dateTime(tl.order.createdAt)],
+    [t('sandboxInspect.f.deadline'), tl.deadline ? t(`sandboxInspect.deadline_${tl.deadline.kind}`, { at: dateTime(tl.deadline.at) }) : null],
+    [t('sandboxInspect.f.note'), tl.note],
+    [t('sandboxInspect.f.noteRejected'), tl.noteRejected],
+    [t('sandboxInspect.f.vaults'), vaultText(tl.vaults)],
+    [t('sandboxInspect.f.moves'), tl.sandboxMoves],
   ]);
   for (const move of tl.moves) {
     say(deps.io, t('sandboxInspect.move', { at: dateTime(move.at), from: word('orderStatus', move.from), to: word('orderStatus', move.to), by: t(`sandboxInspect.by.${move.by}`) }));

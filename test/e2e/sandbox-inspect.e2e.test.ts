@@ -211,8 +211,9 @@ describe('the live change stream', () => {
     const own = await startSellerWorld();
     const stream = watch(own.sandbox);
     await stream.ready();
-    await own.close();
+    await own.server.close(); // the server's own close: the streams end first, then it stops
     await waitFor('the stream to end', () => stream.state.ended);
+    expect(stream.state.error).toBeUndefined();
     await stream.close();
   });
 });
