@@ -69,6 +69,11 @@ export function registerInspect(noun: Command, app: App): void {
     .action(app.run((o: { seller?: string }) => ({ sellerId: o.seller }), runWatch));
 }
 
+/** The orders a clock advance moved, one line each on stderr (`seller sandbox clock advance 2h`: stdout keeps the time alone). */
+export function printMoved(deps: Deps, moved: readonly { order: string; from: string; to: string }[] | undefined): void {
+  for (const m of moved ?? []) note(deps.io, t('sandboxInspect.clockMoved', { id: m.order, from: word('orderStatus', m.from), to: word('orderStatus', m.to) }));
+}
+
 const yesNo = (on: boolean) => t(on ? 'words.yes' : 'words.no');
 
 export async function runSellerList(_opts: object, deps: Deps): Promise<void> {

@@ -64,6 +64,10 @@ describe('seller sandbox orders and timeline', () => {
     expect(shown.out).toMatch(/ {2}awaiting_payment → awaiting_delivery \(by the buyer\)$/m);
     const ru = await sandbox(['timeline', orderId], 'ru');
     expect(ru.out).toMatch(/ {2}ждёт оплаты → ждёт выдачи \(покупатель\)$/m);
+
+    const advanced = await sandbox(['clock', 'advance', `${CODE_CARD.slaMinutes + 1}m`], 'ru');
+    expect(advanced.out).toMatch(/^\d\d\.\d\d\.\d{4}, \d\d:\d\d UTC\n$/);
+    expect(advanced.err).toContain(`${orderId}: ждёт выдачи → возврат (истёк срок)`);
   });
 });
 
