@@ -11,7 +11,7 @@
 import type { ChangeEvent } from './contract/types.ts';
 import { BASE_PATH } from './contract/route.ts';
 import { SANDBOX_CHANGES_PATH } from './contract/routes/sandbox-inspect.ts';
-import { errorFromResponse } from './errors.ts';
+import { ConnectionError, errorFromResponse } from './errors.ts';
 import type { Transport } from './transport.ts';
 
 export interface ChangesOptions {
@@ -34,7 +34,7 @@ export async function* readChanges(transport: () => Transport, options: ChangesO
     res = await fetch(url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream' }, signal: options.signal ?? null });
   } catch (err) {
     if (options.signal?.aborted) return;
-    throw err;
+    throw new ConnectionError({ operation: 'sandbox.changes', cause: err, text: `could not reach ${baseUrl}` });
   }
   if (!res.ok || !res.body) {
     const text = await res.text().catch(() => '');
@@ -55,7 +55,7 @@ export async function* readChanges(transport: () => Transport, options: ChangesO
         chunk = await reader.read();
       } catch (err) {
         if (options.signal?.aborted) return;
-        throw err;
+        throw new ConnectionError({ operation: 'sandbox.changes', cause: err, text: 'the change stream was cut before the server ended it' });
       }
       if (chunk.done) return;
       for (const data of parser.push(chunk.value)) {

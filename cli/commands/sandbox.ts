@@ -20,6 +20,7 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { note, printJson, say, warn } from '../lib/output.ts';
 import { durationSeconds, withHints } from './orders-common.ts';
+import { printMoved, registerInspect } from './sandbox-inspect.ts';
 
 /** The sandbox client of the invoked command: admin token from the flag or the environment. */
 export function sandboxClient(deps: Deps): SandboxClient {
@@ -44,6 +45,7 @@ export const register: Register = (noun, app) => {
   registerSellers(noun, app);
   registerOrders(noun, app);
   registerOthers(noun, app);
+  registerInspect(noun, app);
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -305,4 +307,5 @@ export async function runClock(opts: ClockOptions, deps: Deps): Promise<void> {
   const answer = opts.advanceSeconds === undefined ? await sb.clock() : await sb.advanceClock({ seconds: opts.advanceSeconds });
   if (wantsJson(deps)) printJson(deps.io, answer);
   else say(deps.io, dateTime(answer.now) ?? answer.now);
+  if (!wantsJson(deps) && 'moved' in answer) printMoved(deps, answer.moved as Parameters<typeof printMoved>[1]);
 }

@@ -72,6 +72,7 @@ export const ORDER_ACTIONS = [
   'endGuarantee',
 ] as const;
 export const OrderAction = z.enum(ORDER_ACTIONS);
+export type OrderAction = z.infer<typeof OrderAction>;
 
 /** Who moved an order: `auto` is auto-delivery from the card's stock, `clock` a deadline that ran. */
 export const Mover = z.enum(['buyer', 'seller', 'auto', 'marketplace', 'clock']);

@@ -11,8 +11,7 @@
  * failed write drops them (the changes are gone). A notice carries ids, not records: a listener
  * reads the record as it is when it hears.
  */
-import type { MovedOrder, Mover, OrderStatus } from '../../sdk/contract/index.ts';
-import type { OrderAction } from './orders.ts';
+import type { MovedOrder, Mover, OrderAction, OrderStatus } from '../../sdk/contract/index.ts';
 import type { ProbeHitRecord } from '../store/records/hooks.ts';
 
 export type ChangeNotice =

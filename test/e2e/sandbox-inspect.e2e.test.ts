@@ -28,7 +28,8 @@ function watch(sb: SandboxClient, sellerId?: string) {
       state.ended = true;
     }
   })();
-  const seen = (what: string, match: (e: any) => boolean) =>
+  // The events' fields are read as the tests expect them (the matcher says which type it found).
+  const seen = (what: string, match: (e: any) => boolean): Promise<any> =>
     waitFor(what, () => events.find(match), { describe: () => `events: ${events.map((e) => e.type).join(', ')}; error: ${String(state.error)}` });
   return {
     events,
@@ -200,7 +201,7 @@ describe('the live change stream', () => {
       expect(card).toMatchObject({ sellerId: other.sellerId, card: { isActive: false, stock: { free: 0, issued: 0 } } });
       await world.sandbox.setCardState(created.number, { active: true });
       await stream.seen('the card switched on', (e) => e.type === 'card' && e.number === created.number && e.card.isActive);
-      expect(stream.events.filter((e) => e.type !== 'ready' && e.type !== 'clock').every((e) => e.sellerId === other.sellerId)).toBe(true);
+      expect(stream.events.filter((e) => e.type !== 'ready' && e.type !== 'clock').every((e) => (e as { sellerId?: string }).sellerId === other.sellerId)).toBe(true);
     } finally {
       await stream.close();
     }
@@ -210,8 +211,9 @@ describe('the live change stream', () => {
     const own = await startSellerWorld();
     const stream = watch(own.sandbox);
     await stream.ready();
-    await own.close();
+    await own.server.close(); // the server's own close: the streams end first, then it stops
     await waitFor('the stream to end', () => stream.state.ended);
+    expect(stream.state.error).toBeUndefined();
     await stream.close();
   });
 });
