@@ -39,8 +39,8 @@ export async function callFault(svc: ServerContext, sellerId: string, op: string
   const fault = svc.faults.hit({ sellerId, op }, svc.clock.nowMs());
   if (!fault) return undefined;
   if (fault.latencyMs !== undefined) {
-    await svc.faults.wait(fault.latencyMs);
-    return undefined;
+    // Cut short by the server closing: the call does not run on a closing server.
+    return (await svc.faults.wait(fault.latencyMs)) ? undefined : { drop: 'before' };
   }
   if (fault.drop) return { drop: 'before' };
   if (fault.dropAfter) return { drop: 'after' };
