@@ -170,6 +170,20 @@ async function walk(w: Watched, c: Catalogue) {
   await sellerRow.locator('td[data-counts="1 / 1 · 1"]').waitFor(SEEN);
   await waitFor('the timeline refunded', async () => (await timeline.textContent())?.includes(c.by.clock), WAIT);
 
+  // faults: add one for this seller from the form, see it listed, clear it
+  const faults = page.locator('section[aria-labelledby="faults-h"]');
+  await faults.locator('select[name="seller"]').selectOption(sellerId);
+  await faults.locator('select[name="status"]').selectOption('503');
+  await faults.getByLabel(c.faults.times).fill('2');
+  await button(faults, c.faults.add).click();
+  const faultRow = faults.locator('tr[data-fault]').filter({ hasText: sellerId });
+  await faultRow.waitFor(SEEN);
+  expect(await faultRow.textContent()).toContain('* → 503');
+  const faultId = (await faultRow.getAttribute('data-fault'))!;
+  await button(faultRow, fill(c.faults.clear, { id: faultId })).click();
+  await faultRow.waitFor({ state: 'detached', timeout: 20_000 });
+  await page.getByText(fill(c.faults.cleared_one, { count: 1 })).waitFor(SEEN);
+
   return { sellerId, number, orderId, deliveryId };
 }
 
@@ -207,8 +221,16 @@ describe('/sandbox in a browser', () => {
     await signIn(w.page, en, 'not-the-token');
     await w.page.getByRole('alert').getByText(en.signIn.refused).waitFor(SEEN);
     expect(await w.page.getByLabel(en.signIn.token).isVisible()).toBe(true);
-    await signIn(w.page, en, server.adminToken);
+    // from the keyboard: type the token, Enter
+    await w.page.getByLabel(en.signIn.token).fill('');
+    await w.page.getByLabel(en.signIn.token).focus();
+    await w.page.keyboard.type(server.adminToken);
+    await w.page.keyboard.press('Enter');
     await w.page.getByText(en.live.on, { exact: true }).waitFor(SEEN);
+    // and on: Tab reaches the buttons, Enter presses them
+    await w.page.getByRole('button', { name: en.clock.by15m }).focus();
+    await w.page.keyboard.press('Enter');
+    await w.page.locator('[data-moved="0"]').waitFor(SEEN);
     expect(w.page.url()).not.toContain(server.adminToken);
     expect(await w.page.context().cookies()).toEqual([]);
     expect(w.requests.some((url) => url.includes(server.adminToken))).toBe(false);
@@ -232,7 +254,7 @@ describe('/sandbox in a browser', () => {
     await w.page.screenshot({ path: shot });
     expect(readFileSync(shot).subarray(1, 4).toString('latin1')).toBe('PNG');
     await w.page.close();
-  });
+  }, 120_000);
 
   it('walks it in Russian', async () => {
     const w = await openPage('ru');
@@ -242,5 +264,5 @@ describe('/sandbox in a browser', () => {
     expectClean(w);
     expectNoSecret(w);
     await w.page.close();
-  });
+  }, 120_000);
 });
