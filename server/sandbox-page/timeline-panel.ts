@@ -10,17 +10,22 @@ import { act, field, html } from './ui.ts';
 
 export function TimelinePanel({ live, orderId, onClose }: { live: Live; orderId: string; onClose: () => void }) {
   const [line, setLine] = useState<OrderTimeline | null>(null);
+  const [acted, setActed] = useState(0);
   const sb = live.sb;
   // read again whenever an order changed (the stream said so)
   useEffect(() => {
     let gone = false;
     void act(() => sb.orderTimeline(orderId)).then((read) => !gone && read && setLine(read));
     return () => void (gone = true);
-  }, [orderId, live.orderChanges]);
+  }, [orderId, live.orderChanges, acted]);
   if (!line) return html`<aside class="timeline"><p class="muted">${t('loading')}</p></aside>`;
   const o = line.order;
   const moves = new Set(line.sandboxMoves);
-  const done = (what: string) => () => t('timeline.done', { what });
+  // after a move, its words in the status line, and the timeline read again
+  const done = (what: string) => () => {
+    setActed((n) => n + 1);
+    return t('timeline.done', { what });
+  };
   const withText = (name: string, run: (text: string) => Promise<unknown>, what: string) => async (e: Event) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;

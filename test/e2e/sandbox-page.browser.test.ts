@@ -153,6 +153,7 @@ async function walk(w: Watched, c: Catalogue) {
   await waitFor('the first attempt', async () => (await dRow.getAttribute('data-attempts')) === '1', WAIT);
   await button(dRow, fill(c.hooks.show, { id: deliveryId })).click();
   const detail = page.locator(`tr[data-detail="${deliveryId}"]`);
+  await detail.locator('tr[data-attempt="1"]').waitFor(SEEN);
   expect(await detail.locator('tr[data-attempt]').count()).toBe(1);
   expect(await detail.locator('pre.body').textContent()).toContain(deliveryId);
   await button(dRow, c.hooks.resend).click();
@@ -185,6 +186,45 @@ async function walk(w: Watched, c: Catalogue) {
   await page.getByText(fill(c.faults.cleared_one, { count: 1 })).waitFor(SEEN);
 
   return { sellerId, number, orderId, deliveryId };
+}
+
+/** The moves that apply (and only those) on a new order, a message, Cancel; the orders' filters. */
+async function movesAndFilters(w: Watched, c: Catalogue, made: { sellerId: string; number: number; orderId: string }): Promise<void> {
+  const { page } = w;
+  const orders = page.locator('section[aria-labelledby="orders-h"]');
+  const ids = () => orders.locator('tr[data-order]').evaluateAll((els) => els.map((e) => e.getAttribute('data-order')!));
+  const statuses = new Map<string, string>();
+  const before = new Set(await ids());
+  await button(page.locator(`tr[data-card="${made.number}"]`), c.cards.buy).click();
+  const id = await waitFor('the new order', async () => (await ids()).find((x) => !before.has(x)), WAIT);
+  const row = orders.locator(`tr[data-order="${id}"]`);
+  await button(row, fill(c.orders.open, { id })).click();
+  const tl = page.locator(`[data-timeline="${id}"]`);
+  await button(tl, c.timeline.pay).waitFor(SEEN);
+  expect(await button(tl, c.timeline.cancel).count()).toBe(1);
+  expect(await button(tl, c.timeline.accept).count()).toBe(0);
+  expect(await button(tl, c.timeline.review).count()).toBe(0);
+  await tl.getByLabel(c.timeline.messageText).fill('Where is my code?');
+  await button(tl, c.timeline.sendMessage).click();
+  await tl.getByText('Where is my code?').waitFor(SEEN);
+  await button(tl, c.timeline.cancel).click();
+  await waitFor('the order cancelled', async () => (await row.getAttribute('data-status')) === 'cancelled', WAIT);
+  for (const [x, st] of await orders.locator('tr[data-order]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-order')!, e.getAttribute('data-status')!] as const))) statuses.set(x, st);
+  await button(tl, c.timeline.pay).waitFor({ state: 'detached', timeout: 20_000 });
+
+  // filters: by status, by seller
+  const shown = (want: string[]) => waitFor(`orders ${want.join(', ')}`, async () => (await ids()).sort().join() === [...want].sort().join(), WAIT);
+  const all = await ids();
+  await orders.locator('select[name="status"]').selectOption('refunded');
+  await shown(all.filter((x) => x === made.orderId || (x !== id && statuses.get(x) === 'refunded')));
+  await orders.locator('select[name="status"]').selectOption('cancelled');
+  await shown(all.filter((x) => x === id || (x !== made.orderId && statuses.get(x) === 'cancelled')));
+  await orders.locator('select[name="status"]').selectOption('');
+  await shown(all);
+  await orders.locator('select[name="seller"]').selectOption(made.sellerId);
+  await shown([id, made.orderId]);
+  await orders.locator('select[name="seller"]').selectOption('');
+  await shown(all);
 }
 
 function expectClean(w: Watched): void {
@@ -245,7 +285,8 @@ describe('/sandbox in a browser', () => {
   it('walks the sandbox in English: seller, card, buy, pay, live changes, webhook resend, the clock refunds', async () => {
     const w = await openPage('en');
     expect(await w.page.locator('html').getAttribute('lang')).toBe('en');
-    await walk(w, en);
+    const made = await walk(w, en);
+    await movesAndFilters(w, en, made);
     expectClean(w);
     expectNoSecret(w);
     // SANDBOX_PAGE_SHOT=docs/sandbox-page.png makes the README's picture; otherwise a scratch file
