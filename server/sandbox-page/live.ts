@@ -28,6 +28,8 @@ const ORDER_PAGE = 100;
 export class Live {
   now: string | null = null;
   connected = false;
+  /** Whether the stream was ever live (before: connecting; after: reconnecting). */
+  wasConnected = false;
   sellers = new Map<string, InspectSeller>();
   orders = new Map<string, SellerOrder>();
   cards = new Map<number, { sellerId: string; card: Card }>();
@@ -180,6 +182,7 @@ export class Live {
         for await (const ev of this.sb.changes({ signal })) {
           if (ev.type === 'ready') {
             this.connected = true;
+            this.wasConnected = true;
             await this.reload();
           }
           this.apply(ev);

@@ -50,7 +50,7 @@ function Inspector({ token, onOut }: { token: string; onOut: () => void }) {
     };
   }, [live]);
   return html`<div class="inspector">
-    <p class=${live.connected ? 'live' : 'live problem'} aria-live="polite">${live.connected ? t('live.on') : t('live.off')}</p>
+    <p class=${live.connected ? 'live' : 'live problem'} aria-live="polite">${live.connected ? t('live.on') : live.wasConnected ? t('live.off') : t('live.connecting')}</p>
     <${ClockPanel} live=${live} />
     <${SellersPanel} live=${live} />
     ${live.openSeller ? html`<${CardsPanel} live=${live} sellerId=${live.openSeller} />` : null}

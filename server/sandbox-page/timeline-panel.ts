@@ -57,6 +57,7 @@ export function TimelinePanel({ live, orderId, onClose }: { live: Live; orderId:
     ${line.noteRejected ? html`<p class="problem">${t('timeline.noteRejected', { why: line.noteRejected })}</p>` : null}
     ${line.stockIssued ? html`<p class="muted">${t('timeline.stockIssued')}</p>` : null}
     <h4>${t('timeline.moves')}</h4>
+    ${moves.size === 0 ? html`<p class="muted">${t('timeline.noMoves')}</p>` : null}
     <div class="row moves">
       ${moves.has('pay') ? html`<button type="button" onClick=${() => act(() => sb.pay(o.id), done(t('timeline.pay')))}>${t('timeline.pay')}</button>` : null}
       ${moves.has('cancel') ? html`<button type="button" onClick=${() => act(() => sb.cancel(o.id), done(t('timeline.cancel')))}>${t('timeline.cancel')}</button>` : null}
