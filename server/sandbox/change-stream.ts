@@ -35,9 +35,9 @@ async function eventOf(svc: ServerContext, n: ChangeNotice): Promise<ChangeEvent
   const base = { at: n.at, sellerId: n.sellerId };
   switch (n.type) {
     case 'order': {
-      const order = Object.hasOwn(doc.orders, n.orderId) ? doc.orders[n.orderId] : undefined;
+      const order = n.view ?? (Object.hasOwn(doc.orders, n.orderId) ? orderView(doc.orders[n.orderId]!) : undefined);
       if (!order) return null;
-      return { type: 'order', ...base, change: n.change, from: n.from, action: n.action, by: n.by, order: orderView(order) };
+      return { type: 'order', ...base, change: n.change, from: n.from, action: n.action, by: n.by, order };
     }
     case 'card': {
       const card = Object.hasOwn(doc.cards, String(n.number)) ? doc.cards[String(n.number)] : undefined;

@@ -26,6 +26,7 @@ const order = (orderId: string, change: 'created' | 'status' | 'updated'): Chang
   action: null,
   by: null,
   at,
+  snapshot: () => ({}) as never,
 });
 
 describe('merging one write’s notices', () => {
