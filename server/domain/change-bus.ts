@@ -36,7 +36,8 @@ export type ChangeNotice =
   | { type: 'hooks'; sellerId: string; at: string }
   | { type: 'probe'; sellerId: string; hit: ProbeHitRecord; at: string }
   | { type: 'seller'; sellerId: string; at: string }
-  | { type: 'clock'; now: string; moved: MovedOrder[]; at: string };
+  | { type: 'clock'; now: string; moved: MovedOrder[]; at: string }
+  | { type: 'faults'; at: string };
 
 export type ChangeListener = (notice: ChangeNotice) => void;
 

@@ -31,6 +31,7 @@ interface Stream {
 /** The event a notice becomes, from the records as they are now; null when its record is gone. */
 async function eventOf(svc: ServerContext, n: ChangeNotice): Promise<ChangeEvent | null> {
   if (n.type === 'clock') return { type: 'clock', at: n.at, now: n.now, moved: n.moved };
+  if (n.type === 'faults') return { type: 'faults', at: n.at };
   const doc = await svc.store.seller(n.sellerId);
   const base = { at: n.at, sellerId: n.sellerId };
   switch (n.type) {
@@ -89,7 +90,7 @@ export function registerChangeStream(app: FastifyInstance, svc: ServerContext): 
         if (!event) return;
         const text = wireText(svc, event, nextId++);
         for (const stream of streams) {
-          if (stream.sellerId === undefined || event.type === 'clock' || ('sellerId' in event && event.sellerId === stream.sellerId)) send(stream, text);
+          if (stream.sellerId === undefined || !('sellerId' in event) || event.sellerId === stream.sellerId) send(stream, text);
         }
       })
       .catch((err: unknown) => app.log.error({ err }, 'change stream: an event could not be sent'));
