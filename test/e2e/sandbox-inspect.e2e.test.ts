@@ -97,6 +97,17 @@ describe('the inspector reads', () => {
     ]);
     expect(timeline.sandboxMoves).toEqual([]);
   });
+
+  it('a completed order offers a message, a dispute while its guarantee runs, and one review (no vault)', async () => {
+    const orderId = await world.buy(world.card);
+    await world.client.orders.deliver(orderId, {});
+    await world.sandbox.accept(orderId);
+    expect((await world.sandbox.orderTimeline(orderId)).sandboxMoves).toEqual(['message', 'dispute', 'review']);
+    const review = await world.sandbox.review(orderId, { stars: 5, text: 'fine' });
+    const timeline = await world.sandbox.orderTimeline(orderId);
+    expect(timeline.sandboxMoves).toEqual(['message', 'dispute']);
+    expect(timeline.review).toMatchObject({ id: review.id, stars: 5 });
+  });
 });
 
 describe('the inspector acts', () => {
