@@ -11,6 +11,8 @@ export type { SellerClientOptions, CommonClientOptions, RawRequest } from './cli
 export { SandboxClient } from './sandbox.ts';
 export type { SandboxClientOptions } from './sandbox.ts';
 export type { ChangeEventRead, ChangesOptions } from './sandbox-changes.ts';
+export { faultBody, FaultFlagsError, FAULT_OPERATIONS } from './sandbox-faults.ts';
+export type { FaultFlags, FaultFlagsCode, AddFaultBody } from './sandbox-faults.ts';
 export { PagedCall } from './pagination.ts';
 export { WaitTimeoutError, fileWatermarkStore, memoryWatermarkStore } from './watch.ts';
 export type { Watermark, WatermarkStore, WatchOptions, WatchRetry, WaitForOptions, OrderPolling } from './watch.ts';

@@ -43,3 +43,4 @@ export * from './hooks.ts';
 export * from './events.ts';
 export * from './sandbox.ts';
 export * from './sandbox-inspect.ts';
+export * from './sandbox-faults.ts';

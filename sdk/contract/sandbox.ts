@@ -11,6 +11,7 @@ import { Message, OrderWithMessages } from './orders.ts';
 import { op, type Route } from './operation.ts';
 import { sandboxRoutes as R } from './routes/sandbox.ts';
 import { MovedOrder, sandboxInspectOperations } from './sandbox-inspect.ts';
+import { sandboxFaultOperations } from './sandbox-faults.ts';
 
 const sellerParam = z.strictObject({ sellerId: z.string().min(1).max(80) });
 
@@ -80,4 +81,5 @@ export const sandboxOperations = {
     answer: z.object({ now: Timestamp, moved: z.array(MovedOrder) }),
   }),
   ...sandboxInspectOperations,
+  ...sandboxFaultOperations,
 } as const;

@@ -1,5 +1,6 @@
 /** Every sandbox handler, by operation id. */
 import type { SandboxHandlers } from '../http/handlers.ts';
+import { faultSandboxHandlers } from './faults.ts';
 import { feedbackSandboxHandlers } from './feedback.ts';
 import { inspectActSandboxHandlers } from './inspect-acts.ts';
 import { inspectSandboxHandlers } from './inspect.ts';
@@ -14,4 +15,5 @@ export const sandboxHandlerTable: SandboxHandlers = {
   ...feedbackSandboxHandlers,
   ...inspectSandboxHandlers,
   ...inspectActSandboxHandlers,
+  ...faultSandboxHandlers,
 };

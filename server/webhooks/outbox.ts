@@ -20,6 +20,7 @@ import { newId } from '../ids.ts';
 import type { SellerDoc } from '../store/docs.ts';
 import type { AttemptRecord, DeliveryRecord, HookRecord } from '../store/records/hooks.ts';
 import { nextAttemptAt, PAUSE_AFTER_FAILURES } from './ladder.ts';
+import { chaosFailure, duplicated, heldBack, sentAfter } from './chaos.ts';
 import type { WebhookOutbox } from './outbox-state.ts';
 import { probeTarget } from './probe.ts';
 import { judgeStatus, sendAttempt, signDelivery, type AttemptResult, type SignedDelivery } from './sender.ts';
@@ -186,11 +187,15 @@ async function runAttempt(svc: ServerContext, st: WebhookOutbox, sellerId: strin
     st.queue.delete(deliveryId);
     return;
   }
+  const again = () => kick(svc);
+  if (heldBack(svc, sellerId, d, again)) return; // webhook chaos: reorder, delay (./chaos.ts)
   const number = d.attempts + 1;
   // The signature's timestamp is wall-clock time, not the server clock: a receiver judges its
   // freshness against its own clock, which the sandbox's advance does not move.
   const wallStart = Date.now();
-  const { result, headers } = await deliver(svc, st, doc, hook, d, number, wallStart);
+  const failed = chaosFailure(svc, sellerId); // webhook chaos `fail`: no request is sent
+  const { result, headers } = failed ? { result: failed, headers: null } : await deliver(svc, st, doc, hook, d, number, wallStart);
+  sentAfter(svc, sellerId, d, again);
 
   const endMs = svc.clock.nowMs();
   d.attempts = number;
@@ -221,6 +226,7 @@ async function runAttempt(svc: ServerContext, st: WebhookOutbox, sellerId: strin
   const notices = svc.changes.take([sellerId]);
   await svc.store.writeSeller(sellerId);
   svc.changes.publish(notices);
+  if (result.ok && duplicated(svc, sellerId)) await sendAgain(svc, st, doc, d);
 }
 
 /** Keeps an attempt in the delivery's bounded log, and the headers it was sent with. */
@@ -229,6 +235,24 @@ function keepAttempt(d: DeliveryRecord, attempt: AttemptRecord, headers: Record<
   log.push(attempt);
   if (log.length > ATTEMPTS_KEPT) log.splice(0, log.length - ATTEMPTS_KEPT);
   d.lastHeaders = headers;
+}
+
+/** Webhook chaos `duplicate`: a delivered delivery sent again as its next attempt, and logged. */
+async function sendAgain(svc: ServerContext, st: WebhookOutbox, doc: SellerDoc, d: DeliveryRecord): Promise<void> {
+  const hook = doc.hooks;
+  if (!hook || st.closed) return;
+  const number = d.attempts + 1;
+  const startMs = svc.clock.nowMs();
+  const wallStart = Date.now();
+  const { result, headers } = await deliver(svc, st, doc, hook, d, number, wallStart);
+  d.attempts = number;
+  d.lastStatus = result.status;
+  d.lastError = result.error;
+  keepAttempt(d, { attempt: number, at: iso(startMs), status: result.status, error: result.error, durationMs: Math.max(0, Date.now() - wallStart) }, headers);
+  svc.changes.note(doc.sellerId, { type: 'delivery', sellerId: doc.sellerId, deliveryId: d.id, at: iso(svc.clock.nowMs()) });
+  const notices = svc.changes.take([doc.sellerId]);
+  await svc.store.writeSeller(doc.sellerId);
+  svc.changes.publish(notices);
 }
 
 async function deliver(
