@@ -7,7 +7,6 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '../../sdk/contract/index.ts';
 import { buildApp } from '../../server/app.ts';
-import { noteCall } from '../../server/domain/call-notices.ts';
 import { ChangeBus, merge, type ChangeNotice } from '../../server/domain/change-bus.ts';
 import { Store } from '../../server/store/store.ts';
 import { CODE_CARD } from '../helpers/fixtures.ts';
@@ -105,9 +104,11 @@ describe('notices follow the writes', () => {
     expect(doc.events.every((e) => (EVENT_KINDS as readonly string[]).includes(e.kind))).toBe(true);
   });
 
-  it('the faults operations (branch faults) tell that the faults changed, to every stream: no seller owns them', () => {
-    noteCall(app.service, 'sandbox.addFault', undefined, {}, { id: 'flt_1' }, new Date(at));
-    expect(heard).toEqual([{ type: 'faults', at }]);
+  it('adding and clearing faults tells that the faults changed (no seller owns them); listing them tells nothing', async () => {
+    expect((await sandbox(app, 'POST', '/faults', { op: 'orders.list', status: 503 })).status).toBe(201);
+    await sandbox(app, 'GET', '/faults');
+    await sandbox(app, 'DELETE', '/faults');
+    expect(heard).toEqual([{ type: 'faults', at: expect.any(String) }, { type: 'faults', at: expect.any(String) }]);
   });
 
   it('an order keeps at most MOVES_KEPT moves, and a delivery at most ATTEMPTS_KEPT attempts', async () => {
