@@ -24,27 +24,30 @@ import { positiveInt, type App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { note, printFields, printJson, printTable, say } from '../lib/output.ts';
 import { withHints } from './orders-common.ts';
-import { sandboxClient } from './sandbox.ts';
+import type { SandboxClient } from '../../sdk/sandbox.ts';
 
-export function registerInspect(noun: Command, app: App): void {
+/** Makes the sandbox client of a run (cli/commands/sandbox.ts `sandboxClient`; passed in, so this file does not import it back). */
+export type ClientOf = (deps: Deps) => SandboxClient;
+
+export function registerInspect(noun: Command, app: App, clientOf: ClientOf): void {
   const seller = noun.commands.find((c) => c.name() === 'seller') ?? noun.command('seller');
-  seller.command('list').description(t('sandboxInspect.sellerList')).action(app.run(() => ({}), runSellerList));
+  seller.command('list').description(t('sandboxInspect.sellerList')).action(app.run(() => ({}), (o, deps) => runSellerList(o, deps, clientOf)));
 
   const card = noun.command('card').description(t('sandboxInspect.card'));
-  card.command('list').description(t('sandboxInspect.cardList')).argument('<sellerId>', t('sandboxInspect.sellerId')).action(app.run((sellerId: string) => ({ sellerId }), runCardList));
+  card.command('list').description(t('sandboxInspect.cardList')).argument('<sellerId>', t('sandboxInspect.sellerId')).action(app.run((sellerId: string) => ({ sellerId }), (o, deps) => runCardList(o, deps, clientOf)));
   card
     .command('refill')
     .description(t('sandboxInspect.cardRefill'))
     .argument('<number>', t('sandboxInspect.cardNumber'), positiveInt)
     .requiredOption('--count <n>', t('sandboxInspect.count'), positiveInt)
-    .action(app.run((number: number, o: { count: number }) => ({ number, count: o.count }), runRefill));
+    .action(app.run((number: number, o: { count: number }) => ({ number, count: o.count }), (o, deps) => runRefill(o, deps, clientOf)));
   for (const state of ['on', 'off'] as const) {
     const command = card
       .command(state)
       .description(t(`sandboxInspect.card_${state}`))
       .argument('<number>', t('sandboxInspect.cardNumber'), positiveInt);
     if (state === 'on') command.option('--auto', t('sandboxInspect.auto'));
-    command.action(app.run((number: number, o: { auto?: boolean }) => ({ number, active: state === 'on', auto: o.auto === true }), runCardState));
+    command.action(app.run((number: number, o: { auto?: boolean }) => ({ number, active: state === 'on', auto: o.auto === true }), (o, deps) => runCardState(o, deps, clientOf)));
   }
 
   noun
@@ -52,21 +55,21 @@ export function registerInspect(noun: Command, app: App): void {
     .description(t('sandboxInspect.orders'))
     .argument('<sellerId>', t('sandboxInspect.sellerId'))
     .addOption(new Option('--status <status>', t('sandboxInspect.status')).choices(ORDER_STATUSES))
-    .action(app.run((sellerId: string, o: { status?: OrderStatus }) => ({ sellerId, status: o.status }), runOrders));
-  noun.command('timeline').description(t('sandboxInspect.timeline')).argument('<order>', t('sandboxInspect.orderId')).action(app.run((id: string) => ({ id }), runTimeline));
-  noun.command('deliveries').description(t('sandboxInspect.deliveries')).argument('<sellerId>', t('sandboxInspect.sellerId')).action(app.run((sellerId: string) => ({ sellerId }), runDeliveries));
+    .action(app.run((sellerId: string, o: { status?: OrderStatus }) => ({ sellerId, status: o.status }), (o, deps) => runOrders(o, deps, clientOf)));
+  noun.command('timeline').description(t('sandboxInspect.timeline')).argument('<order>', t('sandboxInspect.orderId')).action(app.run((id: string) => ({ id }), (o, deps) => runTimeline(o, deps, clientOf)));
+  noun.command('deliveries').description(t('sandboxInspect.deliveries')).argument('<sellerId>', t('sandboxInspect.sellerId')).action(app.run((sellerId: string) => ({ sellerId }), (o, deps) => runDeliveries(o, deps, clientOf)));
   noun
     .command('resend')
     .description(t('sandboxInspect.resend'))
     .argument('<sellerId>', t('sandboxInspect.sellerId'))
     .addArgument(new Argument('<delivery>', t('sandboxInspect.deliveryId')))
-    .action(app.run((sellerId: string, id: string) => ({ sellerId, id }), runResend));
-  noun.command('inbox').description(t('sandboxInspect.inbox')).argument('<sellerId>', t('sandboxInspect.sellerId')).action(app.run((sellerId: string) => ({ sellerId }), runInbox));
+    .action(app.run((sellerId: string, id: string) => ({ sellerId, id }), (o, deps) => runResend(o, deps, clientOf)));
+  noun.command('inbox').description(t('sandboxInspect.inbox')).argument('<sellerId>', t('sandboxInspect.sellerId')).action(app.run((sellerId: string) => ({ sellerId }), (o, deps) => runInbox(o, deps, clientOf)));
   noun
     .command('watch')
     .description(t('sandboxInspect.watch'))
     .option('--seller <sellerId>', t('sandboxInspect.watchSeller'))
-    .action(app.run((o: { seller?: string }) => ({ sellerId: o.seller }), runWatch));
+    .action(app.run((o: { seller?: string }) => ({ sellerId: o.seller }), (o, deps) => runWatch(o, deps, clientOf)));
 }
 
 /** The orders a clock advance moved, one line each on stderr (`seller sandbox clock advance 2h`: stdout keeps the time alone). */
@@ -76,8 +79,8 @@ export function printMoved(deps: Deps, moved: readonly { order: string; from: st
 
 const yesNo = (on: boolean) => t(on ? 'words.yes' : 'words.no');
 
-export async function runSellerList(_opts: object, deps: Deps): Promise<void> {
-  const page = await sandboxClient(deps).listSellers({ limit: 200 });
+export async function runSellerList(_opts: object, deps: Deps, clientOf: ClientOf): Promise<void> {
+  const page = await clientOf(deps).listSellers({ limit: 200 });
   if (wantsJson(deps)) {
     printJson(deps.io, page);
     return;
@@ -93,8 +96,8 @@ export async function runSellerList(_opts: object, deps: Deps): Promise<void> {
   ]);
 }
 
-export async function runCardList(opts: { sellerId: string }, deps: Deps): Promise<void> {
-  const page = await sandboxClient(deps).sellerCards(opts.sellerId, { limit: 200 });
+export async function runCardList(opts: { sellerId: string }, deps: Deps, clientOf: ClientOf): Promise<void> {
+  const page = await clientOf(deps).sellerCards(opts.sellerId, { limit: 200 });
   if (wantsJson(deps)) {
     printJson(deps.io, page);
     return;
@@ -111,23 +114,23 @@ export async function runCardList(opts: { sellerId: string }, deps: Deps): Promi
   ]);
 }
 
-export async function runRefill(opts: { number: number; count: number }, deps: Deps): Promise<void> {
-  const answer = await sandboxClient(deps).refill(opts.number, { count: opts.count });
+export async function runRefill(opts: { number: number; count: number }, deps: Deps, clientOf: ClientOf): Promise<void> {
+  const answer = await clientOf(deps).refill(opts.number, { count: opts.count });
   if (wantsJson(deps)) printJson(deps.io, answer);
   else say(deps.io, t('sandboxInspect.refilled', { number: answer.number, count: answer.added, free: answer.free }));
 }
 
-export async function runCardState(opts: { number: number; active: boolean; auto: boolean }, deps: Deps): Promise<void> {
+export async function runCardState(opts: { number: number; active: boolean; auto: boolean }, deps: Deps, clientOf: ClientOf): Promise<void> {
   const body = { active: opts.active, ...(opts.auto ? { autoIssue: true } : opts.active ? {} : { autoIssue: false }) };
-  const answer = await withHints(sandboxClient(deps).setCardState(opts.number, body), {
+  const answer = await withHints(clientOf(deps).setCardState(opts.number, body), {
     stock_empty: t('sandboxInspect.hints.stockEmpty', { number: opts.number }),
   });
   if (wantsJson(deps)) printJson(deps.io, answer);
   else say(deps.io, t(answer.isActive ? (answer.autoIssue ? 'sandboxInspect.cardOnAuto' : 'sandboxInspect.cardOn') : 'sandboxInspect.cardOff', { number: answer.number }));
 }
 
-export async function runOrders(opts: { sellerId: string; status?: OrderStatus | undefined }, deps: Deps): Promise<void> {
-  const page = await sandboxClient(deps).sellerOrders(opts.sellerId, { status: opts.status, limit: 200 });
+export async function runOrders(opts: { sellerId: string; status?: OrderStatus | undefined }, deps: Deps, clientOf: ClientOf): Promise<void> {
+  const page = await clientOf(deps).sellerOrders(opts.sellerId, { status: opts.status, limit: 200 });
   if (wantsJson(deps)) {
     printJson(deps.io, page);
     return;
@@ -141,8 +144,8 @@ export async function runOrders(opts: { sellerId: string; status?: OrderStatus |
   ]);
 }
 
-export async function runTimeline(opts: { id: string }, deps: Deps): Promise<void> {
-  const tl = await sandboxClient(deps).orderTimeline(opts.id);
+export async function runTimeline(opts: { id: string }, deps: Deps, clientOf: ClientOf): Promise<void> {
+  const tl = await clientOf(deps).orderTimeline(opts.id);
   if (wantsJson(deps)) {
     printJson(deps.io, tl);
     return;
@@ -173,8 +176,8 @@ function vaultText(vaults: { seller: { opened: boolean } | null; buyer: { opened
   return out;
 }
 
-export async function runDeliveries(opts: { sellerId: string }, deps: Deps): Promise<void> {
-  const page = await sandboxClient(deps).sellerDeliveries(opts.sellerId, { limit: 200 });
+export async function runDeliveries(opts: { sellerId: string }, deps: Deps, clientOf: ClientOf): Promise<void> {
+  const page = await clientOf(deps).sellerDeliveries(opts.sellerId, { limit: 200 });
   if (wantsJson(deps)) {
     printJson(deps.io, page);
     return;
@@ -188,8 +191,8 @@ export async function runDeliveries(opts: { sellerId: string }, deps: Deps): Pro
   ]);
 }
 
-export async function runResend(opts: { sellerId: string; id: string }, deps: Deps): Promise<void> {
-  const d = await withHints(sandboxClient(deps).resendDelivery(opts.sellerId, opts.id), { state_moved: t('sandboxInspect.hints.hooksOff') });
+export async function runResend(opts: { sellerId: string; id: string }, deps: Deps, clientOf: ClientOf): Promise<void> {
+  const d = await withHints(clientOf(deps).resendDelivery(opts.sellerId, opts.id), { state_moved: t('sandboxInspect.hints.hooksOff') });
   if (wantsJson(deps)) {
     printJson(deps.io, d);
     return;
@@ -198,8 +201,8 @@ export async function runResend(opts: { sellerId: string; id: string }, deps: De
   say(deps.io, t('sandboxInspect.resent', { id: d.id, attempt: d.attempts, status: last?.status ?? last?.error ?? '-' }));
 }
 
-export async function runInbox(opts: { sellerId: string }, deps: Deps): Promise<void> {
-  const inbox = await sandboxClient(deps).probeInbox(opts.sellerId);
+export async function runInbox(opts: { sellerId: string }, deps: Deps, clientOf: ClientOf): Promise<void> {
+  const inbox = await clientOf(deps).probeInbox(opts.sellerId);
   if (wantsJson(deps)) {
     printJson(deps.io, inbox);
     return;
@@ -233,13 +236,13 @@ export function changeLine(event: ChangeEventRead): string | null {
   }
 }
 
-export async function runWatch(opts: { sellerId?: string | undefined }, deps: Deps): Promise<void> {
+export async function runWatch(opts: { sellerId?: string | undefined }, deps: Deps, clientOf: ClientOf): Promise<void> {
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    for await (const event of sandboxClient(deps).changes({ sellerId: opts.sellerId, signal: stop.signal })) {
+    for await (const event of clientOf(deps).changes({ sellerId: opts.sellerId, signal: stop.signal })) {
       if (wantsJson(deps)) {
         deps.io.stdout.write(`${JSON.stringify(event)}\n`);
         continue;

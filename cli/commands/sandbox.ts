@@ -20,8 +20,8 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { note, printJson, say, warn } from '../lib/output.ts';
 import { durationSeconds, withHints } from './orders-common.ts';
-import { printMoved, registerInspect } from './sandbox-inspect.ts';
 import { registerFaults } from './sandbox-fault.ts';
+import { printMoved, registerInspect } from './sandbox-inspect.ts';
 
 /** The sandbox client of the invoked command: admin token from the flag or the environment. */
 export function sandboxClient(deps: Deps): SandboxClient {
@@ -46,8 +46,8 @@ export const register: Register = (noun, app) => {
   registerSellers(noun, app);
   registerOrders(noun, app);
   registerOthers(noun, app);
-  registerInspect(noun, app);
   registerFaults(noun, app, sandboxClient);
+  registerInspect(noun, app, sandboxClient);
 };
 
 // ---------------------------------------------------------------------------------------------

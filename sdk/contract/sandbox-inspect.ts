@@ -189,6 +189,8 @@ export const ChangeEvents = {
   seller: z.object({ type: z.literal('seller'), ...sellerChange, seller: InspectSeller }),
   /** The sandbox advanced the clock; `moved`: the orders whose deadlines ran. */
   clock: z.object({ type: z.literal('clock'), ...change, now: Timestamp, moved: z.array(MovedOrder) }),
+  /** The sandbox's faults were added or cleared (`sandbox.listFaults` reads them). */
+  faults: z.object({ type: z.literal('faults'), ...change }),
 } as const;
 
 export const ChangeEvent = z.discriminatedUnion('type', [
@@ -200,6 +202,7 @@ export const ChangeEvent = z.discriminatedUnion('type', [
   ChangeEvents.probe,
   ChangeEvents.seller,
   ChangeEvents.clock,
+  ChangeEvents.faults,
 ]);
 export type ChangeEvent = z.infer<typeof ChangeEvent>;
 export type ChangeType = ChangeEvent['type'];

@@ -7,7 +7,7 @@
  */
 import type { ServerContext } from '../context.ts';
 
-type Subject = 'card' | 'hooks' | 'seller' | 'delivery';
+type Subject = 'card' | 'hooks' | 'seller' | 'delivery' | 'faults';
 
 /** What each changing operation changes, besides orders. */
 const SUBJECT_OF: Readonly<Record<string, Subject>> = {
@@ -39,6 +39,10 @@ const SUBJECT_OF: Readonly<Record<string, Subject>> = {
   'sandbox.createCard': 'card',
   'sandbox.refill': 'card',
   'sandbox.setCardState': 'card',
+  // the sandbox's faults (branch `faults`): held by the server, not by a seller's document
+  'sandbox.addFault': 'faults',
+  'sandbox.clearFaults': 'faults',
+  'sandbox.clearFault': 'faults',
 };
 
 const field = (value: unknown, name: string): unknown =>
@@ -52,6 +56,10 @@ export function noteCall(svc: ServerContext, opId: string, sellerId: string | un
   const subject = SUBJECT_OF[opId];
   if (!subject) return;
   const at = now.toISOString();
+  if (subject === 'faults') {
+    svc.changes.publish([{ type: 'faults', at }]);
+    return;
+  }
   const number = Number(field(params, 'number') ?? field(answer, 'number'));
   const seller = sellerId ?? sellerOf(svc, params, answer, number);
   if (!seller) return;

@@ -8,10 +8,10 @@
  * A notice about a seller's document is noted while the change is made (synchronously, with it) and
  * published only once the document is written: {@link ChangeBus.take} when the write begins (the
  * notices of changes the write's snapshot holds), {@link ChangeBus.publish} when it succeeded. A
- * failed write drops them (the changes are gone). A notice carries ids, not records: a listener
- * reads the record as it is when it hears.
+ * failed write drops them (the changes are gone). A notice carries ids, not records (an order's
+ * notice also its view as the write left it): a listener reads the record as it is when it hears.
  */
-import type { MovedOrder, Mover, OrderAction, OrderStatus } from '../../sdk/contract/index.ts';
+import type { MovedOrder, Mover, Order, OrderAction, OrderStatus } from '../../sdk/contract/index.ts';
 import type { ProbeHitRecord } from '../store/records/hooks.ts';
 
 export type ChangeNotice =
@@ -26,13 +26,18 @@ export type ChangeNotice =
       action: OrderAction | null;
       by: Mover | null;
       at: string;
+      /** The order as the seller sees it, taken when its write begins ({@link ChangeBus.take}): what this write made of it. */
+      view?: Order;
+      /** Builds {@link view} (the record at that moment). */
+      snapshot: () => Order;
     }
   | { type: 'card'; sellerId: string; number: number; at: string }
   | { type: 'delivery'; sellerId: string; deliveryId: string; at: string }
   | { type: 'hooks'; sellerId: string; at: string }
   | { type: 'probe'; sellerId: string; hit: ProbeHitRecord; at: string }
   | { type: 'seller'; sellerId: string; at: string }
-  | { type: 'clock'; now: string; moved: MovedOrder[]; at: string };
+  | { type: 'clock'; now: string; moved: MovedOrder[]; at: string }
+  | { type: 'faults'; at: string };
 
 export type ChangeListener = (notice: ChangeNotice) => void;
 
@@ -64,7 +69,10 @@ export class ChangeBus {
       const list = this.#pending.get(id);
       if (!list) continue;
       this.#pending.delete(id);
-      out.push(...merge(list));
+      for (const n of merge(list)) {
+        if (n.type === 'order') n.view = n.snapshot();
+        out.push(n);
+      }
     }
     return out;
   }

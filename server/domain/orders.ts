@@ -245,7 +245,8 @@ function noteOrderChange(
   order: OrderRecord,
   what: { change: 'created' | 'status' | 'updated'; from: OrderStatus | null; action: OrderAction | null; by: Mover | null; at: string },
 ): void {
-  svc.changes.note(doc.sellerId, { type: 'order', sellerId: doc.sellerId, orderId: order.id, number: order.number, to: order.status, ...what });
+  const snapshot = () => orderView(order);
+  svc.changes.note(doc.sellerId, { type: 'order', sellerId: doc.sellerId, orderId: order.id, number: order.number, to: order.status, snapshot, ...what });
 }
 
 /** Keeps a status move in the order's record (the inspector's timeline) and tells the change bus. */

@@ -31,13 +31,14 @@ interface Stream {
 /** The event a notice becomes, from the records as they are now; null when its record is gone. */
 async function eventOf(svc: ServerContext, n: ChangeNotice): Promise<ChangeEvent | null> {
   if (n.type === 'clock') return { type: 'clock', at: n.at, now: n.now, moved: n.moved };
+  if (n.type === 'faults') return { type: 'faults', at: n.at };
   const doc = await svc.store.seller(n.sellerId);
   const base = { at: n.at, sellerId: n.sellerId };
   switch (n.type) {
     case 'order': {
-      const order = Object.hasOwn(doc.orders, n.orderId) ? doc.orders[n.orderId] : undefined;
+      const order = n.view ?? (Object.hasOwn(doc.orders, n.orderId) ? orderView(doc.orders[n.orderId]!) : undefined);
       if (!order) return null;
-      return { type: 'order', ...base, change: n.change, from: n.from, action: n.action, by: n.by, order: orderView(order) };
+      return { type: 'order', ...base, change: n.change, from: n.from, action: n.action, by: n.by, order };
     }
     case 'card': {
       const card = Object.hasOwn(doc.cards, String(n.number)) ? doc.cards[String(n.number)] : undefined;
@@ -89,7 +90,7 @@ export function registerChangeStream(app: FastifyInstance, svc: ServerContext): 
         if (!event) return;
         const text = wireText(svc, event, nextId++);
         for (const stream of streams) {
-          if (stream.sellerId === undefined || event.type === 'clock' || ('sellerId' in event && event.sellerId === stream.sellerId)) send(stream, text);
+          if (stream.sellerId === undefined || !('sellerId' in event) || event.sellerId === stream.sellerId) send(stream, text);
         }
       })
       .catch((err: unknown) => app.log.error({ err }, 'change stream: an event could not be sent'));

@@ -13,7 +13,7 @@ export const sandboxHandlerTable: SandboxHandlers = {
   ...marketplaceSandboxHandlers,
   ...orderSandboxHandlers,
   ...feedbackSandboxHandlers,
-  ...faultSandboxHandlers,
   ...inspectSandboxHandlers,
   ...inspectActSandboxHandlers,
+  ...faultSandboxHandlers,
 };

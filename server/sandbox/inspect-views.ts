@@ -6,7 +6,7 @@
 import type { DeliveryAttempt, InspectDelivery, InspectHooks, InspectSeller, OrderMove, OrderTimeline } from '../../sdk/contract/index.ts';
 import type { ServerContext } from '../context.ts';
 import { missingPapers } from '../domain/admission.ts';
-import { deadlineOf, isClosed, messageView, needsAction, nextStatus, orderView, type OrderAction } from '../domain/orders.ts';
+import { canBuyerPutVault, canMessage, deadlineOf, messageView, needsAction, nextStatus, orderView, type OrderAction } from '../domain/orders.ts';
 import type { KeyRecord, SellerDoc, SellerEntry } from '../store/docs.ts';
 import { orderMessages } from '../store/message-pieces.ts';
 import type { DeliveryRecord } from '../store/records/hooks.ts';
@@ -80,7 +80,8 @@ function sandboxMoves(doc: SellerDoc, order: OrderRecord, now: Date): OrderTimel
   if (can('pay')) moves.push('pay');
   if (can('cancel')) moves.push('cancel');
   if (can('accept')) moves.push('accept');
-  if (!isClosed(order.status)) moves.push('message', 'vault');
+  if (canMessage(order.status)) moves.push('message');
+  if (canBuyerPutVault(order.status)) moves.push('vault');
   if (can('dispute')) moves.push('dispute');
   if (can('resolveForSeller')) moves.push('resolve');
   if (order.status === 'completed' && !Object.values(doc.reviews).some((r) => r.order === order.id)) moves.push('review');

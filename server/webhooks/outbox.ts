@@ -193,7 +193,7 @@ async function runAttempt(svc: ServerContext, st: WebhookOutbox, sellerId: strin
   // The signature's timestamp is wall-clock time, not the server clock: a receiver judges its
   // freshness against its own clock, which the sandbox's advance does not move.
   const wallStart = Date.now();
-  const failed = chaosFailure(svc, sellerId);
+  const failed = chaosFailure(svc, sellerId); // webhook chaos `fail`: no request is sent
   const { result, headers } = failed ? { result: failed, headers: null } : await deliver(svc, st, doc, hook, d, number, wallStart);
   sentAfter(svc, sellerId, d, again);
 
@@ -229,6 +229,14 @@ async function runAttempt(svc: ServerContext, st: WebhookOutbox, sellerId: strin
   if (result.ok && duplicated(svc, sellerId)) await sendAgain(svc, st, doc, d);
 }
 
+/** Keeps an attempt in the delivery's bounded log, and the headers it was sent with. */
+function keepAttempt(d: DeliveryRecord, attempt: AttemptRecord, headers: Record<string, string> | null): void {
+  const log = (d.attemptLog ??= []);
+  log.push(attempt);
+  if (log.length > ATTEMPTS_KEPT) log.splice(0, log.length - ATTEMPTS_KEPT);
+  d.lastHeaders = headers;
+}
+
 /** Webhook chaos `duplicate`: a delivered delivery sent again as its next attempt, and logged. */
 async function sendAgain(svc: ServerContext, st: WebhookOutbox, doc: SellerDoc, d: DeliveryRecord): Promise<void> {
   const hook = doc.hooks;
@@ -245,14 +253,6 @@ async function sendAgain(svc: ServerContext, st: WebhookOutbox, doc: SellerDoc, 
   const notices = svc.changes.take([doc.sellerId]);
   await svc.store.writeSeller(doc.sellerId);
   svc.changes.publish(notices);
-}
-
-/** Keeps an attempt in the delivery's bounded log, and the headers it was sent with. */
-function keepAttempt(d: DeliveryRecord, attempt: AttemptRecord, headers: Record<string, string> | null): void {
-  const log = (d.attemptLog ??= []);
-  log.push(attempt);
-  if (log.length > ATTEMPTS_KEPT) log.splice(0, log.length - ATTEMPTS_KEPT);
-  d.lastHeaders = headers;
 }
 
 async function deliver(

@@ -97,6 +97,17 @@ describe('the inspector reads', () => {
     ]);
     expect(timeline.sandboxMoves).toEqual([]);
   });
+
+  it('a completed order offers a message, a dispute while its guarantee runs, and one review (no vault)', async () => {
+    const orderId = await world.buy(world.card);
+    await world.client.orders.deliver(orderId, {});
+    await world.sandbox.accept(orderId);
+    expect((await world.sandbox.orderTimeline(orderId)).sandboxMoves).toEqual(['message', 'dispute', 'review']);
+    const review = await world.sandbox.review(orderId, { stars: 5, text: 'fine' });
+    const timeline = await world.sandbox.orderTimeline(orderId);
+    expect(timeline.sandboxMoves).toEqual(['message', 'dispute']);
+    expect(timeline.review).toMatchObject({ id: review.id, stars: 5 });
+  });
 });
 
 describe('the inspector acts', () => {
@@ -176,8 +187,10 @@ describe('the live change stream', () => {
     try {
       await stream.ready();
       const order = await world.sandbox.createOrder({ number: world.card });
-      await stream.seen('the new order', (e) => e.type === 'order' && e.change === 'created' && e.order.id === order.id);
       await world.sandbox.pay(order.id);
+      // each event shows the order as its own write left it, however soon the next change came
+      const created = await stream.seen('the new order', (e) => e.type === 'order' && e.change === 'created' && e.order.id === order.id);
+      expect(created.order).toMatchObject({ status: 'awaiting_payment', paidAt: null });
       const paid = await stream.seen('the payment', (e) => e.type === 'order' && e.change === 'status' && e.order.id === order.id);
       expect(paid).toMatchObject({ sellerId: world.sellerId, from: 'awaiting_payment', action: 'pay', by: 'buyer' });
       await world.sandbox.advanceClock({ seconds: (CODE_CARD.slaMinutes + 1) * 60 });

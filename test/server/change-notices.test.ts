@@ -26,6 +26,7 @@ const order = (orderId: string, change: 'created' | 'status' | 'updated'): Chang
   action: null,
   by: null,
   at,
+  snapshot: () => ({}) as never,
 });
 
 describe('merging one write’s notices', () => {
@@ -101,6 +102,13 @@ describe('notices follow the writes', () => {
     // The seller's outbox holds only webhook kinds.
     const doc = await app.service.store.seller(seller.sellerId);
     expect(doc.events.every((e) => (EVENT_KINDS as readonly string[]).includes(e.kind))).toBe(true);
+  });
+
+  it('adding and clearing faults tells that the faults changed (no seller owns them); listing them tells nothing', async () => {
+    expect((await sandbox(app, 'POST', '/faults', { op: 'orders.list', status: 503 })).status).toBe(201);
+    await sandbox(app, 'GET', '/faults');
+    await sandbox(app, 'DELETE', '/faults');
+    expect(heard).toEqual([{ type: 'faults', at: expect.any(String) }, { type: 'faults', at: expect.any(String) }]);
   });
 
   it('an order keeps at most MOVES_KEPT moves, and a delivery at most ATTEMPTS_KEPT attempts', async () => {

@@ -25,11 +25,13 @@ export const apiRouteTable = {
 } as const;
 
 /** Every sandbox route (reference server only), keyed by operation id. */
-export const sandboxRouteTable = {
-  ...sandbox,
-  ...sandboxInspectRoutes,
-  ...sandboxFaultRoutes,
-} as const;
+// Pure (no spread, which a bundler must keep): a bundle of the seller client leaves the sandbox's tables out.
+export const sandboxRouteTable: typeof sandbox & typeof sandboxFaultRoutes & typeof sandboxInspectRoutes = /* @__PURE__ */ Object.assign(
+  {},
+  sandbox,
+  sandboxFaultRoutes,
+  sandboxInspectRoutes,
+);
 
 export const apiRoutes: readonly Route[] = Object.values(apiRouteTable);
-export const sandboxRoutes: readonly Route[] = Object.values(sandboxRouteTable);
+export const sandboxRoutes: readonly Route[] = /* @__PURE__ */ Object.values(sandboxRouteTable);
