@@ -35,7 +35,7 @@ export function SellersPanel({ live }: { live: Live }) {
             ${sellers.map(
               (s) => html`<tr key=${s.sellerId} data-seller=${s.sellerId} class=${live.openSeller === s.sellerId ? 'current' : ''}>
                 <td><code>${s.sellerId}</code><div class="muted">${s.mode}, ${time(s.createdAt)}</div></td>
-                <td>${s.status}</td>
+                <td>${t(`sellerStatus.${s.status}`)}</td>
                 <td>${s.admission.complete ? t('sellers.complete') : t('sellers.missing', { list: s.admission.missing.join(', ') })}</td>
                 <td>${s.keys.map((k) => html`<div key=${k.id}><code>${k.prefix}…</code> ${k.scopes.join(' ')}${k.revoked ? ' ✗' : ''}</div>`)}</td>
                 <td data-counts=${`${s.activeCards} / ${s.cards} · ${s.orders}`}>${s.activeCards} / ${s.cards}</td>

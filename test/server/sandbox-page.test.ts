@@ -4,6 +4,8 @@
  * only; within its weight budget; nothing secret in it; its catalogues a pair (same keys, the plural
  * forms each language needs, the same placeholders); the page's formats (roubles, times with zone).
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +104,16 @@ describe("the page's catalogues", () => {
       const plurals = new Set([...keys.keys()].filter((k) => PLURAL.test(k)).map((k) => k.replace(PLURAL, '')));
       for (const p of plurals) for (const form of forms) expect(keys.has(`${p}_${form}`), `${locale} ${p}_${form}`).toBe(true);
     }
+  });
+
+  it('hold every text the page names', () => {
+    const dir = path.join(import.meta.dirname, '../../server/sandbox-page');
+    const used = new Set<string>();
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+      for (const m of readFileSync(path.join(dir, file), 'utf8').matchAll(/\bt\(\s*'([\w.]+)'/g)) used.add(m[1]!);
+    }
+    expect(used.size).toBeGreaterThan(50);
+    expect([...used].filter((key) => !base(e).has(key))).toEqual([]);
   });
 
   it('keep the same placeholders in both languages', () => {
