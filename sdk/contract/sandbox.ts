@@ -12,6 +12,7 @@ import { op, type Route } from './operation.ts';
 import { sandboxRoutes as R } from './routes/sandbox.ts';
 import { MovedOrder, sandboxInspectOperations } from './sandbox-inspect.ts';
 import { sandboxFaultOperations } from './sandbox-faults.ts';
+import { sandboxScenarioOperations } from './sandbox-scenario.ts';
 
 const sellerParam = z.strictObject({ sellerId: z.string().min(1).max(80) });
 
@@ -82,4 +83,5 @@ export const sandboxOperations = {
   }),
   ...sandboxInspectOperations,
   ...sandboxFaultOperations,
+  ...sandboxScenarioOperations,
 } as const;

@@ -6,6 +6,7 @@ import { inspectActSandboxHandlers } from './inspect-acts.ts';
 import { inspectSandboxHandlers } from './inspect.ts';
 import { marketplaceSandboxHandlers } from './marketplace.ts';
 import { orderSandboxHandlers } from './orders.ts';
+import { scenarioSandboxHandlers } from './scenario.ts';
 import { sellerSandboxHandlers } from './sellers.ts';
 
 export const sandboxHandlerTable: SandboxHandlers = {
@@ -15,5 +16,6 @@ export const sandboxHandlerTable: SandboxHandlers = {
   ...feedbackSandboxHandlers,
   ...inspectSandboxHandlers,
   ...inspectActSandboxHandlers,
+  ...scenarioSandboxHandlers,
   ...faultSandboxHandlers,
 };

@@ -11,6 +11,7 @@ import { listingsRoutes } from './listings.ts';
 import { ordersRoutes } from './orders.ts';
 import { sandboxRoutes as sandbox } from './sandbox.ts';
 import { sandboxInspectRoutes } from './sandbox-inspect.ts';
+import { sandboxScenarioRoutes } from './sandbox-scenario.ts';
 import { sandboxFaultRoutes } from './sandbox-faults.ts';
 import type { Route } from '../route.ts';
 
@@ -26,10 +27,11 @@ export const apiRouteTable = {
 
 /** Every sandbox route (reference server only), keyed by operation id. */
 // Pure (no spread, which a bundler must keep): a bundle of the seller client leaves the sandbox's tables out.
-export const sandboxRouteTable: typeof sandbox & typeof sandboxFaultRoutes & typeof sandboxInspectRoutes = /* @__PURE__ */ Object.assign(
+export const sandboxRouteTable: typeof sandbox & typeof sandboxFaultRoutes & typeof sandboxScenarioRoutes & typeof sandboxInspectRoutes = /* @__PURE__ */ Object.assign(
   {},
   sandbox,
   sandboxFaultRoutes,
+  sandboxScenarioRoutes,
   sandboxInspectRoutes,
 );
 
