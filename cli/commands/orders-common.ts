@@ -1,5 +1,6 @@
 /** Pieces shared by the `seller orders` verbs: times, text arguments, refusal hints, order lines. */
-import { dateTime, deadline, money, word } from '../i18n/format.ts';
+import { cardNo, dateTime, money, word } from '../i18n/format.ts';
+import { orderDeadline } from '../lib/order-deadline.ts';
 import { t } from '../i18n/index.ts';
 import { InvalidArgumentError } from 'commander';
 import type { Order } from '../lib/records.ts';
@@ -10,6 +11,9 @@ import { CliError, describeError, UsageError, withoutErrorPrefix } from '../lib/
 import { readAll } from '../lib/io.ts';
 import { flagOrAsk } from '../lib/prompts.ts';
 import { parseDuration as durationSeconds } from '../../sdk/duration.ts';
+import type { SellerClient } from '../../sdk/client.ts';
+import { serviceNowMs } from '../lib/service-clock.ts';
+import { readDay } from '../lib/typed-values.ts';
 
 /** `90`, `45s`, `15m`, `2h`, `3d`, `1w`, `1h30m`, `2ч`, `30мин` as seconds (sdk/duration.ts); `undefined` when it is none of these. */
 export { parseDuration as durationSeconds } from '../../sdk/duration.ts';
@@ -26,9 +30,32 @@ export function parseSince(value: string, now: number = Date.now()): string {
   if (text === 'all' || text === 'beginning') return EPOCH;
   const age = /^\d+$/.test(text) ? undefined : durationSeconds(text);
   if (age !== undefined) return new Date(now - age * 1000).toISOString();
-  const at = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
+  const day = readDay(text);
+  const at = 'value' in day ? Date.parse(day.value) : /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
   if (Number.isNaN(at)) throw new UsageError(t('ordersCommon.sinceIsNot', { value, help: sinceHelp() }));
   return new Date(at).toISOString();
+}
+
+/** Whether a `--since` value counts back from now (`now`, `2h`): it is then read by the service's clock. */
+export function sinceFromNow(value: string): boolean {
+  const text = value.trim();
+  return text === 'now' || (!/^\d+$/.test(text) && durationSeconds(text) !== undefined);
+}
+
+/**
+ * A `--since` that counts back from now, by the service's clock (its `Date` header, which the
+ * sandbox moves): one cheap read tells it when no answer has yet. Should that read fail, this
+ * computer's clock stands in (the watch itself then reports the failure).
+ */
+export async function sinceByServiceClock(client: SellerClient, value: string): Promise<string> {
+  if (serviceNowMs(client) === undefined) {
+    try {
+      await client.orders.list({ limit: 1 });
+    } catch {
+      // this computer's clock below
+    }
+  }
+  return parseSince(value, serviceNowMs(client) ?? Date.now());
 }
 
 /** commander argParser for a positive number of seconds (`--interval 0.5`). */
@@ -74,12 +101,12 @@ export const stateMovedHint = (id: string) => t('ordersCommon.theOrderMovedOn', 
 export function orderRow(order: Order): Record<'id' | 'card' | 'service' | 'price' | 'status' | 'action' | 'deliverBy' | 'updated', string> {
   return {
     id: order.id,
-    card: `#${order.number}`,
+    card: cardNo(order.number),
     service: `${order.service}/${order.tariff}`,
     price: money(order.priceRub),
     status: word('orderStatus', order.status),
     action: order.needsAction ? t('ordersCommon.needsAction') : '-',
-    deliverBy: deadline(order.deliverBy) ?? '-',
+    deliverBy: orderDeadline(order) ?? '-',
     updated: dateTime(order.updatedAt) ?? '-',
   };
 }

@@ -2,7 +2,11 @@
  * `seller orders list|show|watch|confirm|decline|deliver|message|dispute-reply|vault`: the seller's
  * orders (scope `orders`). `watch` lives in orders-watch.ts, `vault` in orders-vault.ts.
  */
-import { dateTime, days, deadline, money, word } from '../i18n/format.ts';
+import { dateTime, day, days, money, word } from '../i18n/format.ts';
+import { isInteractive } from '../lib/io.ts';
+import { readDay } from '../lib/typed-values.ts';
+import { dayOf as isoDayOf, nextChargeProblem } from '../../sdk/next-charge.ts';
+import { orderDeadline } from '../lib/order-deadline.ts';
 import { t } from '../i18n/index.ts';
 import { Option } from 'commander';
 import { NEEDS_NEXT_CHARGE, ORDER_STATUSES, type OrderStatus } from '../../sdk/contract/enums.ts';
@@ -177,9 +181,9 @@ function printOrder(deps: Deps, o: OrderWithMessages, vaults: ReadonlyArray<{ si
     [t('orders.status2'), `${word('orderStatus', o.status)}${o.needsAction ? t('orders.needsAction') : ''}`],
     [t('orders.product'), t('orders.deliveredBy', { productType: word('productType', o.productType), deliveryMethod: word('deliveryMethod', o.deliveryMethod) })],
     [t('orders.price2'), money(o.priceRub)],
-    [t('orders.sla'), o.deliverBy ? t('orders.slaBy', { sla: t('units.minutes', { n: o.slaMinutes }), by: deadline(o.deliverBy) }) : t('units.minutes', { n: o.slaMinutes })],
+    [t('orders.sla'), o.deliverBy ? t('orders.slaBy', { sla: t('units.minutes', { n: o.slaMinutes }), by: orderDeadline(o) }) : t('units.minutes', { n: o.slaMinutes })],
     [t('orders.guarantee'), o.guaranteeUntil && o.guaranteeDays !== 0 ? t('orders.guaranteeUntil', { days: days(o.guaranteeDays), until: dateTime(o.guaranteeUntil) }) : days(o.guaranteeDays)],
-    [t('orders.nextCharge'), o.nextChargeDay],
+    [t('orders.nextCharge'), o.nextChargeDay === null ? null : day(o.nextChargeDay)],
     [t('orders.created'), dateTime(o.createdAt)],
     [t('orders.paid'), dateTime(o.paidAt)],
     [t('orders.updated2'), dateTime(o.updatedAt)],
@@ -254,6 +258,27 @@ async function checkVaultFilled(client: SellerClient, order: Order): Promise<voi
   );
 }
 
+/** A subscription or account waiting for delivery is delivered with the next charge day (docs/decisions.md). */
+const needsNextCharge = (order: Order): boolean =>
+  order.status === 'awaiting_delivery' && (NEEDS_NEXT_CHARGE as readonly string[]).includes(order.productType);
+
+/** A day as the API writes it when the text is one (`26.12.2026` → `2026-12-26`), else the text as given. */
+function dayOrAsGiven(text: string): string {
+  const read = readDay(text);
+  return 'value' in read ? read.value : text;
+}
+
+/** On a terminal: the next charge day, asked with its form shown and checked against the service's today. */
+async function askNextCharge(deps: Deps, nowMs: number): Promise<string> {
+  const today = isoDayOf(nowMs);
+  const check = (text: string): true | string => {
+    const read = readDay(text);
+    if ('problem' in read) return read.problem;
+    return nextChargeProblem(read.value, nowMs) ? t('typed.day.beforeToday', { text, today: day(today) }) : true;
+  };
+  return dayOrAsGiven(await deps.prompter.text(t('orders.nextChargeQuestion', { today: day(today) }), check));
+}
+
 export async function runOrdersDeliver(opts: DeliverOptions, deps: Deps): Promise<void> {
   if (opts.note !== undefined && opts.noteFile !== undefined) throw new UsageError(t('orders.useEitherNoteOr'));
   const client = deps.client();
@@ -262,10 +287,14 @@ export async function runOrdersDeliver(opts: DeliverOptions, deps: Deps): Promis
   // Checked offline before any change: a note with contacts would be withheld from a delivered order.
   refuseContacts(noteText, 'note', dropNoteHint(opts.noteFile !== undefined ? '--note-file' : '--note'));
   // The order read first also tells the service's today (its Date header) for the next charge day.
-  const order = opts.withoutVault !== true || opts.nextCharge !== undefined ? await client.orders.get(opts.id) : undefined;
-  refuseNextCharge(opts.nextCharge, serviceNowMs(client) ?? Date.now());
+  const interactive = isInteractive(deps.io);
+  const order = opts.withoutVault !== true || opts.nextCharge !== undefined || interactive ? await client.orders.get(opts.id) : undefined;
+  // `26.12.2026` as well as `2026-12-26`; a text that is no day goes on to the check, which says so.
+  let nextCharge = opts.nextCharge === undefined ? undefined : dayOrAsGiven(opts.nextCharge);
+  if (nextCharge === undefined && interactive && order && needsNextCharge(order)) nextCharge = await askNextCharge(deps, serviceNowMs(client) ?? Date.now());
+  refuseNextCharge(nextCharge, serviceNowMs(client) ?? Date.now());
   if (opts.withoutVault !== true && order) await checkVaultFilled(client, order);
-  const answer = await withHints(client.orders.deliver(opts.id, { nextChargeDay: opts.nextCharge, note: noteText }), {
+  const answer = await withHints(client.orders.deliver(opts.id, { nextChargeDay: nextCharge, note: noteText }), {
     state_moved: stateMovedHint(opts.id),
     need_next_charge: t('orders.addNextChargeYyyy'),
   });
