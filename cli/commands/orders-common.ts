@@ -44,24 +44,32 @@ export function sinceFromNow(value: string): boolean {
 
 /**
  * A `--since` that counts back from now, by the service's clock (its `Date` header, which the
- * sandbox moves): one cheap read tells it when no answer has yet. Should that read fail, this
- * computer's clock stands in (the watch itself then reports the failure).
+ * sandbox moves). `Date` has whole seconds, so `now` is also no earlier than just after the latest
+ * change the service lists in that second: nothing changed before the start is replayed. Should the
+ * read fail, this computer's clock stands in (the watch itself then reports the failure).
  */
 export async function sinceByServiceClock(client: SellerClient, value: string): Promise<string> {
-  if (serviceNowMs(client) === undefined) {
-    try {
-      await client.orders.list({ limit: 1 });
-    } catch {
-      // this computer's clock below
+  let latest = Number.NEGATIVE_INFINITY;
+  try {
+    if (serviceNowMs(client) === undefined) await client.orders.list({ limit: 1 });
+    const second = serviceNowMs(client);
+    if (second !== undefined) {
+      const recent = await client.orders.list({ updatedSince: new Date(second).toISOString(), limit: 100 });
+      for (const order of recent.items) latest = Math.max(latest, Date.parse(order.updatedAt) + 1);
     }
+  } catch {
+    // this computer's clock below
   }
-  return parseSince(value, serviceNowMs(client) ?? Date.now());
+  const now = serviceNowMs(client) ?? Date.now();
+  return parseSince(value, Math.max(now, latest));
 }
 
 /** commander argParser for a positive number of seconds (`--interval 0.5`). */
 export function positiveSeconds(value: string): number {
-  const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(seconds > 0)) throw new InvalidArgumentError(t('ordersCommon.mustBeAPositive'));
+  // `0.5`, `0,5`, or a duration with units (`30с`, `1m`).
+  const text = value.trim().replace(',', '.');
+  const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : durationSeconds(text);
+  if (seconds === undefined || !(seconds > 0)) throw new InvalidArgumentError(t('ordersCommon.mustBeAPositive'));
   return seconds;
 }
 
