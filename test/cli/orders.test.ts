@@ -171,9 +171,9 @@ describe('seller orders deliver', () => {
     expect(deliver).toHaveBeenLastCalledWith('ord_a', { nextChargeDay: undefined, note: 'Thanks!' });
     const both = await run(['orders', 'deliver', 'ord_a', '--note', 'a', '--note-file', '-'], bufferIO({ env }), { client: client({ deliver }) });
     expect(both.code).toBe(2);
-    const badDate = await run(['orders', 'deliver', 'ord_a', '--next-charge', '21.12.2026'], bufferIO({ env }), { client: client({ deliver }) });
+    const badDate = await run(['orders', 'deliver', 'ord_a', '--next-charge', '31.02.2026'], bufferIO({ env }), { client: client({ deliver }) });
     expect(badDate.code).toBe(1);
-    expect(badDate.err).toContain('"21.12.2026" is not a real date');
+    expect(badDate.err).toContain('"31.02.2026" is not a real date');
     const missing = await run(['orders', 'deliver', 'ord_a', '--note-file', join(tmpdir(), 'no-such-note-file.txt')], bufferIO({ env }), { client: client({ deliver }) });
     expect(missing.code).toBe(2); // the same exit code and wording as every file a command reads (cli/lib/input.ts)
     expect(missing.err).toMatch(/--note-file: cannot read .*no-such-note-file\.txt: no such file \(ENOENT\)/);
