@@ -100,7 +100,9 @@ export function localize(program: Command): Command {
         return placeholders(Help.prototype.optionTerm.call(this, option));
       },
       argumentTerm(this: Help, argument: Argument) {
-        return placeholders(Help.prototype.argumentTerm.call(this, argument));
+        // The Arguments section names an argument bare (`number`), without its brackets.
+        const term = Help.prototype.argumentTerm.call(this, argument);
+        return language() === 'en' ? term : tOr(`commander.placeholders.${term}`, placeholders(term));
       },
       // Said before the text is wrapped: `(default: 5)` may be cut over two lines afterwards.
       optionDescription(this: Help, option: Option) {

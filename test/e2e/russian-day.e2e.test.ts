@@ -92,7 +92,7 @@ describe('a seller’s day under LANG=ru_RU.UTF-8', { timeout: 90_000 }, () => {
     expect(refusedEn.code).toBe(1);
     expect(refused.stderr).toContain('отказ: need_next_charge');
     expect(refused.stderr).toContain('выдаётся с датой следующего списания у сервиса');
-    expect(refused.stderr).toContain('подсказка: добавьте --next-charge ГГГГ-ММ-ДД');
+    expect(refused.stderr).toContain('подсказка: добавьте --next-charge ДД.ММ.ГГГГ');
 
     const missing = await runSeller(['cards', 'show', '999999'], { env: ru });
     expect(missing.stderr).toMatch(/^ошибка: not_found: /);
