@@ -186,7 +186,7 @@ export async function runCatalogPrice(opts: CatalogPriceOptions, deps: Deps): Pr
     return;
   }
   const value = price.usualPriceRub === null ? t('catalog.unknownFewerThanLive') : t('catalog.rubMedianOfLive', { price: money(price.usualPriceRub), count: price.liveCards });
-  say(deps.io, t('catalog.usualPriceOf', { service: price.service, productType: price.productType, value }));
+  say(deps.io, t('catalog.usualPriceOf', { service: price.service, productType: word('productType', price.productType), value }));
 }
 
 export async function runCatalogDemand(opts: CatalogDemandOptions, deps: Deps): Promise<void> {
@@ -216,7 +216,7 @@ export async function runCatalogRequest(opts: CatalogRequestOptions, deps: Deps)
     printJson(deps.io, request);
     return;
   }
-  say(deps.io, t('catalog.request', { id: request.id, status: request.status }));
+  say(deps.io, t('catalog.request', { id: request.id, status: word('requestStatus', request.status) }));
   note(deps.io, t('catalog.aPersonReviewsIt'));
 }
 
