@@ -42,3 +42,4 @@ export * from './keys.ts';
 export * from './hooks.ts';
 export * from './events.ts';
 export * from './sandbox.ts';
+export * from './sandbox-faults.ts';

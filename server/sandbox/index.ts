@@ -1,5 +1,6 @@
 /** Every sandbox handler, by operation id. */
 import type { SandboxHandlers } from '../http/handlers.ts';
+import { faultSandboxHandlers } from './faults.ts';
 import { feedbackSandboxHandlers } from './feedback.ts';
 import { marketplaceSandboxHandlers } from './marketplace.ts';
 import { orderSandboxHandlers } from './orders.ts';
@@ -10,4 +11,5 @@ export const sandboxHandlerTable: SandboxHandlers = {
   ...marketplaceSandboxHandlers,
   ...orderSandboxHandlers,
   ...feedbackSandboxHandlers,
+  ...faultSandboxHandlers,
 };
