@@ -186,4 +186,15 @@ describe('times that are true', { timeout: 120_000 }, () => {
       await shop.close();
     }
   });
+
+  it('orders watch on a terminal shows what the buyer wrote', async () => {
+    const pty = sellerInPty(['orders', 'watch', '--interval', '0.2'], world.env);
+    await pty.expectDrawn('Следим за заказами');
+    const id = await world.buy(world.card);
+    await pty.expectDrawn(id);
+    await world.sandbox.message(id, { text: 'Здравствуйте, когда будет?' });
+    await pty.expectDrawn(`${id}: покупатель пишет: Здравствуйте, когда будет?`);
+    await pty.answer('покупатель пишет', '\u0003');
+    expect(await pty.exit).toBe(0);
+  });
 });

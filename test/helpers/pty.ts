@@ -16,6 +16,8 @@ export interface PtyRun {
   answer(text: string | RegExp, keys: string): Promise<void>;
   /** Waits for `text` to be drawn after the last answer. */
   expectDrawn(text: string | RegExp): Promise<void>;
+  /** Sends `signal` to the command (through `script`, which passes it on). */
+  kill(signal: NodeJS.Signals): void;
   /** The exit code once the command ended. */
   exit: Promise<number | null>;
 }
@@ -30,7 +32,7 @@ const plain = (raw: string) => raw.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').repl
 export function sellerInPty(args: string[], env: Record<string, string | undefined> = {}): PtyRun {
   const command = [process.execPath, join(ROOT, 'bin/seller.js'), ...args].map(quote).join(' ');
   // -q quiet, -f flush at once, -e the child's exit code, -c the command; the typescript file is /dev/null.
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: ROOT, env: { ...childEnv(env), TERM: 'xterm', COLUMNS: '120', LINES: '40' } });
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: ROOT, env: { ...childEnv(env), TERM: env.TERM ?? 'xterm', COLUMNS: '120', LINES: '40' } });
   let raw = '';
   let mark = 0;
   child.stdout.setEncoding('utf8').on('data', (text: string) => (raw += text));
@@ -52,6 +54,7 @@ export function sellerInPty(args: string[], env: Record<string, string | undefin
       mark = raw.length;
       child.stdin.write(keys);
     },
+    kill: (signal) => child.kill(signal),
     exit,
   };
 }
