@@ -12,7 +12,9 @@ const UNIT_SECONDS: Record<string, number> = {
   w: 604_800, н: 604_800, нед: 604_800,
 };
 
-const PART = /(\d+)\s*(sec|min|сек|мин|нед|[smhdwсмчдн])(?![a-zа-яё])/giy;
+// The Russian units written as `\u` escapes: the `seller` bundle stays ASCII (test/cli/bundle-text.test.ts).
+// сек|мин|нед and с м ч д н; а-яё.
+const PART = /(\d+)\s*(sec|min|\u0441\u0435\u043a|\u043c\u0438\u043d|\u043d\u0435\u0434|[smhdw\u0441\u043c\u0447\u0434\u043d])(?![a-z\u0430-\u044f\u0451])/giy;
 
 /** The duration in whole seconds, or `undefined` when the text is not one. */
 export function parseDuration(text: string): number | undefined {

@@ -15,7 +15,8 @@ export type Read<T> = { value: T } | { problem: string };
 const GROUP = '[ \\u00a0\\u202f\\u2009]';
 const GROUPED = new RegExp(`^\\d{1,3}(?:${GROUP}\\d{3})+$`);
 /** A currency after the amount: `₽`, `р.`, `руб.`, `RUB` (any case). */
-const CURRENCY = /[\s\u00a0\u202f]*(?:₽|р\.?|руб\.?|rub)$/iu;
+// `\u` escapes for ₽, р, руб: the `seller` bundle stays ASCII (test/cli/bundle-text.test.ts).
+const CURRENCY = /[\s\u00a0\u202f]*(?:\u20bd|\u0440\.?|\u0440\u0443\u0431\.?|rub)$/iu;
 
 /** A price in whole roubles (at least 1): `1299`, `1 299`, `1 299 ₽`; `299,50` is refused (no kopecks). */
 export function readRoubles(text: string): Read<number> {

@@ -85,7 +85,7 @@ describe('questions on a terminal, in Russian', { timeout: 120_000 }, () => {
     const screen = pty.screen();
     expect(screen).toMatch(/Создать эту карточку\? да/);
     expect(screen).not.toMatch(/\bYes\b|You must/);
-    const number = /Карточка (\d+) создана/.exec(screen)?.[1];
+    const number = /Карточка №(\d+) создана/.exec(screen)?.[1];
     expect(number, screen).toBeDefined();
     expect((await world.client.listings.get(Number(number))).priceRub).toBe(1299);
   });
