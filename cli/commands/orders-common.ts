@@ -44,16 +44,17 @@ export function sinceFromNow(value: string): boolean {
 
 /**
  * A `--since` that counts back from now, by the service's clock (its `Date` header, which the
- * sandbox moves). `Date` has whole seconds, so `now` is also no earlier than just after the latest
- * change the service lists in that second: nothing changed before the start is replayed. Should the
- * read fail, this computer's clock stands in (the watch itself then reports the failure).
+ * sandbox moves): one cheap read tells it when no answer has yet. `afterLatestChange` (a watch
+ * from `now`): since `Date` has whole seconds, start no earlier than just after the latest change
+ * the service lists in that second, so nothing changed before the start is replayed. Should a read
+ * fail, this computer's clock stands in (the command's own call then reports the failure).
  */
-export async function sinceByServiceClock(client: SellerClient, value: string): Promise<string> {
+export async function sinceByServiceClock(client: SellerClient, value: string, afterLatestChange = false): Promise<string> {
   let latest = Number.NEGATIVE_INFINITY;
   try {
     if (serviceNowMs(client) === undefined) await client.orders.list({ limit: 1 });
     const second = serviceNowMs(client);
-    if (second !== undefined) {
+    if (second !== undefined && afterLatestChange) {
       const recent = await client.orders.list({ updatedSince: new Date(second).toISOString(), limit: 100 });
       for (const order of recent.items) latest = Math.max(latest, Date.parse(order.updatedAt) + 1);
     }

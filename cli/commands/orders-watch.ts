@@ -100,7 +100,7 @@ export async function watchOrders(opts: WatchCliOptions, deps: Deps, signal: Abo
   const store = opts.stateFile === undefined ? undefined : fileWatermarkStore(opts.stateFile);
   const stored = store ? await store.get() : null;
   // `now` is the service's now, not this computer's: after `sandbox clock advance` they differ by hours.
-  const since = !stored && opts.sinceFromNow !== undefined ? await sinceByServiceClock(client, opts.sinceFromNow) : opts.since;
+  const since = !stored && opts.sinceFromNow !== undefined ? await sinceByServiceClock(client, opts.sinceFromNow, opts.sinceFromNow.trim() === 'now') : opts.since;
   if (stored) {
     const ignored = opts.sinceGiven ? t('ordersWatch.sinceIsIgnoredWhile') : '';
     note(io, t('ordersWatch.resumingFromChangesSince', { stateFile: opts.stateFile, since: dateTime(stored.since), ignored }));

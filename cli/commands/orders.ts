@@ -23,6 +23,8 @@ import {
   chompNewline,
   orderRow,
   parseSince,
+  sinceByServiceClock,
+  sinceFromNow,
   sinceHelp,
   stateMovedHint,
   textArg,
@@ -36,6 +38,8 @@ export interface OrdersListOptions extends ListOptions {
   status?: OrderStatus | undefined;
   needsAction: boolean;
   since?: string | undefined;
+  /** `--since` as given when it counts back from now (`2h`): read again by the service's clock. */
+  sinceFromNow?: string | undefined;
 }
 
 export interface DeliverOptions {
@@ -75,6 +79,7 @@ export const register: Register = (noun, app) => {
           status: o.status,
           needsAction: o.needsAction === true,
           since: o.since === undefined ? undefined : parseSince(o.since),
+          sinceFromNow: o.since !== undefined && sinceFromNow(o.since) ? o.since : undefined,
           ...pageFlags(o),
         }),
         runOrdersList,
@@ -136,14 +141,17 @@ export const register: Register = (noun, app) => {
 // list, show
 
 export async function runOrdersList(opts: OrdersListOptions, deps: Deps): Promise<void> {
+  const client = deps.client();
+  // `--since 2h`: two hours before the service's now (after `sandbox clock advance` it is not this computer's).
+  const since = opts.sinceFromNow !== undefined ? await sinceByServiceClock(client, opts.sinceFromNow) : opts.since;
   const query = {
     status: opts.status,
     needsAction: opts.needsAction ? true : undefined,
-    updatedSince: opts.since,
+    updatedSince: since,
     limit: opts.limit,
     cursor: opts.cursor,
   };
-  await printList(deps, deps.client().orders.list(query), {
+  await printList(deps, client.orders.list(query), {
     all: opts.all,
     what: t('orders.orders'),
     empty: opts.needsAction ? t('orders.noOrdersNeedAction') : t('orders.noOrders'),

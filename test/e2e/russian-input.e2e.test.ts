@@ -150,6 +150,10 @@ describe('times that are true', { timeout: 120_000 }, () => {
       expect(left, after[6]).not.toBeNull();
       const leftMinutes = left![2] === 'ч' ? Number(left![1]) * 60 : Number(left![1]);
       expect(leftMinutes).toBeLessThanOrEqual(slaMinutes - moved);
+      // `--since 5мин` counts back from the service's now: both orders changed before the move are older.
+      const recent = await shop.run(['--json', 'orders', 'list', '--since', '5мин']);
+      expect(recent.code, recent.stderr).toBe(0);
+      expect((JSON.parse(recent.stdout) as { items: unknown[] }).items).toEqual([]);
     } finally {
       await shop.close();
     }
@@ -191,7 +195,8 @@ describe('times that are true', { timeout: 120_000 }, () => {
     const pty = sellerInPty(['orders', 'watch', '--interval', '0.2'], world.env);
     await pty.expectDrawn('Следим за заказами');
     const id = await world.buy(world.card);
-    await pty.expectDrawn(id);
+    // Paid and seen as such first: the message is then a change of its own.
+    await pty.expectDrawn(new RegExp(`${id}\\s.*ждёт выдачи`));
     await world.sandbox.message(id, { text: 'Здравствуйте, когда будет?' });
     await pty.expectDrawn(`${id}: покупатель пишет: Здравствуйте, когда будет?`);
     await pty.answer('покупатель пишет', '\u0003');
