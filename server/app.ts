@@ -16,6 +16,7 @@ import { FaultTable } from './faults/table.ts';
 import { buildMarket } from './domain/market.ts';
 import { sweepOrders } from './domain/order-clock.ts';
 import { OrderDeadlines } from './domain/order-deadlines.ts';
+import { ClockLeases } from './sandbox/clock-lease.ts';
 import { checkAnswersDefault } from './http/answer-json.ts';
 import { InFlight } from './http/idempotency.ts';
 import { registerImageRoute } from './http/image-route.ts';
@@ -163,6 +164,7 @@ async function buildContext(opts: AppOptions): Promise<ServerContext> {
     images: new ImageStore(store.dataDir),
     clock: opts.clock ?? new Clock(store.shared.clock.offsetMs),
     deadlines: new OrderDeadlines(),
+    clockLeases: new ClockLeases(),
     limiter: new RateLimiter({ ...DEFAULT_RATE_LIMIT, ...opts.rateLimit }),
     inflight: new InFlight(),
     lastPrune: new Map(),

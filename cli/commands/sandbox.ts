@@ -20,6 +20,7 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { note, printJson, say, warn } from '../lib/output.ts';
 import { durationSeconds, withHints } from './orders-common.ts';
+import { registerRun } from './sandbox-run.ts';
 import { registerFaults } from './sandbox-fault.ts';
 
 /** The sandbox client of the invoked command: admin token from the flag or the environment. */
@@ -45,6 +46,7 @@ export const register: Register = (noun, app) => {
   registerSellers(noun, app);
   registerOrders(noun, app);
   registerOthers(noun, app);
+  registerRun(noun, app);
   registerFaults(noun, app, sandboxClient);
 };
 

@@ -11,6 +11,7 @@ import { Message, OrderWithMessages } from './orders.ts';
 import { op, type Route } from './operation.ts';
 import { sandboxRoutes as R } from './routes/sandbox.ts';
 import { sandboxFaultOperations } from './sandbox-faults.ts';
+import { sandboxScenarioOperations } from './sandbox-scenario.ts';
 
 const sellerParam = z.strictObject({ sellerId: z.string().min(1).max(80) });
 
@@ -79,4 +80,5 @@ export const sandboxOperations = {
     answer: z.object({ now: Timestamp }),
   }),
   ...sandboxFaultOperations,
+  ...sandboxScenarioOperations,
 } as const;

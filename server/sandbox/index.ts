@@ -4,6 +4,7 @@ import { faultSandboxHandlers } from './faults.ts';
 import { feedbackSandboxHandlers } from './feedback.ts';
 import { marketplaceSandboxHandlers } from './marketplace.ts';
 import { orderSandboxHandlers } from './orders.ts';
+import { scenarioSandboxHandlers } from './scenario.ts';
 import { sellerSandboxHandlers } from './sellers.ts';
 
 export const sandboxHandlerTable: SandboxHandlers = {
@@ -11,5 +12,6 @@ export const sandboxHandlerTable: SandboxHandlers = {
   ...marketplaceSandboxHandlers,
   ...orderSandboxHandlers,
   ...feedbackSandboxHandlers,
+  ...scenarioSandboxHandlers,
   ...faultSandboxHandlers,
 };

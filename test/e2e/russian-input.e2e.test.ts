@@ -6,10 +6,12 @@
  * `orders watch` by the service's clock after `sandbox clock advance`. `--json` and exit codes are
  * those of English.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startSellerWorld, SUBSCRIPTION_CARD, useSellerWorld } from '../helpers/seller-world.ts';
-import { sellerInPty } from '../helpers/pty.ts';
+import { closePtys, sellerInPty } from '../helpers/pty.ts';
 import { waitFor } from '../helpers/wait.ts';
+
+afterEach(closePtys);
 
 const world = useSellerWorld({ cli: true, lang: 'ru', card: SUBSCRIPTION_CARD, env: { TZ: 'Europe/Moscow' } });
 

@@ -22,6 +22,15 @@ export interface PtyRun {
   exit: Promise<number | null>;
 }
 
+/** Commands still running, ended by `closePtys()` (a failed test leaves none behind). */
+const running = new Set<import('node:child_process').ChildProcess>();
+
+/** Ends every command still running on a pseudo-terminal (`script` passes SIGTERM on to it); for afterEach. */
+export function closePtys(): void {
+  for (const child of running) child.kill('SIGTERM');
+  running.clear();
+}
+
 const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 /** What a terminal shows of `raw`, roughly: the text without colours, cursor moves and erasures. */
@@ -37,7 +46,13 @@ export function sellerInPty(args: string[], env: Record<string, string | undefin
   let mark = 0;
   child.stdout.setEncoding('utf8').on('data', (text: string) => (raw += text));
   child.stderr.setEncoding('utf8').on('data', (text: string) => (raw += text));
-  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  running.add(child);
+  const exit = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   const find = (text: string | RegExp) => {
     const after = plain(raw.slice(mark));
     const at = typeof text === 'string' ? after.indexOf(text) : after.search(text);

@@ -10,6 +10,7 @@ import { keysRoutes } from './keys.ts';
 import { listingsRoutes } from './listings.ts';
 import { ordersRoutes } from './orders.ts';
 import { sandboxRoutes as sandbox } from './sandbox.ts';
+import { sandboxScenarioRoutes } from './sandbox-scenario.ts';
 import { sandboxFaultRoutes } from './sandbox-faults.ts';
 import type { Route } from '../route.ts';
 
@@ -27,6 +28,7 @@ export const apiRouteTable = {
 export const sandboxRouteTable = {
   ...sandbox,
   ...sandboxFaultRoutes,
+  ...sandboxScenarioRoutes,
 } as const;
 
 export const apiRoutes: readonly Route[] = Object.values(apiRouteTable);
