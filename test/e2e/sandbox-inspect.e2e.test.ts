@@ -266,6 +266,8 @@ describe('no secret leaves', () => {
     await world.sandbox.pay(order.id);
     await shop.client.orders.putVault(order.id, { secret: 'SELLER-VAULT-SECRET-43' });
     await world.sandbox.refill(manual, { count: 2 });
+    const issuedKey = await shop.client.keys.create({ name: 'second', scopes: ['orders'] });
+    await stream.seen('the new key', (e) => e.type === 'seller' && e.sellerId === shop.sellerId && e.seller.keys.length === 2);
     await waitFor('the deliveries', async () => (await world.sandbox.sellerDeliveries(shop.sellerId)).items.filter((d) => d.deliveredAt).length >= 3);
     await stream.seen('the last card change', (e) => e.type === 'card' && e.number === manual && e.card.stock.free === 2);
 
@@ -282,7 +284,7 @@ describe('no secret leaves', () => {
     ];
     await stream.close();
     const text = JSON.stringify([answers, stream.events]);
-    for (const secretText of [...units, 'BUYER-VAULT-SECRET-42', 'SELLER-VAULT-SECRET-43', shop.apiKey, secret!, bank.account, 'sandbox-unit-']) {
+    for (const secretText of [...units, 'BUYER-VAULT-SECRET-42', 'SELLER-VAULT-SECRET-43', shop.apiKey, issuedKey.key, secret!, bank.account, 'sandbox-unit-']) {
       expect(text, secretText).not.toContain(secretText);
     }
     // and the reads did show what they are for

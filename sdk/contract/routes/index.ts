@@ -27,8 +27,13 @@ export const apiRouteTable = {
 
 /** Every sandbox route (reference server only), keyed by operation id. */
 // Pure (no spread, which a bundler must keep): a bundle of the seller client leaves the sandbox's tables out.
-export const sandboxRouteTable: typeof sandbox & typeof sandboxFaultRoutes & typeof sandboxInspectRoutes & typeof sandboxScenarioRoutes =
-  /* @__PURE__ */ Object.assign({}, sandbox, sandboxFaultRoutes, sandboxInspectRoutes, sandboxScenarioRoutes);
+export const sandboxRouteTable: typeof sandbox & typeof sandboxFaultRoutes & typeof sandboxScenarioRoutes & typeof sandboxInspectRoutes = /* @__PURE__ */ Object.assign(
+  {},
+  sandbox,
+  sandboxFaultRoutes,
+  sandboxScenarioRoutes,
+  sandboxInspectRoutes,
+);
 
 export const apiRoutes: readonly Route[] = Object.values(apiRouteTable);
 export const sandboxRoutes: readonly Route[] = /* @__PURE__ */ Object.values(sandboxRouteTable);
