@@ -229,6 +229,7 @@ async function deliver(
   const signed = signDelivery(d, number, secret, signedAtMs);
   const probePath = probeTarget(svc, doc, hook.url);
   if (probePath !== null) return deliverInternally(st, probePath, signed);
+  if (svc.options.hookSend) return svc.options.hookSend(hook.url, signed);
   return sendAttempt(hook.url, signed, {
     allowLocal: svc.options.allowLocalHooks,
     timeoutMs: svc.options.hookTimeoutMs,
