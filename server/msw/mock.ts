@@ -26,7 +26,7 @@ export interface SellerMockOptions {
   adminToken?: string;
   /** The sellers to create; the first is `mock.seller`. @default one seller like the demo seller */
   sellers?: SellerSeed[];
-  /** Cards (with their `stock`) of the first seller, after those of `sellers[0].cards`. */
+  /** Cards (with their stock `items`) of the first seller, after those of `sellers[0].cards`. */
   cards?: CardSeed[];
   /** Options of the app itself (rate limits, the answer check, the logger). */
   server?: Pick<AppOptions, 'rateLimit' | 'checkAnswers' | 'hookSecrets' | 'allowLocalHooks' | 'logger'>;

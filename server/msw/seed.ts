@@ -9,12 +9,15 @@ import { SellerClient } from '../../sdk/index.ts';
 import { UnitOfWork, type ServerContext } from '../context.ts';
 import { createSeller } from '../sandbox/sellers.ts';
 
-/** A card to create for a seller: the body of `listings.create`, switched on unless `active: false`. */
+/**
+ * A card to create for a seller: the body of `listings.create` (where `stock` is the declared
+ * quantity), switched on unless `active: false`, with `items` put in its stock.
+ */
 export type CardSeed = NewCard & {
   /** Switched on. @default true */
   active?: boolean;
-  /** Stock items (codes, credentials) put in the card's stock. */
-  stock?: string[];
+  /** Stock items (codes, credentials) put in the card's stock (`stock.refill`). */
+  items?: string[];
   /** Switched on with auto-delivery from its stock. @default false */
   autoIssue?: boolean;
 };
@@ -75,9 +78,9 @@ export async function seedSellers(
 }
 
 async function seedCard(client: SellerClient, seed: CardSeed): Promise<number> {
-  const { active = true, stock, autoIssue = false, ...body } = seed;
+  const { active = true, items, autoIssue = false, ...body } = seed;
   const { number } = await client.listings.create(body);
-  if (stock && stock.length > 0) await client.stock.refill(number, { items: stock });
+  if (items && items.length > 0) await client.stock.refill(number, { items });
   if (active || autoIssue) await client.listings.setState(number, { active: true, autoIssue });
   return number;
 }

@@ -10,18 +10,21 @@ import { SellerClient } from '../../sdk/client.ts';
 import { RejectedError } from '../../sdk/errors.ts';
 import { verifyWebhook } from '../../sdk/webhooks/verify.ts';
 import { verifyWebhookAsync } from '../../sdk/webhooks/verify-web.ts';
-import { createSellerMock, type SellerMock } from '../../server/msw/index.ts';
+import { createSellerMock, type CardSeed, type SellerMock } from '../../server/msw/index.ts';
 import { CODE_CARD } from '../helpers/fixtures.ts';
 
 // Any socket opened from here on is a failure: the mock must answer without one.
 const listen = vi.spyOn(net.Server.prototype, 'listen');
 const connect = vi.spyOn(net.Socket.prototype, 'connect');
 
+/** A switched-on spotify code card. */
+const CARD: CardSeed = { ...CODE_CARD, productType: 'code', deliveryMethod: 'code' };
+
 let mock: SellerMock;
 const server = setupServer();
 
 beforeAll(async () => {
-  mock = await createSellerMock({ cards: [{ ...CODE_CARD, stock: ['CODE-1'], autoIssue: true }] });
+  mock = await createSellerMock({ cards: [{ ...CARD, items: ['CODE-1'], autoIssue: true }] });
   server.use(...mock.handlers);
   server.listen({ onUnhandledRequest: 'error' });
 });
@@ -157,7 +160,7 @@ describe('createSellerMock', () => {
   });
 
   it('seeds through the API: a card that breaks a rule fails the mock with the refusal', async () => {
-    const error = await createSellerMock({ cards: [{ ...CODE_CARD, service: 'no-such-service' }] }).catch((e: unknown) => e);
+    const error = await createSellerMock({ cards: [{ ...CARD, service: 'no-such-service' }] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RejectedError);
     expect((error as RejectedError).refusal).toMatchObject({ field: 'service' });
   });
