@@ -15,6 +15,7 @@ import { EventBus } from './domain/event-bus.ts';
 import { buildMarket } from './domain/market.ts';
 import { sweepOrders } from './domain/order-clock.ts';
 import { OrderDeadlines } from './domain/order-deadlines.ts';
+import { ClockLeases } from './sandbox/clock-lease.ts';
 import { checkAnswersDefault } from './http/answer-json.ts';
 import { InFlight } from './http/idempotency.ts';
 import { registerImageRoute } from './http/image-route.ts';
@@ -161,6 +162,7 @@ async function buildContext(opts: AppOptions): Promise<ServerContext> {
     images: new ImageStore(store.dataDir),
     clock: opts.clock ?? new Clock(store.shared.clock.offsetMs),
     deadlines: new OrderDeadlines(),
+    clockLeases: new ClockLeases(),
     limiter: new RateLimiter({ ...DEFAULT_RATE_LIMIT, ...opts.rateLimit }),
     inflight: new InFlight(),
     lastPrune: new Map(),

@@ -20,6 +20,7 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { note, printJson, say, warn } from '../lib/output.ts';
 import { durationSeconds, withHints } from './orders-common.ts';
+import { registerRun } from './sandbox-run.ts';
 
 /** The sandbox client of the invoked command: admin token from the flag or the environment. */
 export function sandboxClient(deps: Deps): SandboxClient {
@@ -44,6 +45,7 @@ export const register: Register = (noun, app) => {
   registerSellers(noun, app);
   registerOrders(noun, app);
   registerOthers(noun, app);
+  registerRun(noun, app);
 };
 
 // ---------------------------------------------------------------------------------------------

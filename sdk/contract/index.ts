@@ -9,7 +9,8 @@ import { hookOperations } from './hooks.ts';
 import { keyOperations } from './keys.ts';
 import { listingOperations } from './listings.ts';
 import { orderOperations } from './orders.ts';
-import { sandboxOperations } from './sandbox.ts';
+import { sandboxOperations as sandboxBase } from './sandbox.ts';
+import { sandboxScenarioOperations } from './sandbox-scenario.ts';
 import type { AnyOperation } from './operation.ts';
 
 /** Every seller-API operation, keyed by id. */
@@ -25,7 +26,8 @@ export const apiOperations = {
 export type ApiOperations = typeof apiOperations;
 export type ApiOperationId = keyof ApiOperations;
 
-export { sandboxOperations };
+/** Every sandbox operation (reference server only), keyed by id. */
+export const sandboxOperations = { ...sandboxBase, ...sandboxScenarioOperations } as const;
 export type SandboxOperations = typeof sandboxOperations;
 
 /** API and sandbox operations together, for the server and the coverage tests. */
@@ -42,3 +44,4 @@ export * from './keys.ts';
 export * from './hooks.ts';
 export * from './events.ts';
 export * from './sandbox.ts';
+export * from './sandbox-scenario.ts';

@@ -3,6 +3,7 @@ import type { SandboxHandlers } from '../http/handlers.ts';
 import { feedbackSandboxHandlers } from './feedback.ts';
 import { marketplaceSandboxHandlers } from './marketplace.ts';
 import { orderSandboxHandlers } from './orders.ts';
+import { scenarioSandboxHandlers } from './scenario.ts';
 import { sellerSandboxHandlers } from './sellers.ts';
 
 export const sandboxHandlerTable: SandboxHandlers = {
@@ -10,4 +11,5 @@ export const sandboxHandlerTable: SandboxHandlers = {
   ...marketplaceSandboxHandlers,
   ...orderSandboxHandlers,
   ...feedbackSandboxHandlers,
+  ...scenarioSandboxHandlers,
 };
