@@ -85,7 +85,7 @@ for (const [entries, meta] of [[pick((node) => !node), {}], [pick((node) => node
 // --- service-seller-server ------------------------------------------------------------------
 // Its dependencies (fastify, lowdb, zod, …) stay external: server/package.json declares them.
 // `service-seller-server/msw` (server/msw/): msw and the SDK are the user's, optional peers, never
-// bundled; its `../../sdk/index.ts` is the package `service-seller` (sdkAsPeer).
+// bundled; its `../../sdk/index.ts` is the package `service-seller` (sdkAsPeer), and so is the scenario runner.
 const serverEntries = present({ index: 'server/index.ts', main: 'server/main.ts', 'msw/index': 'server/msw/index.ts' });
 await build({
   ...common,
@@ -193,14 +193,15 @@ for (const pkg of PACKAGES) {
 // The layout before the packages (one dist/ at the root) is gone: a stale one would only mislead.
 rmSync('dist', { recursive: true, force: true });
 
-/** An esbuild plugin: the SDK's root, imported by server/msw/, is the package `service-seller` (an external peer). */
+/** An esbuild plugin: the SDK's root and its scenario runner, imported by server/msw/, are the package `service-seller` (an external peer). */
 function sdkAsPeer() {
   return {
     name: 'sdk-as-peer',
     setup(builder) {
-      builder.onResolve({ filter: /\/sdk\/index\.ts$/ }, (args) =>
-        /[\\/]server[\\/]msw[\\/]/.test(args.importer) ? { path: 'service-seller', external: true } : undefined,
-      );
+      builder.onResolve({ filter: /\/sdk\/(index|scenario\/index)\.ts$/ }, (args) => {
+        if (!/[\\/]server[\\/]msw[\\/]/.test(args.importer)) return undefined;
+        return { path: args.path.endsWith('scenario/index.ts') ? 'service-seller/scenario' : 'service-seller', external: true };
+      });
     },
   };
 }

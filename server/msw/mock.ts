@@ -14,6 +14,7 @@ import { base62 } from '../ids.ts';
 import { secretAad } from '../webhooks/outbox.ts';
 import { InProcess } from './in-process.ts';
 import { seedSellers, type CardSeed, type MockSeller, type SellerSeed } from './seed.ts';
+import { runSeedScenario, scenarioSellers } from './scenario.ts';
 import { keepDeliveries, type MockWebhook } from './webhooks.ts';
 
 export interface SellerMockOptions {
@@ -28,6 +29,13 @@ export interface SellerMockOptions {
   sellers?: SellerSeed[];
   /** Cards (with their stock `items`) of the first seller, after those of `sellers[0].cards`. */
   cards?: CardSeed[];
+  /**
+   * A scenario (its YAML or JSON text, or the object) of `service-seller/scenario`, run against the
+   * mock before it is handed over, instead of `sellers` and `cards`: its sellers are the mock's
+   * (`mock.seller` is its first), and what it made is `mock.scenario`. `reset()` runs it again
+   * (its sellers are then new ones: new ids and keys, in `mock.seller` and `mock.sellers`).
+   */
+  scenario?: string | object;
   /** Options of the app itself (rate limits, the answer check, the logger). */
   server?: Pick<AppOptions, 'rateLimit' | 'checkAnswers' | 'hookSecrets' | 'allowLocalHooks' | 'logger'>;
 }
@@ -42,6 +50,8 @@ export interface SellerMock {
   seller: MockSeller;
   /** Every seeded seller, the first being `seller`. */
   sellers: MockSeller[];
+  /** What the `scenario` made (its sellers, cards, orders… by name), or null without one. */
+  scenario: ScenarioMade | null;
   /** The SDK's sandbox client, reaching the app in-process (it works without msw listening). */
   sandbox: SandboxClient;
   /** A `fetch` that reaches the app in-process: for clients used without msw. */
@@ -61,6 +71,12 @@ export interface SellerMock {
   close(): Promise<void>;
 }
 
+/** What a scenario run made (`ScenarioResult` of `service-seller/scenario`): everything, and the named things by name. */
+export interface ScenarioMade {
+  made: Array<{ kind: string; name: string; [field: string]: unknown }>;
+  results: Record<string, { kind: string; name: string; [field: string]: unknown }>;
+}
+
 let mocks = 0;
 
 /** The default address of the n-th mock of this process. */
@@ -69,21 +85,26 @@ const defaultBaseUrl = (n: number) => (n === 1 ? 'http://seller-mock.local' : `h
 export async function createSellerMock(options: SellerMockOptions = {}): Promise<SellerMock> {
   const baseUrl = new URL(options.baseUrl ?? defaultBaseUrl(++mocks)).origin;
   const adminToken = options.adminToken ?? `adm_${base62(32)}`;
+  if (options.scenario !== undefined && (options.sellers || options.cards)) throw new TypeError('createSellerMock: give a scenario or sellers and cards, not both');
   const seeds: SellerSeed[] = options.sellers?.length ? options.sellers.map((s) => ({ ...s })) : [{}];
   if (options.cards?.length) seeds[0] = { ...seeds[0], cards: [...(seeds[0]!.cards ?? []), ...options.cards] };
   const webhooks: MockWebhook[] = [];
   let current!: InProcess;
   const fetch: typeof globalThis.fetch = (input, init) => current.answer(new Request(input, init));
 
+  let scenario: ScenarioMade | null = null;
   const start = async (same?: readonly MockSeller[]): Promise<MockSeller[]> => {
     const app: FastifyInstance = await buildApp({ ...options.server, memory: true, adminToken });
     app.service.options.publicUrl = baseUrl;
     app.service.options.hookSend = keepDeliveries(webhooks);
     current = new InProcess(app);
-    return seedSellers(app.service, seeds, { baseUrl, fetch }, same);
+    if (options.scenario === undefined) return seedSellers(app.service, seeds, { baseUrl, fetch }, same);
+    scenario = await runSeedScenario(options.scenario, { baseUrl, adminToken, fetch });
+    return scenarioSellers(scenario);
   };
 
   const sellers = await start();
+  if (sellers.length === 0) throw new TypeError('createSellerMock: the scenario makes no seller');
   /** After a call under /hooks: each seller's signing secret as the server holds it now. */
   const readSecrets = async () => {
     const svc = current.app.service;
@@ -106,6 +127,9 @@ export async function createSellerMock(options: SellerMockOptions = {}): Promise
     adminToken,
     seller: sellers[0]!,
     sellers,
+    get scenario() {
+      return scenario;
+    },
     sandbox,
     fetch: all,
     clock: {
@@ -121,10 +145,8 @@ export async function createSellerMock(options: SellerMockOptions = {}): Promise
       await current.app.close();
       webhooks.length = 0;
       const again = await start(sellers);
-      for (const [i, seller] of sellers.entries()) {
-        seller.cards = again[i]!.cards;
-        seller.webhookSecret = undefined;
-      }
+      // The same objects, so that what a test holds of them stays current.
+      for (const [i, seller] of sellers.entries()) Object.assign(seller, again[i], { webhookSecret: undefined });
     },
     close: () => current.app.close(),
   };

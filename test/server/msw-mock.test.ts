@@ -165,6 +165,48 @@ describe('createSellerMock', () => {
     expect((error as RejectedError).refusal).toMatchObject({ field: 'service' });
   });
 
+});
+
+describe('createSellerMock({ scenario })', () => {
+  const SCENARIO = `
+steps:
+  - seller: { as: shop }
+  - seller: { as: rival }
+  - card: { as: codes, seller: shop, service: spotify, tariff: individual, productType: code,
+            deliveryMethod: code, priceRub: 300, slaMinutes: 60, guaranteeDays: 7 }
+  - stock: { card: codes, count: 2 }
+  - on: { card: codes, autoIssue: true }
+  - buy: { as: o1, card: codes }
+  - pay: { order: o1 }
+  - expect: { order: o1, status: delivered }
+`;
+
+  it("seeds from a scenario run in-process: mock.seller is its first seller, what it made is mock.scenario", async () => {
+    const seeded = await createSellerMock({ scenario: SCENARIO });
+    try {
+      expect(seeded.sellers).toHaveLength(2);
+      expect(seeded.scenario!.results.shop).toMatchObject({ id: seeded.seller.sellerId });
+      const shop = new SellerClient({ baseUrl: seeded.baseUrl, apiKey: seeded.seller.apiKey, fetch: seeded.fetch });
+      const [number] = seeded.seller.cards;
+      expect(number).toBe(seeded.scenario!.results.codes!.number);
+      expect(await shop.stock.get(number!)).toMatchObject({ free: 1, issued: 1 });
+      const order = seeded.scenario!.results.o1!.id as string;
+      expect((await shop.orders.get(order)).status).toBe('delivered');
+      await seeded.reset();
+      expect(seeded.seller.sellerId).toBe(seeded.scenario!.results.shop!.id);
+      expect((await new SellerClient({ baseUrl: seeded.baseUrl, apiKey: seeded.seller.apiKey, fetch: seeded.fetch }).orders.list()).items).toHaveLength(1);
+    } finally {
+      await seeded.close();
+    }
+  });
+
+  it('refuses a scenario with sellers or cards besides', async () => {
+    await expect(createSellerMock({ scenario: SCENARIO, cards: [CARD] })).rejects.toThrow(/not both/);
+  });
+});
+
+// Last in the file: every test above ran without a socket.
+describe('the mock', () => {
   it('opens no socket: nothing listens, nothing connects', () => {
     expect(listen).not.toHaveBeenCalled();
     expect(connect).not.toHaveBeenCalled();
