@@ -10,6 +10,7 @@
  * server.listen();
  * ```
  */
-export { createSellerMock, type ScenarioMade, type SellerMock, type SellerMockOptions } from './mock.ts';
+export { createSellerMock, type SellerMock, type SellerMockOptions } from './mock.ts';
+export type { ScenarioMade } from './scenario.ts';
 export type { CardSeed, MockSeller, SellerSeed } from './seed.ts';
 export type { MockWebhook } from './webhooks.ts';

@@ -14,7 +14,7 @@ import { base62 } from '../ids.ts';
 import { secretAad } from '../webhooks/outbox.ts';
 import { InProcess } from './in-process.ts';
 import { seedSellers, type CardSeed, type MockSeller, type SellerSeed } from './seed.ts';
-import { runSeedScenario, scenarioSellers } from './scenario.ts';
+import { runSeedScenario, scenarioSellers, type ScenarioMade } from './scenario.ts';
 import { keepDeliveries, type MockWebhook } from './webhooks.ts';
 
 export interface SellerMockOptions {
@@ -69,12 +69,6 @@ export interface SellerMock {
   reset(): Promise<void>;
   /** Ends the app. */
   close(): Promise<void>;
-}
-
-/** What a scenario run made (`ScenarioResult` of `service-seller/scenario`): everything, and the named things by name. */
-export interface ScenarioMade {
-  made: Array<{ kind: string; name: string; [field: string]: unknown }>;
-  results: Record<string, { kind: string; name: string; [field: string]: unknown }>;
 }
 
 let mocks = 0;

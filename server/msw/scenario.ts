@@ -3,7 +3,12 @@
  * process, before msw listens). The runner is the SDK's, loaded when a scenario is given.
  */
 import type { MockSeller } from './seed.ts';
-import type { ScenarioMade } from './mock.ts';
+
+/** What a scenario run made (`ScenarioResult` of `service-seller/scenario`): everything, and the named things by name. */
+export interface ScenarioMade {
+  made: Array<{ kind: string; name: string; [field: string]: unknown }>;
+  results: Record<string, { kind: string; name: string; [field: string]: unknown }>;
+}
 
 export async function runSeedScenario(input: string | object, options: { baseUrl: string; adminToken: string; fetch: typeof fetch }): Promise<ScenarioMade> {
   const { runScenario } = await import('../../sdk/scenario/index.ts');
