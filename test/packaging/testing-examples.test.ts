@@ -72,6 +72,30 @@ describe('examples/testing against the installed packages', () => {
     expect(out).not.toMatch(/failed|skipped/);
   }, 180_000);
 
+  it('type-check under TypeScript 5 (bundler resolution, as a vitest project has it) against the installed types', async () => {
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          target: 'ES2022',
+          lib: ['ES2023', 'DOM'],
+          strict: true,
+          noEmit: true,
+          allowImportingTsExtensions: true,
+          // msw's and vitest's own declarations are theirs to check (and slow to): ours are used, so a wrong one fails.
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules/@types')],
+        },
+        files: ['msw-mock.test.ts', 'start-server.test.ts', 'helpers.test.ts'],
+      }),
+    );
+    const output = await node(dir, [join(ROOT, 'node_modules/typescript5/bin/tsc'), '-p', 'tsconfig.json']).catch((error: Error) => error.message);
+    expect(output).toBe('');
+  }, 300_000);
+
   it('runs under node:test from CommonJS and from ES modules', async () => {
     writeFileSync(join(dir, 'mock.test.cjs'), nodeTest((name) => `require('${name}')`, "'use strict';"));
     writeFileSync(join(dir, 'mock.test.mjs'), nodeTest((name) => `await import('${name}')`, ''));
