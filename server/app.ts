@@ -12,6 +12,7 @@ import type { ServerContext } from './context.ts';
 import { UnitOfWork } from './context.ts';
 import { registerDocs } from './docs.ts';
 import { EventBus } from './domain/event-bus.ts';
+import { FaultTable } from './faults/table.ts';
 import { buildMarket } from './domain/market.ts';
 import { sweepOrders } from './domain/order-clock.ts';
 import { OrderDeadlines } from './domain/order-deadlines.ts';
@@ -142,6 +143,7 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
   app.addHook('onClose', async () => {
     svc.market.detach();
     svc.outbox.closed = true;
+    svc.faults.close(); // latencies and webhook delays end at once
     await webhooksIdle(svc);
   });
   // Nothing is lost across restarts: every pending delivery found in the store is queued again.
@@ -168,6 +170,7 @@ async function buildContext(opts: AppOptions): Promise<ServerContext> {
     lastPrune: new Map(),
     keptPages: new KeptPages(),
     adminToken: opts.adminToken ?? process.env.SERVICE_ADMIN_TOKEN ?? `adm_${base62(32)}`,
+    faults: new FaultTable(),
     options: {
       allowLocalHooks: opts.allowLocalHooks ?? false,
       publicUrl: null,

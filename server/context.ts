@@ -6,6 +6,7 @@
  */
 import type { Clock } from './clock.ts';
 import type { EventBus } from './domain/event-bus.ts';
+import type { FaultTable } from './faults/table.ts';
 import type { Market } from './domain/market.ts';
 import type { OrderDeadlines } from './domain/order-deadlines.ts';
 import type { InFlight } from './http/idempotency.ts';
@@ -68,6 +69,8 @@ export interface ServerContext {
   keptPages: KeptPages;
   /** The sandbox's admin token. */
   adminToken: string;
+  /** The sandbox's faults on demand and webhook chaos, in memory (server/faults/table.ts). */
+  faults: FaultTable;
   options: ServerOptions;
 
   // ---- what follows from changes

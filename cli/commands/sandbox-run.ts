@@ -71,7 +71,7 @@ export async function runScenarioCommand(opts: { file: string }, deps: Deps): Pr
 function issueText(source: string, issue: ScenarioIssue): string {
   const key = `scenario.issues.${issue.code ?? ''}`;
   const params = { ...issue.params };
-  for (const field of ['kind', 'want'] as const) if (params[field]) params[field] = t(`scenario.kinds.${params[field]}`);
+  for (const field of ['kind', 'want'] as const) if (params[field]) params[field] = t(`scenario.aKind.${params[field]}`);
   const message = issue.code && has(key) ? t(key, params) : issue.message;
   return t(issue.line === undefined ? 'scenario.issueAt' : 'scenario.issueAtLine', { file: source, line: issue.line, path: issue.path, message });
 }
@@ -80,9 +80,14 @@ function failureText(step: StepPlace, failure: StepFailure): string {
   const where = t(step.line === undefined ? 'scenario.step' : 'scenario.stepAtLine', { number: step.number, path: step.path, line: step.line, verb: step.verb });
   if (failure.kind === 'expectation') {
     const waited = failure.waitedMs > 0 ? t('scenario.waited', { seconds: failure.waitedMs / 1000 }) : '';
-    return t('scenario.expectationFailed', { where, expected: failure.expected, found: failure.found, waited });
+    const { subject, checks } = failure;
+    const about = t(subject.about === undefined ? `scenario.subject.${subject.kind}` : `scenario.subject.${subject.kind}About`, { ...subject });
+    const values = (side: 'expected' | 'found') => checks.map((c) => t('scenario.check', { field: c.field, value: String(c[side]) })).join(', ');
+    return t('scenario.expectationFailed', { where, subject: about, expected: values('expected'), found: values('found'), waited });
   }
-  return t('scenario.stepFailed', { where, code: failure.refusal ? `${failure.code} (${failure.refusal})` : failure.code, detail: failure.detail });
+  const refusal = failure.refusal ? `refusals.${failure.refusal}` : '';
+  const detail = refusal && has(refusal) ? t(refusal) : failure.detail;
+  return t('scenario.stepFailed', { where, code: failure.refusal ? `${failure.code} (${failure.refusal})` : failure.code, detail });
 }
 
 interface Row {
@@ -107,6 +112,8 @@ const madeRow = (m: Made): Row => {
       return { what, name: m.name, id: m.id, details: t('scenario.details.question', { number: m.number }) };
     case 'review':
       return { what, name: m.name, id: m.id, details: t('scenario.details.review', { order: m.order, count: m.stars }) };
+    case 'fault':
+      return { what, name: m.name, id: m.id, details: t('scenario.details.fault', { what: m.what, seller: m.seller ?? t('scenario.everySeller') }) };
   }
 };
 

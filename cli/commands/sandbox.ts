@@ -21,6 +21,7 @@ import { UsageError } from '../lib/errors.ts';
 import { note, printJson, say, warn } from '../lib/output.ts';
 import { durationSeconds, withHints } from './orders-common.ts';
 import { registerRun } from './sandbox-run.ts';
+import { registerFaults } from './sandbox-fault.ts';
 
 /** The sandbox client of the invoked command: admin token from the flag or the environment. */
 export function sandboxClient(deps: Deps): SandboxClient {
@@ -46,6 +47,7 @@ export const register: Register = (noun, app) => {
   registerOrders(noun, app);
   registerOthers(noun, app);
   registerRun(noun, app);
+  registerFaults(noun, app, sandboxClient);
 };
 
 // ---------------------------------------------------------------------------------------------

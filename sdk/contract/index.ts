@@ -9,8 +9,7 @@ import { hookOperations } from './hooks.ts';
 import { keyOperations } from './keys.ts';
 import { listingOperations } from './listings.ts';
 import { orderOperations } from './orders.ts';
-import { sandboxOperations as sandboxBase } from './sandbox.ts';
-import { sandboxScenarioOperations } from './sandbox-scenario.ts';
+import { sandboxOperations } from './sandbox.ts';
 import type { AnyOperation } from './operation.ts';
 
 /** Every seller-API operation, keyed by id. */
@@ -26,8 +25,7 @@ export const apiOperations = {
 export type ApiOperations = typeof apiOperations;
 export type ApiOperationId = keyof ApiOperations;
 
-/** Every sandbox operation (reference server only), keyed by id. */
-export const sandboxOperations = { ...sandboxBase, ...sandboxScenarioOperations } as const;
+export { sandboxOperations };
 export type SandboxOperations = typeof sandboxOperations;
 
 /** API and sandbox operations together, for the server and the coverage tests. */
@@ -45,3 +43,4 @@ export * from './hooks.ts';
 export * from './events.ts';
 export * from './sandbox.ts';
 export * from './sandbox-scenario.ts';
+export * from './sandbox-faults.ts';

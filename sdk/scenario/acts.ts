@@ -4,6 +4,7 @@
  * (checked, names filled in) and records what it made in the run's state.
  */
 import { STOCK_BATCH_MAX } from '../contract/constants.ts';
+import { faultBody } from '../sandbox-faults.ts';
 import type { SandboxClient } from '../sandbox.ts';
 import type { MadeOrder } from './result.ts';
 import type { RunState } from './state.ts';
@@ -117,6 +118,13 @@ export const ACTS: Record<Exclude<VerbName, 'expect' | 'clock'>, Act> = {
   question: async ({ sb, state, name }, a) => {
     const question = await sb.createQuestion({ number: state.card(a.card).number, text: a.text });
     state.add({ kind: 'question', name, id: question.id, number: question.number });
+  },
+  fault: async ({ sb, state, name }, a) => {
+    const { as: _as, seller, ...flags } = a;
+    const body = faultBody({ ...flags, seller: seller === undefined ? undefined : state.seller(seller).id });
+    const fault = await sb.addFault(body);
+    const what = fault.hooks ? `hooks ${fault.hooks}` : `${fault.op} ${fault.status ?? (fault.latencyMs ? `latency ${fault.latencyMs}ms` : fault.drop ? 'drop' : 'drop-after')}`;
+    state.add({ kind: 'fault', name, id: fault.id, seller: seller ?? null, what });
   },
   decide: async ({ sb, state }, a) => {
     const request = state.get(a.request) as { id: string; status: string };

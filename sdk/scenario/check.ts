@@ -112,7 +112,7 @@ export function checkScenario(input: string | object): CheckedScenario {
       named.push(checked);
     }
   });
-  // A step that failed its schema is reported already: only the name it gives counts for the steps after it.
+  // A step that failed its schema is reported already: the names it uses are still checked, and the one it gives counts for the steps after it.
   for (const problem of checkNames(named)) issues.add(problem.path, problem.message, problem.code, problem.params);
   if (issues.list.length > 0) throw new ScenarioInvalidError(inStepOrder(issues.list));
   return { name: top.data.name ?? null, steps, movesClock: steps.some((s) => s.verb === 'clock') };

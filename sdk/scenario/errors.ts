@@ -41,9 +41,22 @@ export interface StepPlace {
   verb: string;
 }
 
-/** Why a run stopped at a step: an expectation that did not hold, or a call that failed. */
+export type ExpectedValue = string | number | boolean;
+
+/**
+ * What an expectation was about and each value it checked, as data (the CLI says it in the run's
+ * language): an order (`name`, its `id`), a card's stock (`id`: the card number) or a webhook event
+ * kind (`name`) of a seller, about an order or a card.
+ */
+export interface ExpectationFinding {
+  subject: { kind: 'order' | 'stock' | 'webhook'; name: string; id?: string | number; seller?: string; about?: string };
+  /** `field` as the step writes it (`status`, `free`, `messages`…; `events`/`delivered`: how many such events). */
+  checks: Array<{ field: string; expected: ExpectedValue; found: ExpectedValue }>;
+}
+
+/** Why a run stopped at a step: an expectation that did not hold (`expected`/`found` in English too), or a call that failed. */
 export type StepFailure =
-  | { kind: 'expectation'; expected: string; found: string; waitedMs: number }
+  | ({ kind: 'expectation'; expected: string; found: string; waitedMs: number } & ExpectationFinding)
   | { kind: 'error'; code: string; refusal?: string; detail: string };
 
 /** A step did not go as written; later steps did not run. `result` is what the run made until then. */

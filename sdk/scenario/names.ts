@@ -4,7 +4,7 @@
  * is used, once, and to a result of the kind the field wants.
  */
 import type { ScenarioIssueCode } from './errors.ts';
-import { EXPECT_KINDS, expectKind, FIELDS, VERBS, type NameKind, type VerbName } from './verbs.ts';
+import { EXPECT_KINDS, expectKind, FIELDS, NAME, VERBS, type NameKind, type VerbName } from './verbs.ts';
 
 export interface NameProblem {
   path: Array<string | number>;
@@ -27,7 +27,7 @@ interface StepLike {
   verb: VerbName;
   args: Record<string, unknown>;
   number: number;
-  /** Its arguments failed their schema (already reported): only the name it gives is kept, so later steps using it are not reported too. */
+  /** Its arguments failed their schema (already reported): the names it uses are checked, and the one it gives kept, so later steps using it are not reported too. */
   failed?: boolean;
 }
 
@@ -37,14 +37,9 @@ export function checkNames(steps: readonly StepLike[]): NameProblem[] {
   const problems: NameProblem[] = [];
   for (const step of steps) {
     const at = ['steps', step.number - 1, step.verb];
-    if (step.failed) {
-      const made = VERBS[step.verb].makes;
-      if (made && typeof step.args.as === 'string' && !given.has(step.args.as)) given.set(step.args.as, { kind: made, step: step.number });
-      continue;
-    }
     for (const [field, want] of Object.entries(refsOf(step.verb, step.args))) {
       const name = step.args[field];
-      if (typeof name !== 'string') continue;
+      if (typeof name !== 'string' || (step.failed && !NAME.test(name))) continue;
       const known = given.get(name);
       if (!known) problems.push(unknownName([...at, field], name));
       else if (known.kind !== want) {
@@ -52,27 +47,30 @@ export function checkNames(steps: readonly StepLike[]): NameProblem[] {
           path: [...at, field],
           code: 'wrong_kind',
           params: { name, kind: known.kind, want },
-          message: `${name} is a ${known.kind} (steps[${known.step - 1}]), not a ${want}`,
+          message: `${name} is ${a(known.kind)} (steps[${known.step - 1}]), not ${a(want)}`,
         });
       }
     }
-    for (const [path, text] of strings(step.args, at)) problems.push(...interpolationProblems(path, text, given));
+    if (!step.failed) for (const [path, text] of strings(step.args, at)) problems.push(...interpolationProblems(path, text, given));
     const made = VERBS[step.verb].makes;
     const name = step.args.as;
     if (made && typeof name === 'string') {
       const known = given.get(name);
-      if (known) {
+      if (known && !step.failed) {
         problems.push({
           path: [...at, 'as'],
           code: 'name_taken',
           params: { name, step: String(known.step) },
           message: `the name ${name} is already given by steps[${known.step - 1}]`,
         });
-      } else given.set(name, { kind: made, step: step.number });
+      } else if (!known) given.set(name, { kind: made, step: step.number });
     }
   }
   return problems;
 }
+
+/** `a card`, `an order`. */
+const a = (kind: string) => `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 
 const unknownName = (path: Array<string | number>, name: string): NameProblem => ({
   path,
@@ -91,7 +89,7 @@ function interpolationProblems(path: Array<string | number>, text: string, given
         path,
         code: 'unknown_field',
         params: { name: name!, field: field!, fields: FIELDS[kind].join(', ') },
-        message: `\${${name}.${field}}: a ${kind} has ${FIELDS[kind].map((f) => `${name}.${f}`).join(', ')}`,
+        message: `\${${name}.${field}}: ${a(kind)} has ${FIELDS[kind].map((f) => `${name}.${f}`).join(', ')}`,
       });
     }
   }

@@ -11,7 +11,10 @@ export interface MadeRequest { kind: 'request'; name: string; id: string; seller
 export interface MadeQuestion { kind: 'question'; name: string; id: string; number: number }
 export interface MadeReview { kind: 'review'; name: string; id: string; order: string; stars: number }
 
-export type Made = MadeSeller | MadeCard | MadeOrder | MadeRequest | MadeQuestion | MadeReview;
+/** A fault the run added (`fault:`); the run clears it at its end. */
+export interface MadeFault { kind: 'fault'; name: string; id: string; seller: string | null; what: string }
+
+export type Made = MadeSeller | MadeCard | MadeOrder | MadeRequest | MadeQuestion | MadeReview | MadeFault;
 
 /** An event recorded for one of the run's sellers, and the deliveries made of it. */
 export interface LoggedEvent {

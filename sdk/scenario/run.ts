@@ -69,22 +69,30 @@ export async function runChecked(scenario: CheckedScenario, sb: SandboxClient, s
     for (const step of scenario.steps) {
       hooks.onStep?.(place(step));
       await lease?.keep();
-      const failure = await runStep(step, sb, state, sleep);
+      const failure = await runStep(step, sb, state, sleep, () => lease?.keep() ?? Promise.resolve());
       if (failure) throw new ScenarioFailedError(place(step), failure.failure, await resultOf(scenario, sb, state, stepsRun), failure.cause === undefined ? undefined : { cause: failure.cause });
       stepsRun++;
     }
     return await resultOf(scenario, sb, state, stepsRun);
   } finally {
+    await clearFaults(sb, state);
     await lease?.release();
   }
 }
 
-async function runStep(step: CheckedStep, sb: SandboxClient, state: RunState, sleep: (ms: number) => Promise<void>): Promise<{ failure: StepFailure; cause?: unknown } | undefined> {
+async function runStep(
+  step: CheckedStep,
+  sb: SandboxClient,
+  state: RunState,
+  sleep: (ms: number) => Promise<void>,
+  keepLease: () => Promise<void>,
+): Promise<{ failure: StepFailure; cause?: unknown } | undefined> {
   const args = state.fill(step.args);
   try {
     if (step.verb === 'expect') {
-      const outcome = await checkExpectation(sb, state, args, sleep);
-      return outcome.holds ? undefined : { failure: { kind: 'expectation', expected: outcome.expected, found: outcome.found, waitedMs: outcome.waitedMs } };
+      const outcome = await checkExpectation(sb, state, args, sleep, keepLease);
+      const { holds, expected, found, waitedMs, subject, checks } = outcome;
+      return holds ? undefined : { failure: { kind: 'expectation', expected, found, waitedMs, subject, checks } };
     }
     if (step.verb === 'clock') {
       await sb.advanceClock({ seconds: args.advance as number });
@@ -113,6 +121,11 @@ async function resultOf(scenario: CheckedScenario, sb: SandboxClient, state: Run
   const results: Record<string, Made> = {};
   for (const made of state.made) if (!made.name.startsWith('#')) results[made.name] = made;
   return { name: scenario.name, stepsRun, made: state.made, results, events };
+}
+
+/** The faults the run added end with it (a fault for every seller would otherwise meet the next run). */
+async function clearFaults(sb: SandboxClient, state: RunState): Promise<void> {
+  for (const made of state.made) if (made.kind === 'fault') await sb.clearFault(made.id).catch(() => undefined);
 }
 
 async function refreshOrders(state: RunState, seller: string): Promise<void> {

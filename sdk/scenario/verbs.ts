@@ -12,9 +12,10 @@ import { NewCard } from '../contract/listings.ts';
 import { Deliver } from '../contract/orders.ts';
 import { sandboxOperations } from '../contract/sandbox.ts';
 import { parseDuration } from '../duration.ts';
+import { faultBody, FaultFlagsError, type FaultFlags } from '../sandbox-faults.ts';
 
 /** What a named result is. */
-export type NameKind = 'seller' | 'card' | 'order' | 'request' | 'question' | 'review';
+export type NameKind = 'seller' | 'card' | 'order' | 'request' | 'question' | 'review' | 'fault';
 
 /** A name given with `as` and used by later steps (`order: o1`). */
 export const NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -33,6 +34,9 @@ export const Duration = z
   });
 
 const as = { as: Name.optional() };
+
+/** How long an expectation may wait: at most 10 minutes. */
+const Within = Duration.refine((seconds) => seconds <= 600, 'an expectation waits at most 10m');
 const order = { order: Name };
 const bodyOf = <S extends z.ZodType | undefined>(schema: S) => (schema as unknown as z.ZodObject).shape;
 
@@ -56,13 +60,13 @@ export const ExpectOrder = z.strictObject({
   noteWithheld: z.boolean().optional(),
   /** How many messages the order's conversation holds. */
   messages: z.number().int().min(0).optional(),
-  within: Duration.optional(),
+  within: Within.optional(),
 });
 export const ExpectStock = z.strictObject({
   stock: Name,
   free: z.number().int().min(0).optional(),
   issued: z.number().int().min(0).optional(),
-  within: Duration.optional(),
+  within: Within.optional(),
 });
 export const ExpectWebhook = z.strictObject({
   webhook: EventKind,
@@ -74,7 +78,7 @@ export const ExpectWebhook = z.strictObject({
   delivered: z.boolean().optional(),
   /** Exactly this many such events (default: at least one). */
   count: z.number().int().min(0).optional(),
-  within: Duration.optional(),
+  within: Within.optional(),
 }).refine((w) => w.seller !== undefined || w.order !== undefined || w.card !== undefined, 'say whose events: seller, order or card');
 
 export const EXPECT_KINDS = {
@@ -82,6 +86,42 @@ export const EXPECT_KINDS = {
   stock: { args: ExpectStock, refs: { stock: 'card' } },
   order: { args: ExpectOrder, refs: { order: 'order' } },
 } as const satisfies Record<string, { args: z.ZodType; refs: Record<string, NameKind> }>;
+
+const timesOrDuration = z.union([z.number(), z.string()]).transform(String);
+
+/**
+ * A `fault:` step: `seller sandbox fault add`'s flags as keys (`drop-after` or `dropAfter`), `seller`
+ * naming a seller of the scenario (none: every seller). Checked by `faultBody()` itself before the
+ * run, with a stand-in seller id; the run gives it the seller's.
+ */
+export const FaultStep = z
+  .strictObject({
+    ...as,
+    seller: Name.optional(),
+    op: z.string().optional(),
+    status: z.union([z.number(), z.string()]).optional(),
+    latency: timesOrDuration.optional(),
+    drop: z.boolean().optional(),
+    'drop-after': z.boolean().optional(),
+    dropAfter: z.boolean().optional(),
+    hooks: z.string().optional(),
+    times: z.union([z.number(), z.string()]).optional(),
+    for: timesOrDuration.optional(),
+    every: z.union([z.number(), z.string()]).optional(),
+  })
+  .transform((step, ctx) => {
+    const { as: name, 'drop-after': dash, dropAfter, ...flags } = step;
+    const written: FaultFlags = { ...flags, ...(dash ?? dropAfter) === undefined ? {} : { dropAfter: dash ?? dropAfter } };
+    try {
+      faultBody({ ...written, seller: written.seller === undefined ? undefined : 'sel_standin' });
+    } catch (error) {
+      if (!(error instanceof FaultFlagsError)) throw error;
+      const field = error.field === 'dropAfter' && dash !== undefined ? 'drop-after' : error.field;
+      ctx.addIssue({ code: 'custom', path: [field], message: error.detail });
+      return z.NEVER;
+    }
+    return { ...(name === undefined ? {} : { as: name }), ...written };
+  });
 
 const text = (key: 'sandbox.message' | 'sandbox.dispute') => bodyOf(sandboxOperations[key].body).text as z.ZodType;
 
@@ -148,6 +188,8 @@ export const VERBS = {
   question: v('sandbox', z.strictObject({ ...as, card: Name, text: bodyOf(sandboxOperations['sandbox.createQuestion'].body).text as z.ZodType }), { card: 'card' }, 'question'),
   decide: v('sandbox', z.strictObject({ request: Name, approve: z.boolean() }), { request: 'request' }),
   clock: v('sandbox', z.strictObject({ advance: Duration })),
+  // the service misbehaving on purpose (sdk/sandbox-faults.ts): the keys are `seller sandbox fault add`'s flags
+  fault: v('sandbox', FaultStep, { seller: 'seller' }, 'fault'),
   // the runner's own
   expect: v('runner', z.unknown()),
 } as const satisfies Record<string, Verb>;
@@ -169,5 +211,6 @@ export const FIELDS: Record<NameKind | 'run', readonly string[]> = {
   request: ['id'],
   question: ['id'],
   review: ['id'],
+  fault: ['id'],
   run: ['id'],
 };

@@ -1,5 +1,6 @@
 /** Every sandbox handler, by operation id. */
 import type { SandboxHandlers } from '../http/handlers.ts';
+import { faultSandboxHandlers } from './faults.ts';
 import { feedbackSandboxHandlers } from './feedback.ts';
 import { marketplaceSandboxHandlers } from './marketplace.ts';
 import { orderSandboxHandlers } from './orders.ts';
@@ -12,4 +13,5 @@ export const sandboxHandlerTable: SandboxHandlers = {
   ...orderSandboxHandlers,
   ...feedbackSandboxHandlers,
   ...scenarioSandboxHandlers,
+  ...faultSandboxHandlers,
 };

@@ -3,13 +3,15 @@
  * against a real seller-server: every example runs to exit 0; a broken expectation exits 1 naming
  * its step, line, what was expected and what was found, and the steps after it do not run; a
  * malformed file exits 2 naming every bad path with its line and makes nothing; the SDK runner
- * agrees (text and object); a second run that moves the clock is refused while one is running.
+ * agrees (text and object); a second run that moves the clock is refused while one is running; a
+ * `fault:` step adds its fault for the named seller and the run clears it at its end.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RejectedError } from '../../sdk/errors.ts';
+import { SandboxClient } from '../../sdk/sandbox.ts';
 import { runScenario, ScenarioFailedError, ScenarioInvalidError, type ScenarioResult } from '../../sdk/scenario/index.ts';
 import { ensureBuilt, ROOT, runSeller } from '../helpers/cli.ts';
 import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
@@ -114,7 +116,7 @@ describe('seller sandbox run', () => {
     const before = sellerCount();
     const run = await runSeller(['sandbox', 'run', '-'], { env, input: BROKEN, timeoutMs: 60_000 });
     expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toMatch(/step 5 \(steps\[4\], line 8, expect\): expected order o1 status delivered, found ord_\w+ status awaiting_delivery/);
+    expect(run.stderr).toContain('step 5 (steps[4], line 8, expect): expected order o1 status delivered, found status awaiting_delivery');
     expect(run.stderr).toMatch(/the steps after it did not run/);
     expect(run.stdout).toMatch(/^order\to1\tord_\w+\t/m);
     expect(sellerCount()).toBe(before + 1); // `never` was not made
@@ -124,7 +126,13 @@ describe('seller sandbox run', () => {
     const doc = JSON.parse(json.stdout) as ScenarioResult & { failure: Record<string, unknown> };
     expect(doc.stepsRun).toBe(4);
     expect(doc.results.never).toBeUndefined();
-    expect(doc.failure).toMatchObject({ step: { number: 5, path: 'steps[4]', line: 8, verb: 'expect' }, kind: 'expectation', expected: 'order o1 status delivered' });
+    expect(doc.failure).toMatchObject({
+      step: { number: 5, path: 'steps[4]', line: 8, verb: 'expect' },
+      kind: 'expectation',
+      expected: 'order o1 status delivered',
+      subject: { kind: 'order', name: 'o1', id: doc.results.o1!.kind === 'order' ? doc.results.o1!.id : '' },
+      checks: [{ field: 'status', expected: 'delivered', found: 'awaiting_delivery' }],
+    });
   }, 90_000);
 
   it('refuses a malformed file with exit 2, naming every bad path with its line, and makes nothing', async () => {
@@ -142,12 +150,24 @@ describe('seller sandbox run', () => {
     expect(sellerCount()).toBe(before);
   });
 
-  it('says the problems in Russian under a Russian locale, with the same paths, lines and exit code', async () => {
+  it('says the problems and a failed expectation in Russian under a Russian locale, with the same paths, lines and exit codes', async () => {
     const run = await runSeller(['sandbox', 'run', '-'], { env: { ...env, LANG: 'ru_RU.UTF-8' }, input: MALFORMED });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('(stdin):6: steps[2].pay.order: ни один шаг до этого не назван o7');
-    expect(run.stderr).toContain('(stdin):7: steps[3].buy.card: shop — это продавец, а нужен карточка');
-  });
+    expect(run.stderr).toContain('(stdin):7: steps[3].buy.card: shop — это продавец, а здесь нужно: карточка');
+    const broken = await runSeller(['sandbox', 'run', '-'], { env: { ...env, LANG: 'ru_RU.UTF-8' }, input: BROKEN, timeoutMs: 60_000 });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('шаг 5 (steps[4], строка 8, expect): ожидалось: заказ o1 — status delivered; на деле: status awaiting_delivery');
+  }, 60_000);
+});
+
+describe('the READMEs', () => {
+  it.each(['README.md', 'README.ru.md'])('%s shows a scenario that runs as written', async (file) => {
+    const block = /```yaml\n(name: [^\n]*\nsteps:[\s\S]*?)```/.exec(readFileSync(join(ROOT, file), 'utf8'))?.[1];
+    expect(block, `${file} has no scenario block`).toBeDefined();
+    const result = await runScenario(block!, sdkOptions());
+    expect(result.results.o1).toMatchObject({ kind: 'order', status: 'disputed' });
+  }, 60_000);
 });
 
 describe('runScenario (the SDK) agrees with the CLI', () => {
@@ -226,4 +246,27 @@ steps:
     const after = await runSeller(['sandbox', 'run', '-'], { env, input: MOVES_CLOCK });
     expect(after.code, after.stderr).toBe(0);
   }, 90_000);
+});
+
+describe('the fault: step', () => {
+  it('adds the fault for the named seller; the runner retries through it, and the run clears its faults at the end', async () => {
+    const result = await runScenario(readFileSync(join(EXAMPLES, 'deliver-through-503s.yaml'), 'utf8'), sdkOptions());
+    const fault = result.made.find((m) => m.kind === 'fault');
+    expect(fault).toMatchObject({ kind: 'fault', id: expect.stringMatching(/^flt_/), seller: 'shop', what: 'orders.deliver 503' });
+    expect(result.results.o1).toMatchObject({ status: 'delivered' });
+    const sb = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
+    expect((await sb.listFaults()).items.map((f) => f.id)).not.toContain((fault as { id: string }).id);
+  }, 60_000);
+
+  it('is checked before the run by the flags’ own rules, named by path and line', async () => {
+    const before = sellerCount();
+    const text = 'steps:\n  - seller: { as: shop }\n  - fault: { seller: shop, op: orders.shipIt, status: 503 }\n  - fault: { op: orders.deliver, status: 418 }\n  - fault: { seller: ghost, op: "*", drop-after: true, every: 1 }\n';
+    const run = await runSeller(['sandbox', 'run', '-'], { env, input: text });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('(stdin):3: steps[1].fault.op: orders.shipIt is not an operation of the seller API');
+    expect(run.stderr).toContain('(stdin):4: steps[2].fault.status: one of 429, 500, 502, 503');
+    expect(run.stderr).toContain('(stdin):5: steps[3].fault.every: a whole number from 2');
+    expect(run.stderr).toContain('(stdin):5: steps[3].fault.seller: no step before this one is named ghost');
+    expect(sellerCount()).toBe(before);
+  });
 });

@@ -75,7 +75,7 @@ describe('names', () => {
     ]);
   });
 
-  it('given by a step whose arguments are wrong still count, so its users are not reported too', () => {
+  it('given by a step whose arguments are wrong still count, so its users are not reported too; the names it uses are checked', () => {
     const issues = problems({ steps: [{ seller: { as: 'shop', admission: 'maybe' } }, { status: { seller: 'shop', status: 'active' } }] });
     expect(issues.map((i) => i.path)).toEqual(['steps[0].seller.admission']);
   });
@@ -87,7 +87,8 @@ describe('names', () => {
     expect(issues.map((i) => `${i.path}: ${i.message}`)).toEqual([
       'steps[1].expect.stock: shop is a seller (steps[0]), not a card',
       'steps[2].expect.card: shop is a seller (steps[0]), not a card',
-      expect.stringMatching(/^steps\[3\]\.expect\.status: /),
+      expect.stringMatching(/^steps\[3\]\.expect\.status: Invalid option: /),
+      'steps[3].expect.order: shop is a seller (steps[0]), not an order',
     ]);
   });
 });
@@ -111,8 +112,15 @@ describe('the shape', () => {
       '4 steps[2]: a step is one verb with its arguments, such as {pay: {order: o1}}',
       '5 steps[3].clock.advance: not a duration: write it as 90s, 30m, 2h, 1d or 1h30m',
       '6 steps[4].stock: give exactly one of count or items',
+      '6 steps[4].stock.card: no step before this one is named c',
       '7 steps[5].expect: an expectation is about an order (order), a stock (stock) or a webhook event (webhook)',
       expect.stringMatching(/^8 steps\[6\]\.hooks\.events\[0\]: /),
+    ]);
+  });
+
+  it('an expectation waits at most 10 minutes', () => {
+    expect(at(problems({ steps: [{ seller: { as: 'shop' } }, { expect: { webhook: 'order.paid', seller: 'shop', within: '1h' } }] }))).toEqual([
+      '- steps[1].expect.within: an expectation waits at most 10m',
     ]);
   });
 
