@@ -146,6 +146,13 @@ describe('createSellerMock', () => {
     }
   });
 
+  it("answers the sandbox's faults as the server does: a 503 once, then the real answer", async () => {
+    await mock.sandbox.addFault({ op: 'orders.list', status: 503, times: 1 });
+    const failed = await client().orders.list().catch((e: unknown) => e);
+    expect(failed).toMatchObject({ status: 503 });
+    expect((await client().orders.list()).items).toEqual([]);
+  });
+
   it('limits the rate as the server does', async () => {
     const limited = await createSellerMock({ server: { rateLimit: { perMinute: 60, burst: 2 } } });
     try {
