@@ -289,7 +289,7 @@ export async function runDecide(opts: { id: string; approve: boolean }, deps: De
     already_decided: t('sandbox.hints.alreadyDecided'),
   });
   if (wantsJson(deps)) printJson(deps.io, request);
-  else say(deps.io, t('sandbox.requestIsNow', { id: request.id, title: request.title, status: request.status }));
+  else say(deps.io, t('sandbox.requestIsNow', { id: request.id, title: request.title, status: word('requestStatus', request.status) }));
 }
 
 export interface ClockOptions {
