@@ -20,6 +20,7 @@ import type { ImageStore } from './store/images.ts';
 import type { Store } from './store/store.ts';
 import type { ResolveLookup } from './webhooks/address.ts';
 import type { WebhookOutbox } from './webhooks/outbox-state.ts';
+import type { AttemptResult, SignedDelivery } from './webhooks/sender.ts';
 
 export interface ServerOptions {
   /** Lets webhook addresses be `http://` on loopback (local development only). */
@@ -34,6 +35,11 @@ export interface ServerOptions {
   hookLookup: ResolveLookup | null;
   /** Whether every answer is also checked against the contract by zod (development, tests: server/http/answer-json.ts). */
   checkAnswers: boolean;
+  /**
+   * Where webhook deliveries go instead of the network (`service-seller-server/msw` keeps them);
+   * absent: sent to the subscriber's address. The server's own probe receiver is reached as before.
+   */
+  hookSend?: ((url: string, delivery: SignedDelivery) => Promise<AttemptResult>) | undefined;
 }
 
 export interface ServerContext {

@@ -273,6 +273,7 @@ async function deliver(
   const signed = signDelivery(d, number, secret, signedAtMs);
   const probePath = probeTarget(svc, doc, hook.url);
   if (probePath !== null) return { result: await deliverInternally(st, probePath, signed), headers: signed.headers };
+  if (svc.options.hookSend) return { result: await svc.options.hookSend(hook.url, signed), headers: signed.headers };
   const result = await sendAttempt(hook.url, signed, {
     allowLocal: svc.options.allowLocalHooks,
     timeoutMs: svc.options.hookTimeoutMs,
