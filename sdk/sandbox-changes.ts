@@ -26,7 +26,8 @@ export type ChangeEventRead = ChangeEvent | { type: string; [field: string]: unk
 
 /** Opens the stream and yields its events until the server ends it or `signal` aborts. */
 export async function* readChanges(transport: () => Transport, options: ChangesOptions = {}): AsyncGenerator<ChangeEventRead, void, undefined> {
-  const { baseUrl, fetch, headers } = transport().config;
+  // No fetch of the caller: the global one, read now (sdk/transport.ts `TransportConfig.fetch`).
+  const { baseUrl, fetch = globalThis.fetch, headers } = transport().config;
   const query = options.sellerId ? `?sellerId=${encodeURIComponent(options.sellerId)}` : '';
   const url = `${baseUrl}${BASE_PATH.sandbox}${SANDBOX_CHANGES_PATH}${query}`;
   let res: Response;
