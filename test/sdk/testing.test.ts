@@ -20,13 +20,15 @@ const timestamp = fc.date({ min: new Date('2000-01-01T00:00:00.000Z'), max: new 
 const day = fc.date({ min: new Date('2000-01-01T00:00:00.000Z'), max: new Date('2100-01-01T00:00:00.000Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
 const slug = fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,20}$/);
 const id = (prefix: string) => fc.stringMatching(new RegExp(`^${prefix}_[A-Za-z0-9]{1,30}$`));
-const int = fc.integer({ min: -1_000_000, max: 1_000_000 });
 const count = fc.nat({ max: 1_000_000 });
+/** A card number: the contract's integers carry their bounds (issue 32): numbers from 1, counts from 0. */
+const cardNumber = fc.integer({ min: 1, max: 1_000_000 });
+const positive = fc.integer({ min: 1, max: 1_000_000 });
 
 const orderPartial = fc.record(
   {
     id: id('ord'),
-    number: int,
+    number: cardNumber,
     service: slug,
     tariff: slug,
     productType: fc.constantFrom(...PRODUCT_TYPES),
@@ -35,9 +37,9 @@ const orderPartial = fc.record(
     status: fc.constantFrom(...ORDER_STATUSES),
     isTest: fc.boolean(),
     needsAction: fc.boolean(),
-    slaMinutes: int,
+    slaMinutes: count,
     deliverBy: fc.option(timestamp, { nil: null }),
-    guaranteeDays: int,
+    guaranteeDays: count,
     guaranteeUntil: fc.option(timestamp, { nil: null }),
     nextChargeDay: fc.option(day, { nil: null }),
     createdAt: timestamp,
@@ -49,19 +51,19 @@ const orderPartial = fc.record(
 
 const cardPartial = fc.record(
   {
-    number: int,
+    number: cardNumber,
     service: slug,
     tariff: slug,
     productType: fc.constantFrom(...PRODUCT_TYPES),
     deliveryMethod: fc.constantFrom(...DELIVERY_METHODS),
     priceRub: count,
-    slaMinutes: int,
-    guaranteeDays: int,
+    slaMinutes: count,
+    guaranteeDays: count,
     description: fc.string(),
     creditsType: fc.option(fc.constantFrom(...CREDITS_TYPES), { nil: null }),
-    creditsAmount: fc.option(int, { nil: null }),
+    creditsAmount: fc.option(positive, { nil: null }),
     creditsRate: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: null }),
-    declaredStock: int,
+    declaredStock: count,
     confirmRequired: fc.boolean(),
     isActive: fc.boolean(),
     isTest: fc.boolean(),
@@ -75,7 +77,7 @@ const cardPartial = fc.record(
 );
 
 /** Valid event data fields, any kind's (a kind keeps only the ones of its schema when parsed). */
-const eventDataPartial = fc.record({ order: id('ord'), number: int, status: fc.constantFrom(...ORDER_STATUSES), slaMinutes: int }, { requiredKeys: [] });
+const eventDataPartial = fc.record({ order: id('ord'), number: cardNumber, status: fc.constantFrom(...ORDER_STATUSES), slaMinutes: count }, { requiredKeys: [] });
 
 describe('fakeOrder, fakeCard, fakeEvent', () => {
   it('fakeOrder() of any valid partial is an Order of the contract, the partial kept', () => {
