@@ -20,6 +20,8 @@ export {
   ERROR_STATUS,
   ErrorBody,
   ErrorCode,
+  ErrorDetail,
+  RequestIssue,
   PAGE_LIMIT_DEFAULT,
   PAGE_LIMIT_MAX,
   Refusal,
@@ -30,4 +32,5 @@ export {
   Timestamp,
   type Page,
 } from './common.ts';
+export * from './error-data.ts';
 export { BASE_PATH, type AnyOperation, type HttpMethod, type Operation, type Surface } from './operation.ts';
