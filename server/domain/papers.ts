@@ -116,9 +116,10 @@ export function confirmRegistry(p: PapersRecord): { confirmed: boolean; already:
 }
 
 /** A failed check of the SDK's validators as the details of the refusal of the same kind. */
-function refusalOf<K extends string>(check: CheckFailure & { kind: K }): RefusalDetails<K> {
+function refusalOf(check: CheckFailure): RefusalDetails<never> {
   const { ok: _ok, kind: _kind, detail: _detail, ...values } = check;
-  return values as RefusalDetails<K>;
+  // The check's reason is the contract's reason of its kind (sdk/validate/bank.ts `CheckFailure`).
+  return values as RefusalDetails<never>;
 }
 
 /**

@@ -71,7 +71,8 @@ describe('validateCard: each rule broken', () => {
     expect(validateCard(spotify, { ...sub, tariff: 'gold' }, ip)).toEqual({
       kind: 'complaint',
       field: 'tariff',
-      allowed: ['individual', 'duo', 'family'],
+      allowed: ['individual', 'duo', 'family'],,
+      reason: 'not_allowed',
     });
   });
 
@@ -87,16 +88,17 @@ describe('validateCard: each rule broken', () => {
     expect(validateCard(spotify, { ...sub, deliveryMethod: 'credentials' }, ip)).toEqual({
       kind: 'complaint',
       field: 'deliveryMethod',
-      allowed: ['own_account', 'invite'],
+      allowed: ['own_account', 'invite'],,
+      reason: 'not_allowed',
     });
   });
 
   it('slaMinutes outside slaChoices → complaint with the choices', () => {
-    expect(validateCard(spotify, { ...sub, slaMinutes: 45 }, ip)).toEqual({ kind: 'complaint', field: 'slaMinutes', allowed: [30, 60, 180, 720] });
+    expect(validateCard(spotify, { ...sub, slaMinutes: 45 }, ip)).toEqual({ kind: 'complaint', field: 'slaMinutes', allowed: [30, 60, 180, 720], reason: 'not_allowed' });
   });
 
   it('guaranteeDays outside guaranteeChoices → complaint with the choices', () => {
-    expect(validateCard(spotify, { ...sub, guaranteeDays: 14 }, ip)).toEqual({ kind: 'complaint', field: 'guaranteeDays', allowed: [0, 7, 30, 90] });
+    expect(validateCard(spotify, { ...sub, guaranteeDays: 14 }, ip)).toEqual({ kind: 'complaint', field: 'guaranteeDays', allowed: [0, 7, 30, 90], reason: 'not_allowed' });
   });
 
   it.each([
@@ -125,7 +127,8 @@ describe('validateCard: credits', () => {
     expect(validateCard(openai, { ...pack, service: 'openai-api', tariff: 'balance', slaMinutes: 60 }, ip)).toEqual({
       kind: 'complaint',
       field: 'creditsType',
-      allowed: ['rate'],
+      allowed: ['rate'],,
+      reason: 'not_allowed',
     });
   });
 
