@@ -71,7 +71,7 @@ describe('validateCard: each rule broken', () => {
     expect(validateCard(spotify, { ...sub, tariff: 'gold' }, ip)).toEqual({
       kind: 'complaint',
       field: 'tariff',
-      allowed: ['individual', 'duo', 'family'],,
+      allowed: ['individual', 'duo', 'family'],
       reason: 'not_allowed',
     });
   });
@@ -88,7 +88,7 @@ describe('validateCard: each rule broken', () => {
     expect(validateCard(spotify, { ...sub, deliveryMethod: 'credentials' }, ip)).toEqual({
       kind: 'complaint',
       field: 'deliveryMethod',
-      allowed: ['own_account', 'invite'],,
+      allowed: ['own_account', 'invite'],
       reason: 'not_allowed',
     });
   });
@@ -127,7 +127,7 @@ describe('validateCard: credits', () => {
     expect(validateCard(openai, { ...pack, service: 'openai-api', tariff: 'balance', slaMinutes: 60 }, ip)).toEqual({
       kind: 'complaint',
       field: 'creditsType',
-      allowed: ['rate'],,
+      allowed: ['rate'],
       reason: 'not_allowed',
     });
   });
