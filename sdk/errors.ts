@@ -145,10 +145,19 @@ export class ServerError extends SellerError {
 export class ConnectionError extends SellerError {
   override name = 'ConnectionError';
   readonly timedOut: boolean;
+  /** The origin the call went to (`http://127.0.0.1:8080`), when known. */
+  readonly origin: string | undefined;
+  /** The attempt's time limit, for a timeout. */
+  readonly timeoutMs: number | undefined;
+  /** The system's code of the failure (`ECONNREFUSED`), when there is one. */
+  readonly errno: string | undefined;
 
-  constructor(init: Omit<SellerErrorInit, 'code'> & { timedOut?: boolean }) {
+  constructor(init: Omit<SellerErrorInit, 'code'> & { timedOut?: boolean; origin?: string | undefined; timeoutMs?: number | undefined; errno?: string | undefined }) {
     super({ ...init, code: 'connection' });
     this.timedOut = init.timedOut ?? false;
+    this.origin = init.origin;
+    this.timeoutMs = init.timeoutMs;
+    this.errno = init.errno;
   }
 }
 

@@ -65,15 +65,17 @@ export function notFoundWords(data: Record<string, unknown>): string | undefined
   return typeof id === 'string' && id !== '' ? t(`errors.notFound.${record}.withId`, { id }) : t(`errors.notFound.${record}.noId`);
 }
 
-/** One issue of a `bad_request` in words; undefined for an issue code this CLI does not know. */
+/** One issue of a `bad_request` in words (one of a code this CLI does not know: where, and that it is not valid). */
 function issueWords(issue: unknown): string | undefined {
   const data = detailData(issue);
-  if (!data || typeof data['code'] !== 'string' || !has(`errors.issue.${data['code']}`)) return undefined;
+  if (!data) return undefined;
   const path = Array.isArray(data['path']) ? data['path'].map(String).join('.') : '';
-  return t(`errors.issue.${data['code']}`, { expected: '', minimum: '', maximum: '', values: '', keys: '', ...valuesOf(data), path });
+  // An issue code of a newer service: where, and that the value is not valid.
+  const code = typeof data['code'] === 'string' && has(`errors.issue.${data['code']}`) ? data['code'] : 'custom';
+  return t(`errors.issue.${code}`, { expected: '', minimum: '', maximum: '', values: '', keys: '', ...valuesOf(data), path });
 }
 
-/** The issues of a `bad_request` in words, `; `-joined; undefined when any is of a code this CLI does not know. */
+/** The issues of a `bad_request` in words, `; `-joined; undefined when there are none. */
 export function issuesWords(data: Record<string, unknown>): string | undefined {
   const { issues } = data;
   if (!Array.isArray(issues) || issues.length === 0) return undefined;
@@ -90,6 +92,8 @@ export function detailWords(code: string, detail: unknown): string | undefined {
   if (!data) return undefined;
   if (code === 'not_found') return notFoundWords(data);
   if ((code === 'no_key' || code === 'bad_key') && data['credential'] === 'admin_token') return t(`errors.adminToken.${code}`);
+  // No key in the CLI's own settings (cli/lib/client.ts): the profile it looked in.
+  if (code === 'no_key' && typeof data['profile'] === 'string') return t('client.noApiKeyFor', { profile: data['profile'] });
   if (code === 'bad_request') return issuesWords(data);
   return undefined;
 }

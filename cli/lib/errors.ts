@@ -130,12 +130,19 @@ function notTheApi(error: SellerError): string[] | undefined {
  */
 function detailOf(error: SellerError): string {
   if (error instanceof PermissionError && error.neededScope) return t('errors.detail.lacksScope', { scope: error.neededScope });
-  if (error instanceof ConnectionError) return t(error.timedOut ? 'errors.detail.timedOut' : 'errors.detail.connection');
+  if (error instanceof ConnectionError) return connectionWords(error);
   if (error instanceof ResponseValidationError) return invalidAnswerWords(error);
   const said = detailWords(error.code, error.detail);
   if (said !== undefined) return said;
   if (has(`errors.detail.${error.code}`)) return t(`errors.detail.${error.code}`);
   return detailMessage(error.detail) ?? stripCode(error.message);
+}
+
+/** No answer: where the call went and the system's code, or the time limit (data of the SDK's error, not its English). */
+function connectionWords(error: ConnectionError): string {
+  if (error.timedOut) return error.timeoutMs === undefined ? t('errors.detail.timedOut') : t('errors.detail.timedOutIn', { seconds: error.timeoutMs / 1000 });
+  if (error.origin === undefined) return t('errors.detail.connection');
+  return error.errno === undefined ? t('errors.detail.connectionTo', { origin: error.origin }) : t('errors.detail.connectionToWhy', { origin: error.origin, errno: error.errno });
 }
 
 /** An answer that does not match the contract: where, if known (a path is data, not English). */
