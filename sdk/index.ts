@@ -40,6 +40,7 @@ export {
   ServerError,
   ConnectionError,
   ResponseValidationError,
+  detailMessage,
   errorFromResponse,
   isRejected,
   isSellerError,
