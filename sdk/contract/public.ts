@@ -32,5 +32,4 @@ export {
   Timestamp,
   type Page,
 } from './common.ts';
-export * from './error-data.ts';
 export { BASE_PATH, type AnyOperation, type HttpMethod, type Operation, type Surface } from './operation.ts';
