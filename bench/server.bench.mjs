@@ -6,6 +6,10 @@
  *
  * An info line repeats the reference run over a seller with only 60 orders (the same 50-order
  * page): it separates what grows with the store from the fixed cost of the pipeline.
+ *
+ * Sandbox faults (issue 27): the same small run with 20 faults in force for other sellers (every
+ * call is matched against them and passes), against no fault, same child, same run. Target: at
+ * least 0.9 of the requests per second.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -50,7 +54,41 @@ async function reference(orders, seconds) {
   }
 }
 
+/** req/s of the small run with no fault, then with 20 faults for other sellers (none hits). */
+async function faultCost() {
+  const api = await startChild({ mode: 'api', orders: SMALL });
+  try {
+    const headers = { authorization: `Bearer ${api.apiKey}` };
+    const sandbox = (method, p, body) =>
+      fetch(`${api.url}/sandbox/v1${p}`, {
+        method,
+        headers: { authorization: `Bearer ${api.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then((r) => r.json());
+    const others = [];
+    for (let i = 0; i < 4; i++) others.push((await sandbox('POST', '/sellers', { admission: 'complete' })).sellerId);
+    const add = async () => {
+      for (let i = 0; i < 20; i++) await sandbox('POST', '/faults', { sellerId: others[i % 4], op: i % 2 ? '*' : 'orders.list', status: 503, ...(i % 3 ? { every: 2 } : {}) });
+    };
+    // Interleaved, best of two each: a shared machine's noise falls on both sides alike.
+    const none = [];
+    const faulty = [];
+    for (let round = 0; round < 2; round++) {
+      none.push(await measure(api.url, headers, pick(1, 3)));
+      await add();
+      log('  server: the same with 20 faults for other sellers');
+      faulty.push(await measure(api.url, headers, pick(1, 3)));
+      await sandbox('DELETE', '/faults');
+    }
+    const best = (runs) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
+    return { none: best(none), faulty: best(faulty) };
+  } finally {
+    await api.stop();
+  }
+}
+
 export async function run() {
+  const faults = await faultCost();
   const tmp = tempDir('server');
   const { body, contentType, result: real } = await reference(ORDERS);
   const small = (await reference(SMALL, pick(1, 4))).result;
@@ -89,6 +127,13 @@ export async function run() {
       `bare fastify ${fmt.rate(base.rps)}`,
       small.rps / base.rps,
       {},
+    ),
+    ratioRow(
+      `GET /orders?limit=50, ${SMALL} orders: req/s with 20 sandbox faults for other sellers`,
+      fmt.rate(faults.faulty.rps),
+      `no fault ${fmt.rate(faults.none.rps)}`,
+      faults.faulty.rps / faults.none.rps,
+      { atLeast: 0.9 },
     ),
   ];
 }

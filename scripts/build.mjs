@@ -42,6 +42,8 @@ const sdkEntries = present({
   strict: 'sdk/strict.ts',
   'doctor/index': 'sdk/doctor/index.ts',
   'autopilot/index': 'sdk/autopilot/index.ts',
+  // Scenario files against the sandbox (zod loaded on first use, yaml bundled as for the autopilot).
+  'scenario/index': 'sdk/scenario/index.ts',
 });
 const peers = ['zod', 'zod/*', 'ajv', 'ajv/*'];
 const strictByName = { SELLER_STRICT_MODULE: '"service-seller/strict"' };
@@ -172,7 +174,7 @@ if (written.omitted.join() !== SCHEMA_TYPES.join()) {
 writeFileSync(join(types, 'sdk', 'contract', 'types.d.ts'), written.text);
 rewriteSpecifiers(types);
 cpSync(join(types, 'sdk'), out('sdk', 'dist', 'types'), { recursive: true });
-cpSync(types, out('server', 'dist', 'types'), { recursive: true, filter: (src) => !src.includes(`${join(types, 'sdk')}/doctor`) && !src.includes(`${join(types, 'sdk')}/autopilot`) });
+cpSync(types, out('server', 'dist', 'types'), { recursive: true, filter: (src) => !src.includes(`${join(types, 'sdk')}/doctor`) && !src.includes(`${join(types, 'sdk')}/autopilot`) && !src.includes(`${join(types, 'sdk')}/scenario`) });
 ctsTwins(out('sdk', 'dist', 'types'));
 ctsTwins(out('server', 'dist', 'types'));
 

@@ -5,14 +5,16 @@
  */
 
 const UNIT_SECONDS: Record<string, number> = {
-  s: 1, sec: 1, с: 1, сек: 1,
-  m: 60, min: 60, мин: 60, м: 60,
-  h: 3600, ч: 3600,
-  d: 86_400, д: 86_400,
-  w: 604_800, н: 604_800, нед: 604_800,
+  s: 1, sec: 1, 'с': 1, 'сек': 1,
+  m: 60, min: 60, 'мин': 60, 'м': 60,
+  h: 3600, 'ч': 3600,
+  d: 86_400, 'д': 86_400,
+  w: 604_800, 'н': 604_800, 'нед': 604_800,
 };
 
-const PART = /(\d+)\s*(sec|min|сек|мин|нед|[smhdwсмчдн])(?![a-zа-яё])/giy;
+// Built from a string, which the bundler writes as ASCII escapes (the `seller` bundle stays ASCII:
+// test/cli/bundle-text.test.ts); a regex literal's Cyrillic would stay as it is.
+const PART = new RegExp('(\\d+)\\s*(sec|min|сек|мин|нед|[smhdwсмчдн])(?![a-zа-яё])', 'giy');
 
 /** The duration in whole seconds, or `undefined` when the text is not one. */
 export function parseDuration(text: string): number | undefined {

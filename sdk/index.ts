@@ -10,6 +10,8 @@ export { SellerClient, SDK_VERSION, DEFAULT_BASE_URL } from './client.ts';
 export type { SellerClientOptions, CommonClientOptions, RawRequest } from './client.ts';
 export { SandboxClient } from './sandbox.ts';
 export type { SandboxClientOptions } from './sandbox.ts';
+export { faultBody, FaultFlagsError, FAULT_OPERATIONS } from './sandbox-faults.ts';
+export type { FaultFlags, FaultFlagsCode, AddFaultBody } from './sandbox-faults.ts';
 export { PagedCall } from './pagination.ts';
 export { WaitTimeoutError, fileWatermarkStore, memoryWatermarkStore } from './watch.ts';
 export type { Watermark, WatermarkStore, WatchOptions, WatchRetry, WaitForOptions, OrderPolling } from './watch.ts';

@@ -14,9 +14,11 @@ import type { ServerContext } from './context.ts';
 import { UnitOfWork } from './context.ts';
 import { registerDocs } from './docs.ts';
 import { EventBus } from './domain/event-bus.ts';
+import { FaultTable } from './faults/table.ts';
 import { buildMarket } from './domain/market.ts';
 import { sweepOrders } from './domain/order-clock.ts';
 import { OrderDeadlines } from './domain/order-deadlines.ts';
+import { ClockLeases } from './sandbox/clock-lease.ts';
 import { checkAnswersDefault } from './http/answer-json.ts';
 import { InFlight } from './http/idempotency.ts';
 import { registerImageRoute } from './http/image-route.ts';
@@ -144,6 +146,7 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
   app.addHook('onClose', async () => {
     svc.market.detach();
     svc.outbox.closed = true;
+    svc.faults.close(); // latencies and webhook delays end at once
     await webhooksIdle(svc);
   });
   // Nothing is lost across restarts: every pending delivery found in the store is queued again.
@@ -164,11 +167,13 @@ async function buildContext(opts: AppOptions): Promise<ServerContext> {
     images: new ImageStore(store.dataDir),
     clock: opts.clock ?? new Clock(store.shared.clock.offsetMs),
     deadlines: new OrderDeadlines(),
+    clockLeases: new ClockLeases(),
     limiter: new RateLimiter({ ...DEFAULT_RATE_LIMIT, ...opts.rateLimit }),
     inflight: new InFlight(),
     lastPrune: new Map(),
     keptPages: new KeptPages(),
     adminToken: opts.adminToken ?? process.env.SERVICE_ADMIN_TOKEN ?? `adm_${base62(32)}`,
+    faults: new FaultTable(),
     options: {
       allowLocalHooks: opts.allowLocalHooks ?? false,
       publicUrl: null,

@@ -6,11 +6,13 @@
  */
 import type { Clock } from './clock.ts';
 import type { EventBus } from './domain/event-bus.ts';
+import type { FaultTable } from './faults/table.ts';
 import type { Market } from './domain/market.ts';
 import type { OrderDeadlines } from './domain/order-deadlines.ts';
 import type { InFlight } from './http/idempotency.ts';
 import type { KeptPages } from './http/kept-pages.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
+import type { ClockLeases } from './sandbox/clock-lease.ts';
 import type { Sealer } from './store/crypto.ts';
 import type { SellerDoc, SharedDoc } from './store/docs.ts';
 import type { ImageStore } from './store/images.ts';
@@ -47,6 +49,8 @@ export interface ServerContext {
   clock: Clock;
   /** Which sellers have an order deadline coming, and the order sweep's state (server/domain/order-deadlines.ts). */
   deadlines: OrderDeadlines;
+  /** The lease of the clock a scenario run that moves it holds (server/sandbox/clock-lease.ts). */
+  clockLeases: ClockLeases;
 
   // ---- one call's way in (server/http/execute.ts)
   /** Rate limits per key and per seller (server/http/rate-limit.ts). */
@@ -59,6 +63,8 @@ export interface ServerContext {
   keptPages: KeptPages;
   /** The sandbox's admin token. */
   adminToken: string;
+  /** The sandbox's faults on demand and webhook chaos, in memory (server/faults/table.ts). */
+  faults: FaultTable;
   options: ServerOptions;
 
   // ---- what follows from changes

@@ -31,6 +31,8 @@ import { readTextInput } from '../lib/input.ts';
 import { isInteractive, type IO } from '../lib/io.ts';
 import { note, printJson, say } from '../lib/output.ts';
 import { cancellable, type Choice } from '../lib/prompts.ts';
+import { confirmTheme, inputTheme, notEmpty, selectTheme } from '../lib/prompt-theme.ts';
+import { checkOf, daysArg, minutesArg, readRoubles, roublesArg } from '../lib/typed-values.ts';
 import { minutes, nearestSlugs, positionOf } from './catalog.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -56,9 +58,9 @@ export const FLAG_OF: Record<CardField | 'service', string> = {
 export function addEditableFlags(command: Command): Command {
   return command
     .addOption(openOption('--delivery <method>', t('cardsCreate.deliveryMethod'), DELIVERY_METHODS))
-    .option('--sla <minutes>', t('cardsCreate.deliveryTimeInMinutes'), positiveInt)
-    .option('--guarantee <days>', t('cardsCreate.guaranteeInDaysOne'), nonNegativeIntArg)
-    .option('--price <rub>', t('cardsCreate.priceInWholeRoubles'), positiveInt)
+    .option('--sla <minutes>', t('cardsCreate.deliveryTimeInMinutes'), minutesArg)
+    .option('--guarantee <days>', t('cardsCreate.guaranteeInDaysOne'), daysArg)
+    .option('--price <rub>', t('cardsCreate.priceInWholeRoubles'), roublesArg)
     .option('--description <text>', t('cardsCreate.cardDescription'))
     .option('--description-file <path>', t('cardsCreate.readTheDescriptionFrom'))
     .addOption(openOption('--credits-type <type>', t('cardsCreate.creditsTypeCreditsCards'), CREDITS_TYPES))
@@ -169,12 +171,18 @@ export function inquirerWalk(io: IO): WalkPrompter {
   const load = () => import('@inquirer/prompts');
   const named = (choices: readonly Choice[]) => choices.map((c) => ({ value: c.value, name: c.name ?? c.value }));
   return {
-    select: (message, choices) => cancellable(load().then((p) => p.select<string>({ message, choices: named(choices) }, context))),
+    select: (message, choices) => cancellable(load().then((p) => p.select<string>({ message, choices: named(choices), theme: selectTheme() }, context))),
     search: (message, source) =>
-      cancellable(load().then((p) => p.search<string>({ message, source: async (term) => named(await source(term ?? '')) }, context))),
-    input: (message, options = {}) =>
-      cancellable(load().then((p) => p.input({ message, required: options.required ?? true, ...(options.validate ? { validate: options.validate } : {}) }, context))),
-    confirm: (message, defaultAnswer = true) => cancellable(load().then((p) => p.confirm({ message, default: defaultAnswer }, context))),
+      cancellable(load().then((p) => p.search<string>({ message, source: async (term) => named(await source(term ?? '')), theme: selectTheme() }, context))),
+    input: (message, options = {}) => {
+      // Our own check of an empty answer: inquirer's `required` says it in English.
+      const validate = (value: string): true | string => {
+        if ((options.required ?? true) && notEmpty(value) !== true) return notEmpty(value);
+        return options.validate ? options.validate(value) : true;
+      };
+      return cancellable(load().then((p) => p.input({ message, validate, theme: inputTheme() }, context)));
+    },
+    confirm: (message, defaultAnswer = true) => cancellable(load().then((p) => p.confirm({ message, default: defaultAnswer, theme: confirmTheme() }, context))),
   };
 }
 
@@ -329,8 +337,8 @@ async function sellerTypeOf(client: SellerClient): Promise<SellerType | null> {
   }
 }
 
-const positiveIntText = (value: string): true | string => (/^\d+$/.test(value.trim()) && Number(value) >= 1 ? true : 'a whole number, at least 1');
-const positiveNumberText = (value: string): true | string => (/^\d+(\.\d+)?$/.test(value.trim()) && Number(value) > 0 ? true : 'a positive number');
+const positiveIntText = (value: string): true | string => (/^\d+$/.test(value.trim()) && Number(value) >= 1 ? true : t('typed.wholeAtLeastOne'));
+const positiveNumberText = (value: string): true | string => (/^\d+([.,]\d+)?$/.test(value.trim()) && Number(value.trim().replace(',', '.')) > 0 ? true : t('typed.positiveNumber'));
 
 async function askField(
   ask: WalkPrompter,
@@ -362,7 +370,7 @@ async function askField(
       choices.credits = { ...choices.credits, amount: Number(await ask.input(t('cardsCreate.creditsPerPurchase'), { validate: positiveIntText })) };
       return;
     case 'creditsRate':
-      choices.credits = { ...choices.credits, rate: Number(await ask.input(t('cardsCreate.creditsPerRouble'), { validate: positiveNumberText })) };
+      choices.credits = { ...choices.credits, rate: Number((await ask.input(t('cardsCreate.creditsPerRouble'), { validate: positiveNumberText })).trim().replace(',', '.')) };
       return;
     case 'slaMinutes':
       choices.slaMinutes = Number(await select(t('cardsCreate.deliveryTimeSla')));
@@ -373,7 +381,7 @@ async function askField(
     case 'priceRub': {
       const types = allowedProductTypes(position, { sellerType });
       const hint = await usualPriceHint(client, position.slug, choices.productType ?? (types.length === 1 ? types[0] : undefined));
-      choices.priceRub = Number(await ask.input(t('cardsCreate.priceRub', { hint }), { validate: positiveIntText }));
+      choices.priceRub = roublesArg(await ask.input(t('cardsCreate.priceRub', { hint }), { validate: checkOf(readRoubles) }));
       return;
     }
     default:

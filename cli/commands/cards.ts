@@ -56,7 +56,8 @@ export interface CardsImageSetOptions extends CardNumberOptions {
   file: string;
 }
 
-const numberArg = ['<number>', 'card number'] as const;
+/** The `<number>` argument of every card verb, worded when the verb is registered (in that run's language). */
+const numberArg = (): [string, string] => ['<number>', t('cards.cardNumber')];
 const byNumber = (number: number): CardNumberOptions => ({ number });
 
 export const register: Register = (noun, app) => {
@@ -83,7 +84,7 @@ export const register: Register = (noun, app) => {
   noun
     .command('show')
     .description(t('cards.showACardWith'))
-    .argument(...numberArg, positiveInt)
+    .argument(...numberArg(), positiveInt)
     .action(app.run(byNumber, runCardsShow));
 
   createCommand(noun).action(app.run((o: CardsCreateOptions) => o, (opts, deps) => runCardsCreate(opts, deps)));
@@ -92,7 +93,7 @@ export const register: Register = (noun, app) => {
     noun
       .command('update')
       .description(t('cards.changeACardThe'))
-      .argument(...numberArg, positiveInt),
+      .argument(...numberArg(), positiveInt),
   )
     .addHelpText('after', t('cards.serviceTariffAndProduct'))
     .action(app.run((number: number, o: EditableFlags): CardsUpdateOptions => ({ ...o, number }), runCardsUpdate));
@@ -100,13 +101,13 @@ export const register: Register = (noun, app) => {
   noun
     .command('copy')
     .description(t('cards.copyACardInto'))
-    .argument(...numberArg, positiveInt)
+    .argument(...numberArg(), positiveInt)
     .action(app.run(byNumber, runCardsCopy));
 
   noun
     .command('on')
     .description(t('cards.switchACardOn'))
-    .argument(...numberArg, positiveInt)
+    .argument(...numberArg(), positiveInt)
     .option('--auto', t('cards.alsoSwitchAutoDelivery'))
     .option('--no-auto', t('cards.switchAutoDeliveryOff'))
     .addHelpText(
@@ -118,26 +119,26 @@ export const register: Register = (noun, app) => {
   noun
     .command('off')
     .description(t('cards.switchACardOff'))
-    .argument(...numberArg, positiveInt)
+    .argument(...numberArg(), positiveInt)
     .action(app.run(byNumber, runCardsOff));
 
   noun
     .command('test')
     .description(t('cards.markACardAs'))
-    .argument(...numberArg, positiveInt)
+    .argument(...numberArg(), positiveInt)
     .action(app.run(byNumber, (opts, deps) => runCardsSetTest({ ...opts, isTest: true }, deps)));
 
   noun
     .command('real')
     .description(t('cards.markATestCard'))
-    .argument(...numberArg, positiveInt)
+    .argument(...numberArg(), positiveInt)
     .action(app.run(byNumber, (opts, deps) => runCardsSetTest({ ...opts, isTest: false }, deps)));
 
   noun
     .command('delete')
     .alias('rm')
     .description(t('cards.deleteACardA'))
-    .argument(...numberArg, positiveInt)
+    .argument(...numberArg(), positiveInt)
     .option('-y, --yes', t('cards.doNotAskFor'))
     .action(app.run((number: number, o: { yes?: boolean }): CardsConfirmOptions => ({ number, yes: o.yes === true }), runCardsDelete));
 
@@ -145,14 +146,14 @@ export const register: Register = (noun, app) => {
   image
     .command('set')
     .description(t('cards.uploadTheCardImage'))
-    .argument(...numberArg, positiveInt)
+    .argument(...numberArg(), positiveInt)
     .argument('<file>', t('cards.imageFile'))
     .action(app.run((number: number, file: string): CardsImageSetOptions => ({ number, file }), runCardsImageSet));
   image
     .command('rm')
     .alias('remove')
     .description(t('cards.removeTheCardImage'))
-    .argument(...numberArg, positiveInt)
+    .argument(...numberArg(), positiveInt)
     .option('-y, --yes', t('cards.doNotAskFor'))
     .action(app.run((number: number, o: { yes?: boolean }): CardsConfirmOptions => ({ number, yes: o.yes === true }), runCardsImageRm));
 };

@@ -3,7 +3,7 @@
  * sellers; scope `catalog`), its usual prices and demand, and requests for missing positions.
  */
 import { editDistance } from '../lib/edit-distance.ts';
-import { both, dateTime, days, duration, either, money, rubles, word } from '../i18n/format.ts';
+import { both, dateTime, days, duration, either, money, named, rubles, word } from '../i18n/format.ts';
 import { t } from '../i18n/index.ts';
 import { Option } from 'commander';
 import { PRODUCT_TYPES } from '../../sdk/contract/constants.ts';
@@ -98,8 +98,8 @@ export async function runCatalogList(opts: CatalogListOptions, deps: Deps): Prom
     columns: [
       { header: t('catalog.slug'), value: (p) => p.slug },
       { header: t('catalog.title'), value: (p) => p.title },
-      { header: t('catalog.category'), value: (p) => p.category },
-      { header: t('catalog.productTypes'), value: (p) => p.productTypes },
+      { header: t('catalog.category'), value: (p) => word('category', p.category) },
+      { header: t('catalog.productTypes'), value: (p) => p.productTypes.map((type) => word('productType', type)) },
     ],
   });
 }
@@ -155,7 +155,7 @@ export async function runCatalogShow(opts: { slug: string }, deps: Deps): Promis
 function printPosition(deps: Deps, p: Position): void {
   say(deps.io, `${p.title} (${p.slug})`);
   printFields(deps.io, [
-    [t('catalog.category2'), p.category],
+    [t('catalog.category2'), word('category', p.category)],
     [t('catalog.tariffs'), p.tariffs.map((t) => `${t.slug} (${t.title})`)],
     // In minutes, the unit of `--sla`.
     [t('catalog.slaChoices'), p.slaChoices.map((m) => t('units.minutes', { n: m }))],
@@ -163,11 +163,13 @@ function printPosition(deps: Deps, p: Position): void {
     ...(p.creditsTypes ? [[t('catalog.creditsTypes'), p.creditsTypes] as const] : []),
   ]);
   say(deps.io, t('catalog.productTypesAndTheir'));
-  const width = Math.max(...p.productTypes.map((type) => type.length));
-  for (const type of p.productTypes) {
+  // In words with the value to type (`подписка (subscription)`): `--type` and `--delivery` take the values.
+  const types = p.productTypes.map((type) => named('productType', type));
+  const width = Math.max(...types.map((type) => type.length));
+  p.productTypes.forEach((type, i) => {
     const methods = (p.deliveryMethods as Record<string, unknown>)[type];
-    say(deps.io, `  ${type.padEnd(width)}  ${Array.isArray(methods) ? methods.join(', ') : ''}`);
-  }
+    say(deps.io, `  ${types[i]!.padEnd(width)}  ${Array.isArray(methods) ? methods.map((m: string) => named('deliveryMethod', m)).join(', ') : ''}`);
+  });
 }
 
 /** 15 → "15 min", 90 → "1 h 30 min", 1440 → "1 d". */
@@ -184,7 +186,7 @@ export async function runCatalogPrice(opts: CatalogPriceOptions, deps: Deps): Pr
     return;
   }
   const value = price.usualPriceRub === null ? t('catalog.unknownFewerThanLive') : t('catalog.rubMedianOfLive', { price: money(price.usualPriceRub), count: price.liveCards });
-  say(deps.io, t('catalog.usualPriceOf', { service: price.service, productType: price.productType, value }));
+  say(deps.io, t('catalog.usualPriceOf', { service: price.service, productType: word('productType', price.productType), value }));
 }
 
 export async function runCatalogDemand(opts: CatalogDemandOptions, deps: Deps): Promise<void> {
@@ -198,7 +200,7 @@ export async function runCatalogDemand(opts: CatalogDemandOptions, deps: Deps): 
     demand.items,
     [
       { header: t('catalog.service'), value: (d) => d.service },
-      { header: t('catalog.type'), value: (d) => d.productType },
+      { header: t('catalog.type'), value: (d) => word('productType', d.productType) },
       { header: t('catalog.ordersD'), value: (d) => d.orders30d },
       { header: t('catalog.liveCards'), value: (d) => d.liveCards },
       { header: t('catalog.usualPrice'), value: (d) => (d.usualPriceRub === null ? t('words.unknown') : rubles(d.usualPriceRub)) },
@@ -214,7 +216,7 @@ export async function runCatalogRequest(opts: CatalogRequestOptions, deps: Deps)
     printJson(deps.io, request);
     return;
   }
-  say(deps.io, t('catalog.request', { id: request.id, status: request.status }));
+  say(deps.io, t('catalog.request', { id: request.id, status: word('requestStatus', request.status) }));
   note(deps.io, t('catalog.aPersonReviewsIt'));
 }
 

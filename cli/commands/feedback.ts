@@ -7,7 +7,7 @@
  */
 import { refuseContacts } from '../lib/guards.ts';
 import { t } from '../i18n/index.ts';
-import { dateTime } from '../i18n/format.ts';
+import { cardNo, dateTime } from '../i18n/format.ts';
 import { Option } from 'commander';
 import { COMPLAINT_REASONS } from '../../sdk/contract/account.ts';
 import { openOption, type Register } from '../lib/command.ts';
@@ -78,7 +78,7 @@ export async function runQuestionsList(opts: QuestionsListOptions, deps: Deps): 
     empty: opts.unanswered ? t('feedback.noUnansweredQuestions') : t('feedback.noQuestions'),
     columns: [
       { header: t('feedback.id'), value: (q) => q.id },
-      { header: t('feedback.card'), value: (q) => `#${q.number}` },
+      { header: t('feedback.card'), value: (q) => cardNo(q.number) },
       { header: t('feedback.asked'), value: (q) => dateTime(q.at) },
       { header: t('feedback.question'), value: (q) => excerpt(q.text) },
       { header: t('feedback.answer'), value: (q) => excerpt(q.answer, 40) ?? t('feedback.unanswered') },
@@ -120,7 +120,7 @@ export async function runReviewsList(opts: ListOptions, deps: Deps): Promise<voi
     empty: t('feedback.noReviews'),
     columns: [
       { header: t('feedback.id'), value: (r) => r.id },
-      { header: t('feedback.card'), value: (r) => `#${r.number}` },
+      { header: t('feedback.card'), value: (r) => cardNo(r.number) },
       { header: t('feedback.stars'), value: (r) => (deps.io.stdoutIsTTY ? stars(r.stars) : r.stars) },
       { header: t('feedback.at'), value: (r) => dateTime(r.at) },
       { header: t('feedback.review'), value: (r) => excerpt(r.text) },

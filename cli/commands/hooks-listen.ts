@@ -5,7 +5,8 @@
  *   `SERVICE_WEBHOOK_SECRET`: the service shows a secret only once, so it cannot be fetched).
  * - Answers at once: 200 when valid, 400 with the reason when not, 405 for anything but POST.
  * - With `--forward-to URL` it then sends each valid delivery on UNCHANGED (the same body bytes,
- *   the `x-service-*` headers and the content type) and reports that answer's status.
+ *   the `x-service-*` headers and the content type) and reports that answer's status; a delivery
+ *   that comes again after a forward answered 2xx is not forwarded twice (./hooks-forwarded.ts).
  * - Prints one line per delivery (time, event, delivery id, attempt, valid or the reason, and the
  *   forward's status); tab-separated when piped; NDJSON with `--json`.
  * - Says `listening on http://127.0.0.1:PORT` on stderr once ready (`--port 0` takes a free port).
@@ -21,6 +22,7 @@ import { positiveInt, type App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CliError, UsageError } from '../lib/errors.ts';
 import { note } from '../lib/output.ts';
+import { ForwardedDeliveries } from './hooks-forwarded.ts';
 import { deliveryFacts, failureText, loadSecrets, portNumber, positiveNumber, SECRET_ENV, shortTime } from './hooks-common.ts';
 
 export interface HooksListenOptions {
@@ -76,6 +78,8 @@ export interface ListenRecord {
   attempt: number | null;
   test?: boolean | undefined;
   forward?: { url: string; status: number } | { url: string; error: string } | undefined;
+  /** The same delivery came before and was forwarded then with a 2xx: not forwarded again (./hooks-forwarded.ts). */
+  duplicate?: true | undefined;
 }
 
 export interface RunningListener {
@@ -122,6 +126,7 @@ export async function startHooksListener(opts: HooksListenOptions, deps: Deps): 
   const json = wantsJson(deps);
   const verifyOptions = opts.toleranceSeconds === undefined ? {} : { toleranceSeconds: opts.toleranceSeconds };
   const pending = new Set<Promise<void>>();
+  const forwarded = new ForwardedDeliveries();
   let valid = 0;
   let stopping: Promise<void> | undefined;
   let resolveDone!: () => void;
@@ -171,7 +176,11 @@ export async function startHooksListener(opts: HooksListenOptions, deps: Deps): 
     answer(res, 200, { ok: true, delivery: event.delivery });
     const record: ListenRecord = { ...base, valid: true, status: 200, event: event.event, delivery: event.delivery, attempt: event.attempt };
     if (event.test) record.test = true;
-    if (forwardTo) record.forward = await forward(forwardTo, req, body);
+    if (forwardTo) {
+      const sent = await forwarded.forward(event.delivery, () => forward(forwardTo, req, body), (r) => 'status' in r && r.status >= 200 && r.status < 300);
+      if (sent === 'duplicate') record.duplicate = true;
+      else record.forward = sent;
+    }
     print(record);
     valid += 1;
     if (opts.count !== undefined && valid >= opts.count) void stop();
@@ -282,7 +291,7 @@ export function formatRecord(record: ListenRecord, tty: boolean): string {
   const verdict = record.valid ? t(record.test ? 'hooks.validTest' : 'hooks.validMark') : t('hooks.invalid', { reason: record.reason ?? t('hooks.unknownReason') });
   const forward =
     // i18next-instrument-ignore-next-line: an arrow before an HTTP status
-    record.forward === undefined ? '' : 'status' in record.forward ? `→ ${record.forward.status}` : t('hooks.forwardFailed', { error: failureText(record.forward.error) });
+    record.duplicate ? t('hooks.duplicateNotForwarded') : record.forward === undefined ? '' : 'status' in record.forward ? `→ ${record.forward.status}` : t('hooks.forwardFailed', { error: failureText(record.forward.error) });
   const cells = [
     shortTime(record.receivedAt, tty),
     record.event ?? '-',

@@ -7,7 +7,7 @@
  *   `seller rating` (scope `stats`).
  * People get tables and summaries; `--json` prints the API's answer as it is.
  */
-import { dateTime, money, word } from '../i18n/format.ts';
+import { cardNo, dateTime, money, percent, word } from '../i18n/format.ts';
 import { language, t } from '../i18n/index.ts';
 import { InvalidArgumentError, Option } from 'commander';
 import type { z } from 'zod';
@@ -107,9 +107,9 @@ export function renderStats(deps: Pick<Deps, 'io'>, stats: StatsView): void {
     return;
   }
   say(deps.io, t('money.revenuePerCard'));
-  const share = (revenue: number) => (stats.revenueRub > 0 ? `${Math.round((revenue * 100) / stats.revenueRub)}%` : '-');
+  const share = (revenue: number) => (stats.revenueRub > 0 ? percent(Math.round((revenue * 100) / stats.revenueRub)) : '-');
   printTable(deps.io, stats.listings, [
-    { header: t('money.card'), value: (l) => `#${l.number}` },
+    { header: t('money.card'), value: (l) => cardNo(l.number) },
     { header: t('money.revenue2'), value: (l) => rub(l.revenueRub) },
     { header: t('money.orders2'), value: (l) => l.orders },
     { header: t('money.share'), value: (l) => share(l.revenueRub) },
@@ -183,7 +183,7 @@ export function describeRating(rating: RatingView): ReadonlyArray<readonly [stri
     [t('money.score'), rating.score === null ? t('money.noReviewsYet') : `${rating.score.toFixed(2)} / 5`],
     [t('money.reviews'), t('money.positiveNegative', { reviews: rating.reviews, positive: rating.positive, negative: rating.negative })],
     [t('money.completedOrders'), String(rating.completedOrders)],
-    [t('money.disputeRate'), `${(rating.disputeRate * 100).toFixed(1)}%`],
+    [t('money.disputeRate'), percent(rating.disputeRate * 100, 1)],
   ];
 }
 

@@ -1,5 +1,6 @@
 /** Pieces shared by the `seller orders` verbs: times, text arguments, refusal hints, order lines. */
-import { dateTime, deadline, money, word } from '../i18n/format.ts';
+import { cardNo, dateTime, money, word } from '../i18n/format.ts';
+import { orderDeadline } from '../lib/order-deadline.ts';
 import { t } from '../i18n/index.ts';
 import { InvalidArgumentError } from 'commander';
 import type { Order } from '../lib/records.ts';
@@ -10,6 +11,9 @@ import { CliError, describeError, UsageError, withoutErrorPrefix } from '../lib/
 import { readAll } from '../lib/io.ts';
 import { flagOrAsk } from '../lib/prompts.ts';
 import { parseDuration as durationSeconds } from '../../sdk/duration.ts';
+import type { SellerClient } from '../../sdk/client.ts';
+import { serviceNowMs } from '../lib/service-clock.ts';
+import { readDay } from '../lib/typed-values.ts';
 
 /** `90`, `45s`, `15m`, `2h`, `3d`, `1w`, `1h30m`, `2ч`, `30мин` as seconds (sdk/duration.ts); `undefined` when it is none of these. */
 export { parseDuration as durationSeconds } from '../../sdk/duration.ts';
@@ -26,15 +30,47 @@ export function parseSince(value: string, now: number = Date.now()): string {
   if (text === 'all' || text === 'beginning') return EPOCH;
   const age = /^\d+$/.test(text) ? undefined : durationSeconds(text);
   if (age !== undefined) return new Date(now - age * 1000).toISOString();
-  const at = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
+  const day = readDay(text);
+  const at = 'value' in day ? Date.parse(day.value) : /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
   if (Number.isNaN(at)) throw new UsageError(t('ordersCommon.sinceIsNot', { value, help: sinceHelp() }));
   return new Date(at).toISOString();
 }
 
+/** Whether a `--since` value counts back from now (`now`, `2h`): it is then read by the service's clock. */
+export function sinceFromNow(value: string): boolean {
+  const text = value.trim();
+  return text === 'now' || (!/^\d+$/.test(text) && durationSeconds(text) !== undefined);
+}
+
+/**
+ * A `--since` that counts back from now, by the service's clock (its `Date` header, which the
+ * sandbox moves): one cheap read tells it when no answer has yet. `afterLatestChange` (a watch
+ * from `now`): since `Date` has whole seconds, start no earlier than just after the latest change
+ * the service lists in that second, so nothing changed before the start is replayed. Should a read
+ * fail, this computer's clock stands in (the command's own call then reports the failure).
+ */
+export async function sinceByServiceClock(client: SellerClient, value: string, afterLatestChange = false): Promise<string> {
+  let latest = Number.NEGATIVE_INFINITY;
+  try {
+    if (serviceNowMs(client) === undefined) await client.orders.list({ limit: 1 });
+    const second = serviceNowMs(client);
+    if (second !== undefined && afterLatestChange) {
+      const recent = await client.orders.list({ updatedSince: new Date(second).toISOString(), limit: 100 });
+      for (const order of recent.items) latest = Math.max(latest, Date.parse(order.updatedAt) + 1);
+    }
+  } catch {
+    // this computer's clock below
+  }
+  const now = serviceNowMs(client) ?? Date.now();
+  return parseSince(value, Math.max(now, latest));
+}
+
 /** commander argParser for a positive number of seconds (`--interval 0.5`). */
 export function positiveSeconds(value: string): number {
-  const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(seconds > 0)) throw new InvalidArgumentError(t('ordersCommon.mustBeAPositive'));
+  // `0.5`, `0,5`, or a duration with units (`30с`, `1m`).
+  const text = value.trim().replace(',', '.');
+  const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : durationSeconds(text);
+  if (seconds === undefined || !(seconds > 0)) throw new InvalidArgumentError(t('ordersCommon.mustBeAPositive'));
   return seconds;
 }
 
@@ -74,12 +110,12 @@ export const stateMovedHint = (id: string) => t('ordersCommon.theOrderMovedOn', 
 export function orderRow(order: Order): Record<'id' | 'card' | 'service' | 'price' | 'status' | 'action' | 'deliverBy' | 'updated', string> {
   return {
     id: order.id,
-    card: `#${order.number}`,
+    card: cardNo(order.number),
     service: `${order.service}/${order.tariff}`,
     price: money(order.priceRub),
     status: word('orderStatus', order.status),
     action: order.needsAction ? t('ordersCommon.needsAction') : '-',
-    deliverBy: deadline(order.deliverBy) ?? '-',
+    deliverBy: orderDeadline(order) ?? '-',
     updated: dateTime(order.updatedAt) ?? '-',
   };
 }

@@ -3,6 +3,7 @@
  * change with the order JSON on stdin and `SERVICE_ORDER_ID`, `SERVICE_ORDER_STATUS` in its environment.
  */
 import { t } from '../i18n/index.ts';
+import { word } from '../i18n/format.ts';
 import type { Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { warn } from '../lib/output.ts';
@@ -62,5 +63,5 @@ export async function runExec(command: string, order: Order, deps: Deps, json: b
   });
   if ('error' in outcome) warn(io, t('ordersWatchExec.execCouldNotRun', { id: order.id, message: outcome.error.message }));
   else if (outcome.signal) warn(io, t('ordersWatchExec.execWasKilledBy', { signal: outcome.signal, id: order.id }));
-  else if (outcome.code !== 0) warn(io, t('ordersWatchExec.execFailedForExit', { id: order.id, status: order.status, code: outcome.code }));
+  else if (outcome.code !== 0) warn(io, t('ordersWatchExec.execFailedForExit', { id: order.id, status: word('orderStatus', order.status), code: outcome.code }));
 }

@@ -9,6 +9,7 @@ import { LiveBlock, type TerminalSink } from '../lib/live-table.ts';
 import type { Order } from '../lib/records.ts';
 import { errorLine } from '../lib/errors.ts';
 import { describeChange, isOpen, KEEP_CLOSED, REFRESH_MS, watchFrame, type WatchView } from './orders-watch-view.ts';
+import { serviceClockNow } from '../lib/service-clock.ts';
 
 /** The live table of one watch: keeps the view, redraws it on changes, on a timer and on resize. */
 export class LiveWatch {
@@ -38,10 +39,10 @@ export class LiveWatch {
   }
 
   /** A change arrived: it is the order's latest version; it also proves a poll worked. */
-  add(order: Order): void {
+  add(order: Order, message?: string): void {
     const { view } = this;
-    const now = Date.now();
-    view.lastEvent = { at: now, text: describeChange(view.orders.get(order.id), order) };
+    const now = serviceClockNow();
+    view.lastEvent = { at: now, text: describeChange(view.orders.get(order.id), order, message) };
     view.orders.set(order.id, order);
     view.lastPollAt = now;
     view.failure = undefined;
@@ -56,7 +57,7 @@ export class LiveWatch {
   }
 
   pollFailed(error: unknown, retry: WatchRetry): void {
-    const now = Date.now();
+    const now = serviceClockNow();
     this.view.failure = { what: errorLine(error), at: now, retryAt: now + retry.delayMs };
     this.#backingOff = true;
     this.#schedule();
@@ -67,7 +68,7 @@ export class LiveWatch {
     if (this.#backingOff) {
       this.#backingOff = false;
     } else {
-      this.view.lastPollAt = Date.now();
+      this.view.lastPollAt = serviceClockNow();
       this.view.failure = undefined;
       this.#schedule();
     }
@@ -82,7 +83,7 @@ export class LiveWatch {
   }
 
   #frame(): string[] {
-    return watchFrame(this.view, { now: Date.now(), height: this.#block.maxLines, color: this.#color });
+    return watchFrame(this.view, { now: serviceClockNow(), height: this.#block.maxLines, color: this.#color });
   }
 
   #draw(force = false): void {

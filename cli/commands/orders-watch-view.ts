@@ -2,15 +2,16 @@
  * What the live table of `seller orders watch` shows, as text: the order of its rows, relative times,
  * a change in words, and one frame of the table. Pure: no terminal, no clock of its own.
  */
-import { clockTime, dateTime, money, word } from '../i18n/format.ts';
+import { cardNo, clockTime, dateTime, money, word } from '../i18n/format.ts';
 import { t } from '../i18n/index.ts';
+import { DEADLINE_RUNS } from '../lib/order-deadline.ts';
 import { alignColumns, paint, type Cell } from '../lib/live-table.ts';
 import type { Order, OrderStatus } from '../lib/records.ts';
 
 /** Statuses after which nothing more is expected of an order (a completed one may still be disputed). */
 const DONE: readonly OrderStatus[] = ['completed', 'cancelled', 'declined', 'refunded'];
 /** Statuses in which the delivery deadline runs. */
-const DUE: readonly OrderStatus[] = ['awaiting_confirmation', 'awaiting_delivery'];
+const DUE = DEADLINE_RUNS;
 /** Closed orders kept in the table's memory (the oldest are forgotten). */
 export const KEEP_CLOSED = 200;
 /** How often the table is redrawn when nothing changes (relative times, the retry countdown). */
@@ -76,7 +77,9 @@ export function tableOrder(orders: Iterable<Order>): Order[] {
 }
 
 /** A change as a line for people: `ord_… paid → awaiting_delivery`, `ord_… delivered`. */
-export function describeChange(before: Order | undefined, after: Order): string {
+export function describeChange(before: Order | undefined, after: Order, message?: string): string {
+  // The buyer's own words, as written.
+  if (message !== undefined) return t('watch.buyerWrote', { id: after.id, text: message.replace(/\s+/g, ' ') });
   const action = after.needsAction ? t('watch.needsActionSuffix') : '';
   const status = word('orderStatus', after.status);
   if (before === undefined) return after.status === 'awaiting_payment' ? t('watch.newOrder', { id: after.id, status }) : t('watch.is', { id: after.id, status, action });
@@ -106,7 +109,7 @@ function orderCells(order: Order, now: number): Cell[] {
   const due = deadline(order);
   return [
     { text: order.id, style: quiet },
-    { text: `#${order.number}`, style: quiet },
+    { text: cardNo(order.number), style: quiet },
     { text: word('orderStatus', order.status), style: quiet },
     order.needsAction ? { text: t('watch.act'), style: 'yellow' } : { text: '', style: quiet },
     { text: money(order.priceRub), style: quiet },

@@ -26,7 +26,8 @@
  * This file is the command; `--exec` is ./orders-watch-exec.ts, the live table's frame
  * ./orders-watch-view.ts, and the table on the terminal ./orders-watch-live.ts.
  */
-import { dateTime } from '../i18n/format.ts';
+import { dateTime, rubles, yesNo } from '../i18n/format.ts';
+import { mayCarryMessage, newBuyerMessage } from './orders-watch-messages.ts';
 import { t } from '../i18n/index.ts';
 import type { Command } from 'commander';
 import type { Order, OrderStatus } from '../lib/records.ts';
@@ -35,7 +36,7 @@ import type { App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { canRedraw } from '../lib/live-table.ts';
 import { note, warn } from '../lib/output.ts';
-import { orderRow, parseSince, positiveSeconds, sinceHelp } from './orders-common.ts';
+import { orderRow, parseSince, positiveSeconds, sinceByServiceClock, sinceFromNow, sinceHelp } from './orders-common.ts';
 import { checkExec, runExec } from './orders-watch-exec.ts';
 import { LiveWatch } from './orders-watch-live.ts';
 import { errorLine } from '../lib/errors.ts';
@@ -45,6 +46,8 @@ export interface WatchCliOptions {
   since: string;
   /** Whether `--since` was given (a stored watermark overrides it: say so). */
   sinceGiven: boolean;
+  /** `--since` as given when it counts back from now (`now`, `2h`): read again by the service's clock. */
+  sinceFromNow?: string | undefined;
   intervalSeconds: number;
   stateFile?: string | undefined;
   exec?: string | undefined;
@@ -64,6 +67,7 @@ export function registerWatch(noun: Command, app: App): void {
         (o: { since: string; interval: number; stateFile?: string; exec?: string }): WatchCliOptions => ({
           since: parseSince(o.since),
           sinceGiven: o.since !== 'now',
+          sinceFromNow: sinceFromNow(o.since) ? o.since : undefined,
           intervalSeconds: o.interval,
           stateFile: o.stateFile,
           exec: o.exec,
@@ -95,21 +99,23 @@ export async function watchOrders(opts: WatchCliOptions, deps: Deps, signal: Abo
   const json = wantsJson(deps);
   const store = opts.stateFile === undefined ? undefined : fileWatermarkStore(opts.stateFile);
   const stored = store ? await store.get() : null;
+  // `now` is the service's now, not this computer's: after `sandbox clock advance` they differ by hours.
+  const since = !stored && opts.sinceFromNow !== undefined ? await sinceByServiceClock(client, opts.sinceFromNow, opts.sinceFromNow.trim() === 'now') : opts.since;
   if (stored) {
     const ignored = opts.sinceGiven ? t('ordersWatch.sinceIsIgnoredWhile') : '';
     note(io, t('ordersWatch.resumingFromChangesSince', { stateFile: opts.stateFile, since: dateTime(stored.since), ignored }));
   } else {
-    note(io, t('ordersWatch.watchingOrdersChangedSince', { since: dateTime(opts.since) }));
+    note(io, t('ordersWatch.watchingOrdersChangedSince', { since: dateTime(since) }));
   }
   // The live table owns the terminal: nothing else may write there while it is drawn.
-  const live = !json && opts.exec === undefined && canRedraw(io) ? new LiveWatch(io, stored?.since ?? opts.since) : undefined;
+  const live = !json && opts.exec === undefined && canRedraw(io) ? new LiveWatch(io, stored?.since ?? since) : undefined;
   const onError = (error: unknown, retry: WatchRetry) => {
     if (live) live.pollFailed(error, retry);
     else warn(io, t('ordersWatch.pollingFailedRetryingIn', { why: errorLine(error), span: t('units.seconds', { n: Math.ceil(retry.delayMs / 1000) }) }));
   };
-  const statuses = new Map<string, OrderStatus>();
+  const seen = new Map<string, Order>();
   const changes = client.orders.watch({
-    since: opts.since,
+    since,
     intervalMs: opts.intervalSeconds * 1000,
     signal,
     store,
@@ -119,10 +125,13 @@ export async function watchOrders(opts: WatchCliOptions, deps: Deps, signal: Abo
   live?.start(signal);
   try {
     for await (const order of changes) {
-      if (live) live.add(order);
+      const before = seen.get(order.id);
+      const people = live !== undefined || (!json && io.stdoutIsTTY);
+      const message = people && mayCarryMessage(before, order) ? await newBuyerMessage(client, order, before!.updatedAt) : undefined;
+      if (live) live.add(order, message);
       else if (json) io.stdout.write(`${JSON.stringify(order)}\n`);
-      else printChange(deps, order, statuses.get(order.id));
-      statuses.set(order.id, order.status);
+      else printChange(deps, order, before?.status, message);
+      seen.set(order.id, order);
       if (opts.exec !== undefined) await runExec(opts.exec, order, deps, json);
     }
   } finally {
@@ -131,14 +140,16 @@ export async function watchOrders(opts: WatchCliOptions, deps: Deps, signal: Abo
 }
 
 /** One line per change; padded on a terminal (with the previous status when known), tab-separated when piped. */
-function printChange(deps: Deps, order: Order, before: OrderStatus | undefined): void {
+function printChange(deps: Deps, order: Order, before: OrderStatus | undefined, message?: string): void {
   const row = orderRow(order);
   if (!deps.io.stdoutIsTTY) {
-    const cells = [row.updated, row.id, order.number, row.status, order.needsAction ? 'yes' : 'no', order.priceRub];
+    const cells = [row.updated, row.id, order.number, row.status, yesNo(order.needsAction), rubles(order.priceRub)];
     deps.io.stdout.write(`${cells.join('\t')}\n`);
     return;
   }
   const status = before !== undefined && before !== order.status ? `${before} → ${order.status}` : order.status;
   const line = [row.updated, row.id.padEnd(16), row.card.padEnd(6), status.padEnd(24), row.action.padEnd(12), row.price];
   deps.io.stdout.write(`${line.join('  ').trimEnd()}\n`);
+  // The buyer's own words: never translated.
+  if (message !== undefined) deps.io.stdout.write(`  ${t('ordersWatch.buyerWrote', { text: message })}\n`);
 }

@@ -2,7 +2,11 @@
  * `seller orders list|show|watch|confirm|decline|deliver|message|dispute-reply|vault`: the seller's
  * orders (scope `orders`). `watch` lives in orders-watch.ts, `vault` in orders-vault.ts.
  */
-import { dateTime, days, deadline, money, word } from '../i18n/format.ts';
+import { dateTime, day, days, money, word } from '../i18n/format.ts';
+import { isInteractive } from '../lib/io.ts';
+import { readDay } from '../lib/typed-values.ts';
+import { dayOf as isoDayOf, nextChargeProblem } from '../../sdk/next-charge.ts';
+import { orderDeadline } from '../lib/order-deadline.ts';
 import { t } from '../i18n/index.ts';
 import { Option } from 'commander';
 import { NEEDS_NEXT_CHARGE, ORDER_STATUSES, type OrderStatus } from '../../sdk/contract/enums.ts';
@@ -19,6 +23,8 @@ import {
   chompNewline,
   orderRow,
   parseSince,
+  sinceByServiceClock,
+  sinceFromNow,
   sinceHelp,
   stateMovedHint,
   textArg,
@@ -32,6 +38,8 @@ export interface OrdersListOptions extends ListOptions {
   status?: OrderStatus | undefined;
   needsAction: boolean;
   since?: string | undefined;
+  /** `--since` as given when it counts back from now (`2h`): read again by the service's clock. */
+  sinceFromNow?: string | undefined;
 }
 
 export interface DeliverOptions {
@@ -71,6 +79,7 @@ export const register: Register = (noun, app) => {
           status: o.status,
           needsAction: o.needsAction === true,
           since: o.since === undefined ? undefined : parseSince(o.since),
+          sinceFromNow: o.since !== undefined && sinceFromNow(o.since) ? o.since : undefined,
           ...pageFlags(o),
         }),
         runOrdersList,
@@ -132,14 +141,17 @@ export const register: Register = (noun, app) => {
 // list, show
 
 export async function runOrdersList(opts: OrdersListOptions, deps: Deps): Promise<void> {
+  const client = deps.client();
+  // `--since 2h`: two hours before the service's now (after `sandbox clock advance` it is not this computer's).
+  const since = opts.sinceFromNow !== undefined ? await sinceByServiceClock(client, opts.sinceFromNow) : opts.since;
   const query = {
     status: opts.status,
     needsAction: opts.needsAction ? true : undefined,
-    updatedSince: opts.since,
+    updatedSince: since,
     limit: opts.limit,
     cursor: opts.cursor,
   };
-  await printList(deps, deps.client().orders.list(query), {
+  await printList(deps, client.orders.list(query), {
     all: opts.all,
     what: t('orders.orders'),
     empty: opts.needsAction ? t('orders.noOrdersNeedAction') : t('orders.noOrders'),
@@ -177,9 +189,9 @@ function printOrder(deps: Deps, o: OrderWithMessages, vaults: ReadonlyArray<{ si
     [t('orders.status2'), `${word('orderStatus', o.status)}${o.needsAction ? t('orders.needsAction') : ''}`],
     [t('orders.product'), t('orders.deliveredBy', { productType: word('productType', o.productType), deliveryMethod: word('deliveryMethod', o.deliveryMethod) })],
     [t('orders.price2'), money(o.priceRub)],
-    [t('orders.sla'), o.deliverBy ? t('orders.slaBy', { sla: t('units.minutes', { n: o.slaMinutes }), by: deadline(o.deliverBy) }) : t('units.minutes', { n: o.slaMinutes })],
+    [t('orders.sla'), o.deliverBy ? t('orders.slaBy', { sla: t('units.minutes', { n: o.slaMinutes }), by: orderDeadline(o) }) : t('units.minutes', { n: o.slaMinutes })],
     [t('orders.guarantee'), o.guaranteeUntil && o.guaranteeDays !== 0 ? t('orders.guaranteeUntil', { days: days(o.guaranteeDays), until: dateTime(o.guaranteeUntil) }) : days(o.guaranteeDays)],
-    [t('orders.nextCharge'), o.nextChargeDay],
+    [t('orders.nextCharge'), o.nextChargeDay === null ? null : day(o.nextChargeDay)],
     [t('orders.created'), dateTime(o.createdAt)],
     [t('orders.paid'), dateTime(o.paidAt)],
     [t('orders.updated2'), dateTime(o.updatedAt)],
@@ -254,6 +266,27 @@ async function checkVaultFilled(client: SellerClient, order: Order): Promise<voi
   );
 }
 
+/** A subscription or account waiting for delivery is delivered with the next charge day (docs/decisions.md). */
+const needsNextCharge = (order: Order): boolean =>
+  order.status === 'awaiting_delivery' && (NEEDS_NEXT_CHARGE as readonly string[]).includes(order.productType);
+
+/** A day as the API writes it when the text is one (`26.12.2026` → `2026-12-26`), else the text as given. */
+function dayOrAsGiven(text: string): string {
+  const read = readDay(text);
+  return 'value' in read ? read.value : text;
+}
+
+/** On a terminal: the next charge day, asked with its form shown and checked against the service's today. */
+async function askNextCharge(deps: Deps, nowMs: number): Promise<string> {
+  const today = isoDayOf(nowMs);
+  const check = (text: string): true | string => {
+    const read = readDay(text);
+    if ('problem' in read) return read.problem;
+    return nextChargeProblem(read.value, nowMs) ? t('typed.day.beforeToday', { text, today: day(today) }) : true;
+  };
+  return dayOrAsGiven(await deps.prompter.text(t('orders.nextChargeQuestion', { today: day(today) }), check));
+}
+
 export async function runOrdersDeliver(opts: DeliverOptions, deps: Deps): Promise<void> {
   if (opts.note !== undefined && opts.noteFile !== undefined) throw new UsageError(t('orders.useEitherNoteOr'));
   const client = deps.client();
@@ -262,10 +295,14 @@ export async function runOrdersDeliver(opts: DeliverOptions, deps: Deps): Promis
   // Checked offline before any change: a note with contacts would be withheld from a delivered order.
   refuseContacts(noteText, 'note', dropNoteHint(opts.noteFile !== undefined ? '--note-file' : '--note'));
   // The order read first also tells the service's today (its Date header) for the next charge day.
-  const order = opts.withoutVault !== true || opts.nextCharge !== undefined ? await client.orders.get(opts.id) : undefined;
-  refuseNextCharge(opts.nextCharge, serviceNowMs(client) ?? Date.now());
+  const interactive = isInteractive(deps.io);
+  const order = opts.withoutVault !== true || opts.nextCharge !== undefined || interactive ? await client.orders.get(opts.id) : undefined;
+  // `26.12.2026` as well as `2026-12-26`; a text that is no day goes on to the check, which says so.
+  let nextCharge = opts.nextCharge === undefined ? undefined : dayOrAsGiven(opts.nextCharge);
+  if (nextCharge === undefined && interactive && order && needsNextCharge(order)) nextCharge = await askNextCharge(deps, serviceNowMs(client) ?? Date.now());
+  refuseNextCharge(nextCharge, serviceNowMs(client) ?? Date.now());
   if (opts.withoutVault !== true && order) await checkVaultFilled(client, order);
-  const answer = await withHints(client.orders.deliver(opts.id, { nextChargeDay: opts.nextCharge, note: noteText }), {
+  const answer = await withHints(client.orders.deliver(opts.id, { nextChargeDay: nextCharge, note: noteText }), {
     state_moved: stateMovedHint(opts.id),
     need_next_charge: t('orders.addNextChargeYyyy'),
   });

@@ -10,7 +10,7 @@
  */
 import { t, tOr } from '../i18n/index.ts';
 import { checkWords } from '../i18n/error-words.ts';
-import { dateTime } from '../i18n/format.ts';
+import { dateTime, word } from '../i18n/format.ts';
 import { Option } from 'commander';
 import type { z } from 'zod';
 import type { Papers } from '../lib/records.ts';
@@ -151,7 +151,7 @@ export async function runPapersShow(_opts: object, deps: Deps): Promise<void> {
   printFields(deps.io, [
     [t('papers.nickname'), papers.nickname],
     [t('papers.offer'), papers.offerAccepted ? t('papers.accepted') : t('papers.notAccepted')],
-    [t('papers.sellerType2'), papers.sellerType],
+    [t('papers.sellerType2'), papers.sellerType === null ? null : word('sellerType', papers.sellerType)],
     [t('papers.inn'), papers.inn],
     [t('papers.registryName'), papers.registryName],
     [t('papers.registry'), papers.registryName === null ? '-' : papers.registryConfirmed ? t('papers.confirmed') : t('papers.notConfirmed')],
@@ -233,7 +233,7 @@ export async function runPapersStatus(opts: StatusOptions, deps: Deps): Promise<
     printJson(deps.io, answer);
     return;
   }
-  say(deps.io, t('papers.statusSetInn', { sellerType: answer.sellerType, inn: answer.inn }));
+  say(deps.io, t('papers.statusSetInn', { sellerType: word('sellerType', answer.sellerType), inn: answer.inn }));
   say(deps.io, t('papers.registryName2', { registryName: answer.registryName }));
   if (answer.needsConfirm) note(deps.io, t('papers.ifThisIsYou'));
   else note(deps.io, t('papers.theRegistryNameIs'));

@@ -20,6 +20,8 @@ import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { note, printJson, say, warn } from '../lib/output.ts';
 import { durationSeconds, withHints } from './orders-common.ts';
+import { registerRun } from './sandbox-run.ts';
+import { registerFaults } from './sandbox-fault.ts';
 
 /** The sandbox client of the invoked command: admin token from the flag or the environment. */
 export function sandboxClient(deps: Deps): SandboxClient {
@@ -44,6 +46,8 @@ export const register: Register = (noun, app) => {
   registerSellers(noun, app);
   registerOrders(noun, app);
   registerOthers(noun, app);
+  registerRun(noun, app);
+  registerFaults(noun, app, sandboxClient);
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -285,7 +289,7 @@ export async function runDecide(opts: { id: string; approve: boolean }, deps: De
     already_decided: t('sandbox.hints.alreadyDecided'),
   });
   if (wantsJson(deps)) printJson(deps.io, request);
-  else say(deps.io, t('sandbox.requestIsNow', { id: request.id, title: request.title, status: request.status }));
+  else say(deps.io, t('sandbox.requestIsNow', { id: request.id, title: request.title, status: word('requestStatus', request.status) }));
 }
 
 export interface ClockOptions {

@@ -4,8 +4,8 @@
  * catalogue of its own, so its English messages are matched by their known forms and re-said from
  * ours; a message of a form we do not know passes through unchanged. In English nothing is touched.
  */
-import { Help, type Command } from 'commander';
-import { language, t } from './index.ts';
+import { Help, type Argument, type Command, type Option } from 'commander';
+import { language, t, tOr } from './index.ts';
 
 const TITLES: Readonly<Record<string, string>> = {
   'Usage:': 'usage',
@@ -65,13 +65,22 @@ export function commanderError(message: string): string {
 
 /** The words commander puts in an option's description: `(default: "now")`, `(choices: …)`. */
 function helpWords(text: string): string {
+  if (language() === 'en') return text;
   return text.replace(/\((default|choices|env|preset): /g, (_all, word: string) => `(${t(`commander.helpWords.${word}`)}: `);
 }
 
-/** `[options]` and `[command]` in a usage line or a command's term, in the active language. */
+/**
+ * `[options]`, `[command]` and a value's placeholder (`<n>`, `<date>`, `<number>`) in a usage line or
+ * a term, in the active language (`commander.placeholders.*`; one without words stays as written).
+ */
 function placeholders(text: string): string {
   if (language() === 'en') return text;
-  return text.replace(/\[(options|command)\]/g, (_all, word: string) => `[${t(`commander.helpWords.${word}`)}]`);
+  return text
+    .replace(/\[(options|command)\]/g, (_all, word: string) => `[${t(`commander.helpWords.${word}`)}]`)
+    .replace(/<([A-Za-z]+)(\.\.\.)?>/g, (all, word: string, more: string | undefined) => {
+      const said = tOr(`commander.placeholders.${word}`, '');
+      return said ? `<${said}${more ?? ''}>` : all;
+    });
 }
 
 /** Makes `program` (and the commands it makes later, which inherit its settings) speak the active language. */
@@ -87,9 +96,20 @@ export function localize(program: Command): Command {
       subcommandTerm(this: Help, command: Command) {
         return placeholders(Help.prototype.subcommandTerm.call(this, command));
       },
-      formatHelp: (command, helper) => {
-        const text = Help.prototype.formatHelp.call(helper, command, helper);
-        return language() === 'en' ? text : helpWords(text);
+      optionTerm(this: Help, option: Option) {
+        return placeholders(Help.prototype.optionTerm.call(this, option));
+      },
+      argumentTerm(this: Help, argument: Argument) {
+        // The Arguments section names an argument bare (`number`), without its brackets.
+        const term = Help.prototype.argumentTerm.call(this, argument);
+        return language() === 'en' ? term : tOr(`commander.placeholders.${term}`, placeholders(term));
+      },
+      // Said before the text is wrapped: `(default: 5)` may be cut over two lines afterwards.
+      optionDescription(this: Help, option: Option) {
+        return helpWords(Help.prototype.optionDescription.call(this, option));
+      },
+      argumentDescription(this: Help, argument: Argument) {
+        return helpWords(Help.prototype.argumentDescription.call(this, argument));
       },
     })
     .configureOutput({ outputError: (text, write) => write(commanderError(text)) });

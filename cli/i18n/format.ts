@@ -5,15 +5,27 @@
  * `через 12 мин.`). `--json` never passes through here.
  */
 import { language, t, tOr } from './index.ts';
+import { serviceClockNow } from '../lib/service-clock.ts';
 
-let zone: string | undefined;
+/** What `useTimeZone` was told; the zone is worked out from it when a time is first shown. */
+let zoneChoice: { utc?: boolean | undefined; tz?: string | undefined } = {};
+let zone: { value: string | undefined } | undefined;
 
 /**
  * The time zone times are shown in: UTC with `--utc`, else `TZ` when it names a zone Intl knows,
- * else the system's (undefined).
+ * else the system's (undefined). Only recorded here: checking `TZ` builds an `Intl` formatter and
+ * loads the zone's data (~20 ms with `TZ=Europe/Moscow`), which a run that shows no time never pays.
  */
 export function useTimeZone(options: { utc?: boolean; tz?: string | undefined }): void {
-  zone = options.utc ? 'UTC' : validZone(options.tz);
+  zoneChoice = options;
+  zone = undefined;
+  formatters.clear();
+}
+
+/** The zone times are shown in, worked out on first use. */
+function timeZone(): string | undefined {
+  zone ??= { value: zoneChoice.utc ? 'UTC' : validZone(zoneChoice.tz) };
+  return zone.value;
 }
 
 function validZone(tz: string | undefined): string | undefined {
@@ -26,12 +38,25 @@ function validZone(tz: string | undefined): string | undefined {
   }
 }
 
+/** Formatters made when first needed and kept for the run (one per language, zone and kind). */
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat | Intl.RelativeTimeFormat>();
+
+function formatter<T extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.RelativeTimeFormat>(kind: string, make: () => T): T {
+  const key = `${language()}|${kind}`;
+  let made = formatters.get(key) as T | undefined;
+  if (made === undefined) {
+    made = make();
+    formatters.set(key, made);
+  }
+  return made;
+}
+
 const locale = () => (language() === 'ru' ? 'ru-RU' : 'en-US');
 
 /** Whole roubles: `1 299 ₽` (ru), `1299 RUB` (en). */
 export function money(rub: number): string {
   if (language() !== 'ru') return `${rub} RUB`;
-  return new Intl.NumberFormat('ru-RU', { style: 'currency', currency: 'RUB', maximumFractionDigits: 0 }).format(rub);
+  return formatter('money', () => new Intl.NumberFormat('ru-RU', { style: 'currency', currency: 'RUB', maximumFractionDigits: 0 })).format(rub);
 }
 
 /**
@@ -44,20 +69,24 @@ export function dateTime(iso: string | null | undefined): string | null | undefi
   if (language() !== 'ru') return iso;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat('ru-RU', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  }).format(date);
+  const format = formatter('dateTime', () =>
+    new Intl.DateTimeFormat('ru-RU', {
+      timeZone: timeZone(),
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    }),
+  );
+  return format.format(date);
 }
 
 /** The time of day of a moment, in the user's zone (`12:00:05`), for live lines. */
 export function clockTime(ms: number): string {
-  return new Intl.DateTimeFormat(language() === 'ru' ? 'ru-RU' : 'en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(ms);
+  const format = formatter('clock', () => new Intl.DateTimeFormat(language() === 'ru' ? 'ru-RU' : 'en-GB', { timeZone: timeZone(), hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }));
+  return format.format(ms);
 }
 
 /** A moment relative to now, by Intl: `через 12 мин.`, `3 мин. назад` (ru), `in 12 min.` (en). */
@@ -66,11 +95,11 @@ export function relative(at: number, now: number): string {
   const abs = Math.abs(seconds);
   const [value, unit]: [number, Intl.RelativeTimeFormatUnit] =
     abs < 60 ? [seconds, 'second'] : abs < 3600 ? [Math.trunc(seconds / 60), 'minute'] : abs < 86_400 ? [Math.trunc(seconds / 3600), 'hour'] : [Math.trunc(seconds / 86_400), 'day'];
-  return new Intl.RelativeTimeFormat(locale(), { style: 'short', numeric: 'always' }).format(value, unit);
+  return formatter('relative', () => new Intl.RelativeTimeFormat(locale(), { style: 'short', numeric: 'always' })).format(value, unit);
 }
 
 /** A deadline for people: its moment and, in Russian, the time left (`25.11.2026, 12:00 GMT+3 (через 12 мин.)`). */
-export function deadline(iso: string | null | undefined, now = Date.now()): string | null | undefined {
+export function deadline(iso: string | null | undefined, now = serviceClockNow()): string | null | undefined {
   const shown = dateTime(iso);
   if (language() !== 'ru' || !iso) return shown;
   const at = Date.parse(iso);
@@ -121,4 +150,26 @@ export function rubles(n: number): string {
 export function named(kind: string, value: string): string {
   const shown = word(kind, value);
   return shown === value ? value : `${shown} (${value})`;
+}
+
+/** A calendar day (`2026-12-26`) as the language writes it: `26.12.2026` (ru), as it is (en). */
+export function day(iso: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  return language() === 'ru' && match ? `${match[3]}.${match[2]}.${match[1]}` : iso;
+}
+
+/** A card's number as a reference: `№1002` (ru), `#1002` (en), the same everywhere a card is named. */
+export function cardNo(number: number | string): string {
+  return `${language() === 'ru' ? '№' : '#'}${number}`;
+}
+
+/** A percentage as the language writes it: `12.5%` (en), `12,5 %` (ru); `digits` after the point. */
+export function percent(value: number, digits = 0): string {
+  if (language() !== 'ru') return `${value.toFixed(digits)}%`;
+  return formatter(`percent${digits}`, () => new Intl.NumberFormat('ru-RU', { style: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits })).format(value / 100);
+}
+
+/** Yes or no in words, for piped lines too: `yes`/`no` (en), `да`/`нет` (ru). */
+export function yesNo(value: boolean): string {
+  return t(value ? 'words.yes' : 'words.no');
 }

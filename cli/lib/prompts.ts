@@ -6,6 +6,7 @@
 import { t } from '../i18n/index.ts';
 import { type IO, isInteractive } from './io.ts';
 import { CancelledError, UsageError } from './errors.ts';
+import { checkboxTheme, confirmTheme, inputTheme, notEmpty, passwordTheme, someChosen } from './prompt-theme.ts';
 
 export interface Choice {
   value: string;
@@ -15,7 +16,8 @@ export interface Choice {
 /** What a command may ask; tests pass a scripted fake. */
 export interface Prompter {
   secret(message: string): Promise<string>;
-  text(message: string): Promise<string>;
+  /** A line of text; `validate` answers `true` or why the answer is refused (asked again). */
+  text(message: string, validate?: (value: string) => true | string): Promise<string>;
   confirm(message: string, defaultAnswer?: boolean): Promise<boolean>;
   checkbox(message: string, choices: readonly Choice[]): Promise<string[]>;
 }
@@ -75,19 +77,19 @@ export function inquirerPrompter(io: IO): Prompter {
   const load = () => import('@inquirer/prompts');
   return {
     secret: (message) =>
-      cancellable(load().then((p) => p.password({ message, mask: true, validate: nonEmpty }, context()))),
-    text: (message) => cancellable(load().then((p) => p.input({ message, required: true }, context()))),
+      cancellable(load().then((p) => p.password({ message, mask: true, validate: notEmpty, theme: passwordTheme() }, context()))),
+    text: (message, validate) =>
+      cancellable(load().then((p) => p.input({ message, validate: (value) => (notEmpty(value) === true ? (validate?.(value) ?? true) : notEmpty(value)), theme: inputTheme() }, context()))),
     confirm: (message, defaultAnswer = false) =>
-      cancellable(load().then((p) => p.confirm({ message, default: defaultAnswer }, context()))),
+      cancellable(load().then((p) => p.confirm({ message, default: defaultAnswer, theme: confirmTheme() }, context()))),
     checkbox: (message, choices) =>
       cancellable(
         load().then((p) =>
-          p.checkbox<string>({ message, choices: choices.map((c) => ({ value: c.value, name: c.name ?? c.value })), required: true }, context()),
+          p.checkbox<string>(
+            { message, choices: choices.map((c) => ({ value: c.value, name: c.name ?? c.value })), validate: someChosen, theme: checkboxTheme() },
+            context(),
+          ),
         ),
       ),
   };
-}
-
-function nonEmpty(value: string): true | string {
-  return value.trim() ? true : t('prompts.mustNotBeEmpty');
 }

@@ -43,6 +43,7 @@ export const REFUSAL_REASONS = {
   image_type: ['unsupported_type', 'content_mismatch'],
   image_size: ['too_large'],
   already_decided: ['approved', 'rejected'],
+  clock_leased: ['held'],
   ...BANK_CHECK_REASONS,
 } as const;
 
@@ -79,6 +80,7 @@ export const NOT_FOUND_RECORDS = [
   'vault',
   'image',
   'probe',
+  'fault',
   'route',
 ] as const;
 

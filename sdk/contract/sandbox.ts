@@ -10,6 +10,8 @@ import { KeyMode, SellerType } from './enums.ts';
 import { Message, OrderWithMessages } from './orders.ts';
 import { op, type Route } from './operation.ts';
 import { sandboxRoutes as R } from './routes/sandbox.ts';
+import { sandboxFaultOperations } from './sandbox-faults.ts';
+import { sandboxScenarioOperations } from './sandbox-scenario.ts';
 
 const sellerParam = z.strictObject({ sellerId: z.string().min(1).max(80) });
 
@@ -77,4 +79,6 @@ export const sandboxOperations = {
     body: z.strictObject({ seconds: z.number().int().min(0).max(10 * 365 * 86400) }),
     answer: z.object({ now: Timestamp }),
   }),
+  ...sandboxFaultOperations,
+  ...sandboxScenarioOperations,
 } as const;

@@ -76,6 +76,7 @@ const RECORD_WORDS: Record<NotFoundRecord, string> = {
   vault: 'vault',
   image: 'image',
   probe: 'probe receiver',
+  fault: 'fault',
   route: 'route',
 };
 

@@ -7,6 +7,7 @@
  */
 import type { AnyOperation, NotFoundRecord } from '../../sdk/contract/index.ts';
 import { authenticate, requireScope, sameSecret, type Caller } from '../auth.ts';
+import { callFault } from '../faults/calls.ts';
 import { UnitOfWork, type ServerContext } from '../context.ts';
 import { checkAnswer, serializerOf } from './answer-json.ts';
 import { Refusal } from '../domain/refusal.ts';
@@ -28,6 +29,8 @@ export interface ExecRequest {
   body: unknown;
   raw?: Buffer;
   contentType?: string;
+  /** Whether the sandbox's faults apply (seller-API calls over HTTP; never MCP): server/faults/calls.ts. */
+  faults?: boolean;
 }
 
 export interface ExecResult {
@@ -39,6 +42,8 @@ export interface ExecResult {
   headers: Record<string, string>;
   /** Set when an unexpected error became a 500, for the caller to log. */
   error?: unknown;
+  /** A sandbox fault: destroy the connection instead of answering (the call ran when 'after'). */
+  drop?: 'before' | 'after';
 }
 
 /**
@@ -75,13 +80,18 @@ export async function execute(svc: ServerContext, handler: AnyHandler, req: Exec
     const now = svc.clock.now();
     const caller = await authenticate(svc.store, req.authorization, now);
     requireScope(caller.key, req.op.scope);
+    const fault = req.faults ? await callFault(svc, caller.seller.id, req.op.id) : undefined;
+    if (fault?.instead) return fault.instead;
+    if (fault?.drop === 'before') return { status: 0, body: undefined, headers, drop: 'before' };
     Object.assign(headers, svc.limiter.take(caller.key.id, now.getTime(), caller.seller.id)); // per key and per seller (rate-limit.ts)
     const idemKey = req.op.changes ? requireIdempotencyKey(req.idempotencyKey) : undefined;
     const input = parseAll(req);
     const page = keptPage(svc, req, caller);
     const run = () => runHandler(svc, handler, req.op, input, { caller, now, epoch }, page);
     const answer = idemKey ? await withIdempotency(svc, caller, idemKey, req, run, headers) : (page?.fresh() ?? (await run()).answer);
-    return answered(answer, headers);
+    const result = answered(answer, headers);
+    if (fault?.drop) result.drop = fault.drop;
+    return result;
   } catch (err) {
     const e = toErrorAnswer(err);
     return { status: e.status, body: e.body, headers: { ...headers, ...e.headers }, ...(e.unexpected ? { error: err } : {}) };

@@ -2,7 +2,7 @@
  * Registers one fastify route per operation that has a handler, straight from the operation table.
  * The route only adapts HTTP to the transport-neutral `execute` pipeline.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BASE_PATH, IMAGE_MAX_BYTES, type AnyOperation } from '../../sdk/contract/index.ts';
 import { requestError } from './errors.ts';
 import type { ServerContext } from '../context.ts';
@@ -21,6 +21,13 @@ function bodyOf(op: AnyOperation, req: FastifyRequest): { body: unknown; raw?: B
     return { body: Symbol.for('not-json') };
   }
   return { body };
+}
+
+/** A sandbox fault's dropped connection: nothing is answered, the socket is destroyed. */
+function dropConnection(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.hijack();
+  req.raw.socket.destroy();
+  return reply;
 }
 
 export function registerOperations(app: FastifyInstance, svc: ServerContext, handlers: Record<string, unknown>, ops: Iterable<AnyOperation>): number {
@@ -52,7 +59,9 @@ export function registerOperations(app: FastifyInstance, svc: ServerContext, han
           body,
           raw,
           contentType: header(req, 'content-type'),
+          faults: op.surface === 'api',
         });
+        if (result.drop) return dropConnection(req, reply);
         if (result.error) req.log.error({ err: result.error, op: op.id }, 'unexpected error');
         reply.code(result.status).headers(result.headers);
         // A success answer is already JSON, written through the answer schema.

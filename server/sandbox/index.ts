@@ -1,8 +1,10 @@
 /** Every sandbox handler, by operation id. */
 import type { SandboxHandlers } from '../http/handlers.ts';
+import { faultSandboxHandlers } from './faults.ts';
 import { feedbackSandboxHandlers } from './feedback.ts';
 import { marketplaceSandboxHandlers } from './marketplace.ts';
 import { orderSandboxHandlers } from './orders.ts';
+import { scenarioSandboxHandlers } from './scenario.ts';
 import { sellerSandboxHandlers } from './sellers.ts';
 
 export const sandboxHandlerTable: SandboxHandlers = {
@@ -10,4 +12,6 @@ export const sandboxHandlerTable: SandboxHandlers = {
   ...marketplaceSandboxHandlers,
   ...orderSandboxHandlers,
   ...feedbackSandboxHandlers,
+  ...scenarioSandboxHandlers,
+  ...faultSandboxHandlers,
 };

@@ -20,6 +20,7 @@ import { newId } from '../ids.ts';
 import type { SellerDoc } from '../store/docs.ts';
 import type { DeliveryRecord, HookRecord } from '../store/records/hooks.ts';
 import { nextAttemptAt, PAUSE_AFTER_FAILURES } from './ladder.ts';
+import { chaosFailure, duplicated, heldBack, sentAfter } from './chaos.ts';
 import type { WebhookOutbox } from './outbox-state.ts';
 import { probeTarget } from './probe.ts';
 import { judgeStatus, sendAttempt, signDelivery, type AttemptResult, type SignedDelivery } from './sender.ts';
@@ -182,10 +183,13 @@ async function runAttempt(svc: ServerContext, st: WebhookOutbox, sellerId: strin
     st.queue.delete(deliveryId);
     return;
   }
+  const again = () => kick(svc);
+  if (heldBack(svc, sellerId, d, again)) return; // webhook chaos: reorder, delay (./chaos.ts)
   const number = d.attempts + 1;
   // The signature's timestamp is wall-clock time, not the server clock: a receiver judges its
   // freshness against its own clock, which the sandbox's advance does not move.
-  const result = await deliver(svc, st, doc, hook, d, number, Date.now());
+  const result = chaosFailure(svc, sellerId) ?? (await deliver(svc, st, doc, hook, d, number, Date.now()));
+  sentAfter(svc, sellerId, d, again);
 
   const endMs = svc.clock.nowMs();
   d.attempts = number;
@@ -209,6 +213,19 @@ async function runAttempt(svc: ServerContext, st: WebhookOutbox, sellerId: strin
   }
   queueDelivery(svc, sellerId, d);
   await svc.store.writeSeller(sellerId);
+  if (result.ok && duplicated(svc, sellerId)) await sendAgain(svc, st, doc, d);
+}
+
+/** Webhook chaos `duplicate`: a delivered delivery sent again as its next attempt, and logged. */
+async function sendAgain(svc: ServerContext, st: WebhookOutbox, doc: SellerDoc, d: DeliveryRecord): Promise<void> {
+  const hook = doc.hooks;
+  if (!hook || st.closed) return;
+  const number = d.attempts + 1;
+  const result = await deliver(svc, st, doc, hook, d, number, Date.now());
+  d.attempts = number;
+  d.lastStatus = result.status;
+  d.lastError = result.error;
+  await svc.store.writeSeller(doc.sellerId);
 }
 
 async function deliver(

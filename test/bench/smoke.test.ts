@@ -38,6 +38,7 @@ const EXPECTED: Record<string, string[]> = {
   autopilot: ['autopilot: '],
   webhooks: ['webhook pay → 2xx at receiver: median', 'webhook pay → 2xx at receiver: p99', 'webhook deliveries sustained'],
   market: ['GET /catalog/demand, ', 'GET /me p99 of 20 sellers while one key hammers demand'],
+  scenario: ['runScenario, 50 steps'],
   stock: ['1,000-unit refill at', 'paid order delivered from', "other seller's GET /me p99", 'SIGKILL in a 1,000-unit refill'],
 };
 

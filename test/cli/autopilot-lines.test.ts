@@ -123,12 +123,12 @@ describe('autopilot lines', () => {
     useTimeZone({ tz: 'Europe/Moscow' });
     const say = (message: string, event: string, extra?: Partial<AutopilotEvent>) => eventMessage(ev(event, message, extra));
     expect(say('#12: 1500 → 1299 RUB (usual 1250, floor 1000, ceiling 2000; toward the usual price)', 'reprice.repriced')).toBe(
-      '#12: 1\u00a0500\u00a0₽ → 1\u00a0299\u00a0₽ (обычная цена 1\u00a0250\u00a0₽, минимум 1\u00a0000\u00a0₽, максимум 2\u00a0000\u00a0₽; ближе к обычной цене)',
+      '№12: 1\u00a0500\u00a0₽ → 1\u00a0299\u00a0₽ (обычная цена 1\u00a0250\u00a0₽, минимум 1\u00a0000\u00a0₽, максимум 2\u00a0000\u00a0₽; ближе к обычной цене)',
     );
     expect(say('ord_1 (#12) must be delivered within 12 min (by 2026-11-25T09:12:00.000Z)', 'deadline.warned')).toBe(
-      'ord_1 (#12) нужно выдать в течение 12 мин. (до 25.11.2026, 12:12 GMT+3)',
+      'ord_1 (№12) нужно выдать в течение 12 мин. (до 25.11.2026, 12:12 GMT+3)',
     );
-    expect(say('#12: 2 free units left (alert at 3)', 'stock.low')).toBe('#12: осталось 2 свободных единицы (порог 3)');
+    expect(say('#12: 2 free units left (alert at 3)', 'stock.low')).toBe('№12: осталось 2 свободных единицы (порог 3)');
     expect(say('7 open orders (more than 5): work mode set to {"doNotDisturb":true}', 'backlog.engaged')).toBe(
       '7 открытых заказов (больше 5): режим работы теперь {"doNotDisturb":true}',
     );
@@ -150,7 +150,7 @@ describe('autopilot lines', () => {
     expect(english.slice(8)).toBe('  stock     out            #12: out of stock, auto-delivery is off until a refill');
     await useLanguage('ru');
     useTimeZone({ utc: true });
-    expect(eventLine(event)).toBe('09:00:05  stock     закончился     #12: склад пуст, автовыдача выключена до пополнения');
+    expect(eventLine(event)).toBe('09:00:05  stock     закончился     №12: склад пуст, автовыдача выключена до пополнения');
   });
 
   it('drops the rule and type a message starts with, in both languages, and the English short forms are the SDK line without them', async () => {
@@ -193,11 +193,11 @@ describe('autopilot lines', () => {
     await useLanguage('ru');
     useTimeZone({ tz: 'Europe/Moscow' });
     expect(lines.map((line) => eventMessage(line))).toEqual([
-      'ord_7 (#12): срок выдачи 25.11.2026, 11:00 GMT+3 прошёл без предупреждения (автопилот не работал или часы прыгнули)',
-      'ord_7 (#12): деньги возвращены — срок выдачи 25.11.2026, 11:00 GMT+3 прошёл до выдачи',
-      'ord_7 (#12): деньги возвращены покупателю (по спору или маркетплейсом)',
-      'ord_7 (#12) отменён покупателем',
-      'ord_7 (#12): покупатель открыл спор, ответьте на него (seller orders dispute-reply ord_7)',
+      'ord_7 (№12): срок выдачи 25.11.2026, 11:00 GMT+3 прошёл без предупреждения (автопилот не работал или часы прыгнули)',
+      'ord_7 (№12): деньги возвращены — срок выдачи 25.11.2026, 11:00 GMT+3 прошёл до выдачи',
+      'ord_7 (№12): деньги возвращены покупателю (по спору или маркетплейсом)',
+      'ord_7 (№12) отменён покупателем',
+      'ord_7 (№12): покупатель открыл спор, ответьте на него (seller orders dispute-reply ord_7)',
     ]);
   });
 });

@@ -77,7 +77,7 @@ describe('seller in Russian', () => {
     expect(out).toContain('Использование: seller [параметры] [команда]');
     expect(out).toContain('Ведите свой магазин');
     expect(out).toMatch(/^ {2}orders\s+Заказы: список/m);
-    expect(out).toMatch(/--lang <lang>\s+язык сообщений: ru или en/);
+    expect(out).toMatch(/--lang <язык>\s+язык сообщений: ru или en/);
     expect(out).toContain('Коды выхода');
   });
 

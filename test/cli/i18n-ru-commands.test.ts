@@ -54,7 +54,7 @@ describe('seller questions, reviews, complaints in Russian', () => {
     const listed = await seller(['questions', 'list', '--unanswered'], { env: { TZ: 'Asia/Yekaterinburg' } });
     const [header, row] = listed.stdout.trim().split('\n').map((line) => line.split('\t'));
     expect(header).toEqual(['ID', 'КАРТОЧКА', 'ЗАДАН', 'ВОПРОС', 'ОТВЕТ']);
-    expect(row).toEqual([question.id, `#${number}`, expect.stringMatching(/^\d\d\.\d\d\.\d{4}, \d\d:\d\d GMT\+5$/), 'Does it work in Kazakhstan?', 'без ответа']);
+    expect(row).toEqual([question.id, `№${number}`, expect.stringMatching(/^\d\d\.\d\d\.\d{4}, \d\d:\d\d GMT\+5$/), 'Does it work in Kazakhstan?', 'без ответа']);
 
     const contacts = await seller(['questions', 'answer', question.id, '--text', 'Пишите: shop@example.com']);
     expect(contacts.code).toBe(1);
@@ -63,7 +63,7 @@ describe('seller questions, reviews, complaints in Russian', () => {
     expect(contacts.stderr).toContain('подсказка: перепишите текст без адресов e-mail');
 
     const answered = await seller(['questions', 'answer', question.id, '--text', 'Yes, it does']);
-    expect(answered.stdout).toBe(`Ответ на ${question.id} отправлен (карточка #${number}).\n`);
+    expect(answered.stdout).toBe(`Ответ на ${question.id} отправлен (карточка №${number}).\n`);
     expect((await seller(['questions', 'list', '--unanswered'])).stderr).toBe('Вопросов без ответа нет.\n');
     expect((await seller(['reviews', 'list'])).stderr).toBe('Отзывов нет.\n');
 
@@ -142,7 +142,7 @@ describe('seller sandbox in Russian', () => {
     const buy = await sandbox(['buy', String(number)]);
     expect(buy.code).toBe(0);
     const order = buy.stdout.trim();
-    expect(buy.stderr).toBe(`Заказ ${order}: карточка #${number}, 390\u00a0₽, «ждёт оплаты».\n`);
+    expect(buy.stderr).toBe(`Заказ ${order}: карточка №${number}, 390\u00a0₽, «ждёт оплаты».\n`);
     const pay = await sandbox(['pay', order]);
     expect(pay.stdout).toMatch(new RegExp(`^${order} оплачен: теперь «ждёт выдачи»( \\(продавцу нужно действовать\\))?\\.\n$`));
 

@@ -49,7 +49,7 @@ describe('orders watch in Russian', () => {
     const one = frame([order(1)]);
     expect(one[0]).toBe('Заказы  ·  1 заказ, 1 ждёт вас  ·  последний опрос 12:00:00');
     expect(one[1]).toMatch(/^ID\s+КАРТОЧКА\s+СОСТОЯНИЕ\s+ДЕЙСТВИЕ\s+ЦЕНА\s+ВЫДАТЬ ДО\s+ИЗМЕНЁН$/);
-    expect(one[2]).toMatch(/^ord_1\s+#1001\s+ждёт выдачи\s+● действие\s+1\s299\s₽\s+через 12 мин\s+1 мин назад$/u);
+    expect(one[2]).toMatch(/^ord_1\s+№1001\s+ждёт выдачи\s+● действие\s+1\s299\s₽\s+через 12 мин\s+1 мин назад$/u);
     expect(frame([order(1), order(2)])[0]).toContain('2 заказа, 2 ждут вас');
     expect(frame([1, 2, 3, 4, 5].map((n) => order(n, { needsAction: false })))[0]).toContain('5 заказов  ·');
     expect(frame([order(1, { deliverBy: new Date(NOW - 3 * 60_000).toISOString() })])[2]).toContain('просрочен на 3 мин');

@@ -74,14 +74,14 @@ describe('seller autopilot under LANG=ru_RU.UTF-8', () => {
 
     const id = await buy(cards.subs);
     const delivered = await until('delivery', run, () => run.line(new RegExp(`${id} .*выдан по правилу subs`)));
-    expect(delivered).toMatch(new RegExp(`deliver   выдан\\s+${id} \\(#${cards.subs} subscription\\) выдан по правилу subs$`));
+    expect(delivered).toMatch(new RegExp(`deliver   выдан\\s+${id} \\(№${cards.subs} subscription\\) выдан по правилу subs$`));
 
     // The usual price of netflix codes is 1275 (the median, ours at 1500 among them): the reprice moves to it, in roubles.
     const repriced = await until('reprice', run, () => run.line(/^\S+  reprice /));
-    expect(repriced).toMatch(new RegExp(`reprice   новая цена\\s+#${cards.priced}: 1\\u00a0500\\u00a0₽ → 1\\u00a0275\\u00a0₽ \\(обычная цена 1\\u00a0275\\u00a0₽, минимум 1\\u00a0000\\u00a0₽, максимум 2\\u00a0000\\u00a0₽; `));
+    expect(repriced).toMatch(new RegExp(`reprice   новая цена\\s+№${cards.priced}: 1\\u00a0500\\u00a0₽ → 1\\u00a0275\\u00a0₽ \\(обычная цена 1\\u00a0275\\u00a0₽, минимум 1\\u00a0000\\u00a0₽, максимум 2\\u00a0000\\u00a0₽; `));
 
     await buy(cards.auto);
-    expect(await until('stock out', run, () => run.line(/^\S+  stock .*закончился/))).toContain(`#${cards.auto}: склад пуст, автовыдача выключена до пополнения`);
+    expect(await until('stock out', run, () => run.line(/^\S+  stock .*закончился/))).toContain(`№${cards.auto}: склад пуст, автовыдача выключена до пополнения`);
 
     // 50 of the 60 SLA minutes pass on an order no rule delivers, and its buyer writes: a warning with the Moscow deadline.
     const manual = await buy(cards.manual);
@@ -91,7 +91,7 @@ describe('seller autopilot under LANG=ru_RU.UTF-8', () => {
     await world.sandbox.message(manual, { text: 'Здравствуйте, когда будет?' });
     const warned = await until('SLA warning', run, () => run.line(new RegExp(`${manual} .*нужно выдать`)));
     const moscow = new Intl.DateTimeFormat('ru-RU', { timeZone: 'Europe/Moscow', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).format(new Date(deliverBy));
-    expect(warned).toMatch(new RegExp(`deadline  срок\\s+${manual} \\(#${cards.manual}\\) нужно выдать в течение \\d+ мин\\. \\(до ${moscow.replaceAll('.', '\\.')} GMT\\+3\\)$`));
+    expect(warned).toMatch(new RegExp(`deadline  срок\\s+${manual} \\(№${cards.manual}\\) нужно выдать в течение \\d+ мин\\. \\(до ${moscow.replaceAll('.', '\\.')} GMT\\+3\\)$`));
 
     run.child.kill('SIGINT');
     expect(await run.closed).toBe(0);

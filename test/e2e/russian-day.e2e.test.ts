@@ -56,12 +56,12 @@ describe('a seller’s day under LANG=ru_RU.UTF-8', { timeout: 90_000 }, () => {
     create[5] = tariffs[0]!.slug;
     const created = await runSeller([...create, '--sla', String(slaChoices[0]), '--guarantee', String(guaranteeChoices.find((d) => d > 0))], { env: ru });
     expect(created.code, created.stderr).toBe(0);
-    const number = /Карточка (\d+) создана \(выключена\)\./.exec(created.stdout)?.[1];
+    const number = /Карточка №(\d+) создана \(выключена\)\./.exec(created.stdout)?.[1];
     expect(number, created.stdout).toBeDefined();
     expect(created.stderr).toContain(`Включите её: seller cards on ${number}`);
 
     const on = await runSeller(['cards', 'on', number!], { env: ru });
-    expect(on.stdout).toBe(`Карточка ${number} включена.\n`);
+    expect(on.stdout).toBe(`Карточка №${number} включена.\n`);
     const shown = await runSeller(['cards', 'show', number!], { env: ru });
     expect(shown.stdout).toMatch(/Цена:\s+1\s299\s₽/u);
     expect(shown.stdout).toMatch(/Товар:\s+подписка, выдача: приглашение/);
@@ -92,7 +92,7 @@ describe('a seller’s day under LANG=ru_RU.UTF-8', { timeout: 90_000 }, () => {
     expect(refusedEn.code).toBe(1);
     expect(refused.stderr).toContain('отказ: need_next_charge');
     expect(refused.stderr).toContain('выдаётся с датой следующего списания у сервиса');
-    expect(refused.stderr).toContain('подсказка: добавьте --next-charge ГГГГ-ММ-ДД');
+    expect(refused.stderr).toContain('подсказка: добавьте --next-charge ДД.ММ.ГГГГ');
 
     const missing = await runSeller(['cards', 'show', '999999'], { env: ru });
     expect(missing.stderr).toMatch(/^ошибка: not_found: /);

@@ -93,7 +93,7 @@ export interface SellerResult {
 
 const configDir = mkdtempSync(join(tmpdir(), 'seller-e2e-'));
 
-function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   // The language is the test's to choose (default English, as under LANG=C): none leaks in from the shell.
   const LOCALE = new Set(['LC_ALL', 'LC_MESSAGES', 'LANG', 'LANGUAGE', 'SELLER_LANG']);

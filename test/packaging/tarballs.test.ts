@@ -112,13 +112,16 @@ const signed = signWebhook(body, 'whsec_x');
 const event = await verifyWebhookAsync(signed.body, signed.headers, 'whsec_x');
 const strict = await new SellerClient({ ...options, strict: true }).me.get().then(() => 'loaded', (e) => e.message);
 const contract = await import('service-seller/contract').then(() => 'loaded', (e) => e.message);
-console.log(JSON.stringify({ seller: me.sellerId, items: Array.isArray(page.items), event: event.event, strict, contract }));
+const { runScenario } = await import('service-seller/scenario');
+const scenario = await runScenario('steps: [{ seller: { as: shop } }]', { baseUrl: process.env.URL, adminToken: 'x' }).then(() => 'ran', (e) => e.message);
+console.log(JSON.stringify({ seller: me.sellerId, items: Array.isArray(page.items), event: event.event, strict, contract, scenario }));
 `,
     );
     const out = JSON.parse(await node(sdkDir, ['esm.mjs'], { KEY: server.demoKey, URL: server.url }));
     expect(out).toMatchObject({ seller: expect.stringMatching(/^sel_/), items: true, event: 'stock.out' });
     expect(out.strict).toMatch(/strict mode needs the zod package.*npm i zod/);
     expect(out.contract).toMatch(/Cannot find (package|module) 'zod'/);
+    expect(out.scenario).toMatch(/the scenario runner \(service-seller\/scenario\) needs the zod package.*npm i zod/);
   }, 60_000);
 
   it('runs from CommonJS (require) against a real server', async () => {
@@ -134,12 +137,13 @@ const { verifyWebhookAsync } = require('service-seller/webhooks/web');
   const signed = signWebhook(JSON.stringify({ event: 'stock.out', data: { number: 7 }, at: '2026-11-25T10:00:00.000Z', delivery: 'dlv_2', attempt: 1 }), 's');
   const sync = verifyWebhook(signed.body, signed.headers, 's').event;
   const web = (await verifyWebhookAsync(signed.body, signed.headers, 's')).event;
-  console.log(JSON.stringify({ seller: me.sellerId, missing, sync, web }));
+  const scenario = typeof require('service-seller/scenario').runScenario;
+  console.log(JSON.stringify({ seller: me.sellerId, missing, sync, web, scenario }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `,
     );
     const out = JSON.parse(await node(sdkDir, ['cjs.cjs'], { KEY: server.demoKey, URL: server.url }));
-    expect(out).toEqual({ seller: expect.stringMatching(/^sel_/), missing: 'not_found', sync: 'stock.out', web: 'stock.out' });
+    expect(out).toEqual({ seller: expect.stringMatching(/^sel_/), missing: 'not_found', sync: 'stock.out', web: 'stock.out', scenario: 'function' });
   }, 60_000);
 
   it.each([
@@ -310,6 +314,7 @@ const TYPED_CONSUMER = `
 import { SellerClient, RejectedError, isRejected, buildCard, validateInn, ERROR_STATUS, type Order, type Tolerant } from 'service-seller';
 import { verifyWebhook, signWebhook, WebhookVerificationError } from 'service-seller/webhooks';
 import { verifyWebhookAsync, type WebhookEvent } from 'service-seller/webhooks/web';
+import { runScenario, ScenarioFailedError, type ScenarioResult } from 'service-seller/scenario';
 
 const client = new SellerClient({ apiKey: 'service_test_x', baseUrl: 'http://127.0.0.1:1' });
 export async function typed(): Promise<string> {
@@ -345,6 +350,16 @@ export async function verify(raw: string, headers: Record<string, string>): Prom
   }
 }
 export const sync = (raw: string, headers: Record<string, string>): string => verifyWebhook(raw, headers, 'whsec_x').event;
+export async function scenario(text: string): Promise<number | string> {
+  try {
+    const result: ScenarioResult = await runScenario(text, { baseUrl: 'http://127.0.0.1:1', adminToken: 'x' });
+    return result.stepsRun;
+  } catch (err) {
+    return err instanceof ScenarioFailedError ? err.step.number : 'other';
+  }
+}
+// @ts-expect-error the admin token is required
+export const noToken = () => runScenario('steps: []', { baseUrl: 'http://127.0.0.1:1' });
 `;
 
 /**

@@ -10,6 +10,8 @@ import { keysRoutes } from './keys.ts';
 import { listingsRoutes } from './listings.ts';
 import { ordersRoutes } from './orders.ts';
 import { sandboxRoutes as sandbox } from './sandbox.ts';
+import { sandboxScenarioRoutes } from './sandbox-scenario.ts';
+import { sandboxFaultRoutes } from './sandbox-faults.ts';
 import type { Route } from '../route.ts';
 
 /** Every seller-API route, keyed by operation id (the same keys as `apiOperations`). */
@@ -23,7 +25,11 @@ export const apiRouteTable = {
 } as const;
 
 /** Every sandbox route (reference server only), keyed by operation id. */
-export const sandboxRouteTable = sandbox;
+export const sandboxRouteTable = {
+  ...sandbox,
+  ...sandboxFaultRoutes,
+  ...sandboxScenarioRoutes,
+} as const;
 
 export const apiRoutes: readonly Route[] = Object.values(apiRouteTable);
 export const sandboxRoutes: readonly Route[] = Object.values(sandboxRouteTable);

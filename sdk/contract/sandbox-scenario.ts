@@ -1,0 +1,58 @@
+/**
+ * Sandbox operations for scenario runs (reference server only, left out of OpenAPI like the rest of
+ * the sandbox): a seller's events with their deliveries, and the clock lease.
+ */
+import { z } from 'zod';
+import { prefixedId, Timestamp } from './common.ts';
+import { EventKind } from './enums.ts';
+import { op } from './operation.ts';
+import { sandboxScenarioRoutes as R } from './routes/sandbox-scenario.ts';
+
+/** A webhook delivery made of an event: its attempts so far and how the last one went. */
+export const EventDelivery = z.object({
+  id: prefixedId('dlv'),
+  delivery: prefixedId('dlv'),
+  attempts: z.number().int().min(0),
+  lastStatus: z.number().int().nullable(),
+  deliveredAt: Timestamp.nullable(),
+});
+
+/** An event recorded for a seller (the outbox keeps the latest 1000), with its deliveries. */
+export const SellerEvent = z.object({
+  id: prefixedId('evt'),
+  kind: EventKind,
+  data: z.record(z.string(), z.unknown()),
+  at: Timestamp,
+  deliveries: z.array(EventDelivery),
+});
+
+/** The lease of the server's clock, held by one scenario run; it ends at `expiresAt` (real time) unless renewed. */
+export const ClockLease = z.object({
+  id: prefixedId('cll'),
+  holder: z.string(),
+  expiresAt: Timestamp,
+});
+
+/** The longest lease, seconds of real time. */
+export const CLOCK_LEASE_MAX_SECONDS = 3600;
+
+export const sandboxScenarioOperations = {
+  'sandbox.sellerEvents': op(R['sandbox.sellerEvents'], {
+    params: z.strictObject({ sellerId: z.string().min(1).max(80) }),
+    answer: z.object({ items: z.array(SellerEvent) }),
+  }),
+  'sandbox.leaseClock': op(R['sandbox.leaseClock'], {
+    body: z.strictObject({
+      /** Who holds it, for the refusal's sentence (`seller sandbox run day.yaml`). */
+      holder: z.string().min(1).max(200),
+      ttlSeconds: z.number().int().min(1).max(CLOCK_LEASE_MAX_SECONDS),
+      /** The lease to renew (its holder's own); without it a new lease is taken. */
+      lease: prefixedId('cll').optional(),
+    }),
+    answer: ClockLease,
+  }),
+  'sandbox.releaseClock': op(R['sandbox.releaseClock'], {
+    params: z.strictObject({ id: prefixedId('cll') }),
+    answer: z.object({ released: z.boolean() }),
+  }),
+} as const;

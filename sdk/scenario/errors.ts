@@ -1,0 +1,78 @@
+/**
+ * What a scenario run can end in besides success, as data: the file is not a valid scenario
+ * (every problem with its path, and its line when the scenario was given as text), or a step did
+ * not go as written (an expectation that does not hold, a call the service refused). No zod here:
+ * the entry loads it before it knows whether zod is installed.
+ */
+import type { ScenarioResult } from './result.ts';
+
+/** One problem of a scenario: where (`steps[3].pay.order`, line 9 of the text) and what. */
+export interface ScenarioIssue {
+  /** The value's path, `steps[3].pay.order`; `(top level)` for the whole document. */
+  path: string;
+  /** 1-based line in the scenario's text; absent when an object was given. */
+  line?: number;
+  /** A machine-readable word for the problems the runner finds itself (`unknown_name`, `wrong_kind`, …); absent for a value the schema refuses. */
+  code?: ScenarioIssueCode;
+  /** The values the code's sentence names (`name`, `kind`, `want`, `verbs`…). */
+  params?: Record<string, string>;
+  /** A sentence for developers, in English. */
+  message: string;
+}
+
+export type ScenarioIssueCode = 'not_yaml' | 'one_verb' | 'unknown_verb' | 'unknown_name' | 'wrong_kind' | 'name_taken' | 'unknown_field' | 'expect_what';
+
+/** `path (line N): message`, or `path: message` without a line. */
+export const issueLine = (i: ScenarioIssue): string => `${i.line === undefined ? i.path : `line ${i.line}, ${i.path}`}: ${i.message}`;
+
+/** The scenario is not valid: nothing ran, nothing was created. */
+export class ScenarioInvalidError extends Error {
+  override name = 'ScenarioInvalidError';
+  constructor(readonly issues: ScenarioIssue[]) {
+    super(`not a valid scenario: ${issues.length === 1 ? 'a problem' : `${issues.length} problems`}\n${issues.map((i) => `  ${issueLine(i)}`).join('\n')}`);
+  }
+}
+
+/** Where a step is: its 1-based number, its path and its line in the text (when text was given). */
+export interface StepPlace {
+  number: number;
+  path: string;
+  line?: number;
+  verb: string;
+}
+
+export type ExpectedValue = string | number | boolean;
+
+/**
+ * What an expectation was about and each value it checked, as data (the CLI says it in the run's
+ * language): an order (`name`, its `id`), a card's stock (`id`: the card number) or a webhook event
+ * kind (`name`) of a seller, about an order or a card.
+ */
+export interface ExpectationFinding {
+  subject: { kind: 'order' | 'stock' | 'webhook'; name: string; id?: string | number; seller?: string; about?: string };
+  /** `field` as the step writes it (`status`, `free`, `messages`…; `events`/`delivered`: how many such events). */
+  checks: Array<{ field: string; expected: ExpectedValue; found: ExpectedValue }>;
+}
+
+/** Why a run stopped at a step: an expectation that did not hold (`expected`/`found` in English too), or a call that failed. */
+export type StepFailure =
+  | ({ kind: 'expectation'; expected: string; found: string; waitedMs: number } & ExpectationFinding)
+  | { kind: 'error'; code: string; refusal?: string; reason?: string; detail: string };
+
+/** A step did not go as written; later steps did not run. `result` is what the run made until then. */
+export class ScenarioFailedError extends Error {
+  override name = 'ScenarioFailedError';
+  constructor(
+    readonly step: StepPlace,
+    readonly failure: StepFailure,
+    readonly result: ScenarioResult,
+    options?: { cause?: unknown },
+  ) {
+    const where = `step ${step.number} (${step.path}${step.line === undefined ? '' : `, line ${step.line}`}, ${step.verb})`;
+    const what =
+      failure.kind === 'expectation'
+        ? `expected ${failure.expected}, found ${failure.found}${failure.waitedMs > 0 ? ` (waited ${failure.waitedMs / 1000}s)` : ''}`
+        : `${failure.code}${failure.refusal ? ` (${failure.refusal})` : ''}: ${failure.detail}`;
+    super(`${where}: ${what}`, options);
+  }
+}

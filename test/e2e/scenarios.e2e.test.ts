@@ -1,0 +1,272 @@
+/**
+ * Scenario files (issue 27, section 1) through `seller sandbox run` and the SDK's `runScenario`,
+ * against a real seller-server: every example runs to exit 0; a broken expectation exits 1 naming
+ * its step, line, what was expected and what was found, and the steps after it do not run; a
+ * malformed file exits 2 naming every bad path with its line and makes nothing; the SDK runner
+ * agrees (text and object); a second run that moves the clock is refused while one is running; a
+ * `fault:` step adds its fault for the named seller and the run clears it at its end.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RejectedError } from '../../sdk/errors.ts';
+import { SandboxClient } from '../../sdk/sandbox.ts';
+import { runScenario, ScenarioFailedError, ScenarioInvalidError, type ScenarioResult } from '../../sdk/scenario/index.ts';
+import { ensureBuilt, ROOT, runSeller } from '../helpers/cli.ts';
+import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+const EXAMPLES = join(ROOT, 'examples/scenarios');
+const examples = readdirSync(EXAMPLES).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
+
+let server: TestServer;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  server = await startTestServer({ rateLimit: NO_RATE_LIMIT });
+  env = { SERVICE_BASE_URL: server.url, SERVICE_ADMIN_TOKEN: server.adminToken };
+}, 180_000);
+
+afterAll(async () => {
+  const closing = server?.close();
+  server?.app.server.closeAllConnections();
+  await closing;
+});
+
+const sellerCount = () => Object.keys(server.app.service.store.shared.sellers).length;
+const sdkOptions = () => ({ baseUrl: server.url, adminToken: server.adminToken, strict: true });
+
+/** What two runs of one scenario share: the kinds, names and statuses made, and the events' kinds per seller name. */
+const shape = (r: ScenarioResult) => ({
+  name: r.name,
+  stepsRun: r.stepsRun,
+  made: r.made.map((m) => ({ kind: m.kind, name: m.name, ...(m.kind === 'order' ? { status: m.status } : {}) })),
+  events: r.events.map((e) => `${e.seller} ${e.kind}`).sort(),
+});
+
+const BROKEN = `name: a broken expectation
+steps:
+  - seller: { as: shop }
+  - card: { as: codes, seller: shop, service: spotify, tariff: individual, productType: code,
+            deliveryMethod: code, priceRub: 300, slaMinutes: 60, guaranteeDays: 7, active: true }
+  - buy: { as: o1, card: codes }
+  - pay: { order: o1 }
+  - expect: { order: o1, status: delivered }
+  - seller: { as: never }
+`;
+
+const MALFORMED = `name: every kind of mistake
+steps:
+  - seller: { as: shop }
+  - card: { as: spot, seller: shop, service: spotify, tariff: individual, productType: code,
+            deliveryMethod: code, priceRub: 300, slaMinutes: 60, guaranteeDays: 7 }
+  - pay: { order: o7 }
+  - buy: { as: o1, card: shop }
+  - clock: { advance: soon }
+  - deliver: { order: o1, colour: blue }
+  - teleport: { order: o1 }
+  - dispute: { order: o1, text: "about \${o9.id}" }
+  - buy: { as: o1, card: spot }
+`;
+
+/** The problems of MALFORMED, as `line: path` (the messages are checked apart). */
+const MALFORMED_PATHS = [
+  '6: steps[2].pay.order',
+  '7: steps[3].buy.card',
+  '8: steps[4].clock.advance',
+  '9: steps[5].deliver.colour',
+  '10: steps[6].teleport',
+  '11: steps[7].dispute.text',
+  '12: steps[8].buy.as',
+];
+
+describe('seller sandbox run', () => {
+  it.each(examples)('runs examples/scenarios/%s to exit 0, with a table of what it made', async (file) => {
+    const run = await runSeller(['sandbox', 'run', join(EXAMPLES, file)], { env, timeoutMs: 60_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^WHAT\tNAME\tID\tDETAILS\n/);
+    expect(run.stdout).toMatch(/^seller\t\w+\tsel_\w+\tkey service_\w+$/m);
+    expect(run.stdout).toMatch(/^order\to1\tord_\w+\tcard \w+, /m);
+    expect(run.stderr).toMatch(/steps ran as written/);
+  }, 90_000);
+
+  it('prints one JSON document with --json: each named result with its ids (a seller with its key) and the events logged', async () => {
+    const run = await runSeller(['sandbox', 'run', join(EXAMPLES, 'dispute-resolved.yaml'), '--json'], { env, timeoutMs: 60_000 });
+    expect(run.code, run.stderr).toBe(0);
+    const doc = JSON.parse(run.stdout) as ScenarioResult;
+    expect(doc.results.shop).toMatchObject({ kind: 'seller', id: expect.stringMatching(/^sel_/), keyId: expect.stringMatching(/^key_/), key: expect.stringMatching(/^service_/) });
+    expect(doc.results.spot).toMatchObject({ kind: 'card', number: expect.any(Number), seller: 'shop' });
+    expect(doc.results.o1).toMatchObject({ kind: 'order', id: expect.stringMatching(/^ord_/), status: 'completed' });
+    const paid = doc.events.find((e) => e.kind === 'order.paid');
+    expect(paid).toMatchObject({ seller: 'shop', data: { order: doc.results.o1!.kind === 'order' ? doc.results.o1!.id : '' } });
+    expect(paid!.deliveries[0]).toMatchObject({ attempts: 1, lastStatus: 204, deliveredAt: expect.any(String) });
+  }, 90_000);
+
+  it('runs again with new sellers: nothing collides with an earlier run', async () => {
+    const file = join(EXAMPLES, 'codes-until-stock-out.yaml');
+    const first = JSON.parse((await runSeller(['sandbox', 'run', file, '--json'], { env, timeoutMs: 60_000 })).stdout) as ScenarioResult;
+    const second = JSON.parse((await runSeller(['sandbox', 'run', file, '--json'], { env, timeoutMs: 60_000 })).stdout) as ScenarioResult;
+    expect(second.stepsRun).toBe(first.stepsRun);
+    expect(second.results.shop).not.toEqual(first.results.shop);
+  }, 120_000);
+
+  it('ends at a broken expectation with exit 1, naming the step, its line, what was expected and what was found; later steps do not run', async () => {
+    const before = sellerCount();
+    const run = await runSeller(['sandbox', 'run', '-'], { env, input: BROKEN, timeoutMs: 60_000 });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain('step 5 (steps[4], line 8, expect): expected order o1 status delivered, found status awaiting_delivery');
+    expect(run.stderr).toMatch(/the steps after it did not run/);
+    expect(run.stdout).toMatch(/^order\to1\tord_\w+\t/m);
+    expect(sellerCount()).toBe(before + 1); // `never` was not made
+
+    const json = await runSeller(['sandbox', 'run', '-', '--json'], { env, input: BROKEN, timeoutMs: 60_000 });
+    expect(json.code).toBe(1);
+    const doc = JSON.parse(json.stdout) as ScenarioResult & { failure: Record<string, unknown> };
+    expect(doc.stepsRun).toBe(4);
+    expect(doc.results.never).toBeUndefined();
+    expect(doc.failure).toMatchObject({
+      step: { number: 5, path: 'steps[4]', line: 8, verb: 'expect' },
+      kind: 'expectation',
+      expected: 'order o1 status delivered',
+      subject: { kind: 'order', name: 'o1', id: doc.results.o1!.kind === 'order' ? doc.results.o1!.id : '' },
+      checks: [{ field: 'status', expected: 'delivered', found: 'awaiting_delivery' }],
+    });
+  }, 90_000);
+
+  it('refuses a malformed file with exit 2, naming every bad path with its line, and makes nothing', async () => {
+    const before = sellerCount();
+    const run = await runSeller(['sandbox', 'run', '-'], { env, input: MALFORMED });
+    expect(run.code, run.stderr).toBe(2);
+    const named = [...run.stderr.matchAll(/^\(stdin\):(\d+): (\S+): /gm)].map((m) => `${m[1]}: ${m[2]}`);
+    expect(named).toEqual(MALFORMED_PATHS);
+    expect(run.stderr).toContain('(stdin):6: steps[2].pay.order: no step before this one is named o7');
+    expect(run.stderr).toContain('(stdin):7: steps[3].buy.card: shop is a seller, not a card');
+    expect(run.stderr).toContain('(stdin):10: steps[6].teleport: unknown verb teleport');
+    expect(run.stderr).toContain('(stdin):11: steps[7].dispute.text: no step before this one is named o9');
+    expect(run.stderr).toContain('(stdin):12: steps[8].buy.as: the name o1 is already given by step 4');
+    expect(run.stderr).toMatch(/not a valid scenario: 7 problems/);
+    expect(sellerCount()).toBe(before);
+  });
+
+  it('says the problems and a failed expectation in Russian under a Russian locale, with the same paths, lines and exit codes', async () => {
+    const run = await runSeller(['sandbox', 'run', '-'], { env: { ...env, LANG: 'ru_RU.UTF-8' }, input: MALFORMED });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('(stdin):6: steps[2].pay.order: ни один шаг до этого не назван o7');
+    expect(run.stderr).toContain('(stdin):7: steps[3].buy.card: shop — это продавец, а здесь нужно: карточка');
+    const broken = await runSeller(['sandbox', 'run', '-'], { env: { ...env, LANG: 'ru_RU.UTF-8' }, input: BROKEN, timeoutMs: 60_000 });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('шаг 5 (steps[4], строка 8, expect): ожидалось: заказ o1 — status delivered; на деле: status awaiting_delivery');
+  }, 60_000);
+});
+
+describe('the READMEs', () => {
+  it.each(['README.md', 'README.ru.md'])('%s shows a scenario that runs as written', async (file) => {
+    const block = /```yaml\n(name: [^\n]*\nsteps:[\s\S]*?)```/.exec(readFileSync(join(ROOT, file), 'utf8'))?.[1];
+    expect(block, `${file} has no scenario block`).toBeDefined();
+    const result = await runScenario(block!, sdkOptions());
+    expect(result.results.o1).toMatchObject({ kind: 'order', status: 'disputed' });
+  }, 60_000);
+});
+
+describe('runScenario (the SDK) agrees with the CLI', () => {
+  it('runs an example from its text and from the object, with the results the CLI reports', async () => {
+    const text = readFileSync(join(EXAMPLES, 'note-withheld-for-contacts.yaml'), 'utf8');
+    const cli = JSON.parse((await runSeller(['sandbox', 'run', '-', '--json'], { env, input: text, timeoutMs: 60_000 })).stdout) as ScenarioResult;
+    const fromText = await runScenario(text, sdkOptions());
+    const fromObject = await runScenario(parse(text) as object, sdkOptions());
+    expect(shape(fromText)).toEqual(shape(cli));
+    expect(shape(fromObject)).toEqual(shape(cli));
+    expect(fromText.results.shop).not.toEqual(fromObject.results.shop);
+  }, 90_000);
+
+  it('refuses the malformed scenario naming the same paths: with lines given text, by path given the object; nothing made', async () => {
+    const before = sellerCount();
+    const fromText = await runScenario(MALFORMED, sdkOptions()).catch((e: unknown) => e);
+    expect(fromText).toBeInstanceOf(ScenarioInvalidError);
+    expect((fromText as ScenarioInvalidError).issues.map((i) => `${i.line}: ${i.path}`)).toEqual(MALFORMED_PATHS);
+    const fromObject = await runScenario(parse(MALFORMED) as object, sdkOptions()).catch((e: unknown) => e);
+    expect(fromObject).toBeInstanceOf(ScenarioInvalidError);
+    const issues = (fromObject as ScenarioInvalidError).issues;
+    expect(issues.map((i) => i.path)).toEqual(MALFORMED_PATHS.map((p) => p.replace(/^\d+: /, '')));
+    expect(issues.every((i) => i.line === undefined)).toBe(true);
+    expect(sellerCount()).toBe(before);
+  });
+
+  it('ends at the broken expectation with the same step, line and finding, and what was made until then', async () => {
+    const failed = await runScenario(BROKEN, sdkOptions()).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(ScenarioFailedError);
+    const error = failed as ScenarioFailedError;
+    expect(error.step).toEqual({ number: 5, path: 'steps[4]', line: 8, verb: 'expect' });
+    expect(error.failure).toMatchObject({ kind: 'expectation', expected: 'order o1 status delivered', found: expect.stringMatching(/status awaiting_delivery$/) });
+    expect(Object.keys(error.result.results)).toEqual(['shop', 'codes', 'o1']);
+  });
+});
+
+describe('the clock is the server’s', () => {
+  const MOVES_CLOCK = `name: moves the clock
+steps:
+  - seller: { as: shop }
+  - clock: { advance: 1m }
+  - expect: { webhook: order.paid, seller: shop, count: 0 }
+`;
+
+  it('refuses a second run that moves the clock while one is running; a run that does not move it goes on; after the first ends, the second runs', async () => {
+    // The first run is held inside its clock step (its advance waits for the test), holding the lease.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let inClockStep!: () => void;
+    const reached = new Promise<void>((resolve) => (inClockStep = resolve));
+    const heldFetch: typeof fetch = async (input, init) => {
+      if (String(input instanceof Request ? input.url : input).endsWith('/sandbox/v1/clock/advance')) {
+        inClockStep();
+        await gate;
+      }
+      return fetch(input, init);
+    };
+    const first = runScenario(MOVES_CLOCK, { ...sdkOptions(), fetch: heldFetch, holder: 'the first run' });
+    await reached;
+
+    const before = sellerCount();
+    const second = await runSeller(['sandbox', 'run', '-'], { env, input: MOVES_CLOCK });
+    expect(second.code, second.stderr).toBe(1);
+    expect(second.stderr).toMatch(/another scenario run that moves the clock is running on this server/);
+    expect(second.stderr).toMatch(/the first run, lease until/);
+    const sdkSecond = await runScenario(MOVES_CLOCK, sdkOptions()).catch((e: unknown) => e);
+    expect(sdkSecond).toBeInstanceOf(RejectedError);
+    expect((sdkSecond as RejectedError).refusal.kind).toBe('clock_leased');
+    expect(sellerCount()).toBe(before);
+
+    const still = await runSeller(['sandbox', 'run', '-'], { env, input: BROKEN.replace('status: delivered', 'status: awaiting_delivery') });
+    expect(still.code, still.stderr).toBe(0);
+
+    release();
+    expect((await first).stepsRun).toBe(3);
+    const after = await runSeller(['sandbox', 'run', '-'], { env, input: MOVES_CLOCK });
+    expect(after.code, after.stderr).toBe(0);
+  }, 90_000);
+});
+
+describe('the fault: step', () => {
+  it('adds the fault for the named seller; the runner retries through it, and the run clears its faults at the end', async () => {
+    const result = await runScenario(readFileSync(join(EXAMPLES, 'deliver-through-503s.yaml'), 'utf8'), sdkOptions());
+    const fault = result.made.find((m) => m.kind === 'fault');
+    expect(fault).toMatchObject({ kind: 'fault', id: expect.stringMatching(/^flt_/), seller: 'shop', what: 'orders.deliver 503' });
+    expect(result.results.o1).toMatchObject({ status: 'delivered' });
+    const sb = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
+    expect((await sb.listFaults()).items.map((f) => f.id)).not.toContain((fault as { id: string }).id);
+  }, 60_000);
+
+  it('is checked before the run by the flags’ own rules, named by path and line', async () => {
+    const before = sellerCount();
+    const text = 'steps:\n  - seller: { as: shop }\n  - fault: { seller: shop, op: orders.shipIt, status: 503 }\n  - fault: { op: orders.deliver, status: 418 }\n  - fault: { seller: ghost, op: "*", drop-after: true, every: 1 }\n';
+    const run = await runSeller(['sandbox', 'run', '-'], { env, input: text });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('(stdin):3: steps[1].fault.op: orders.shipIt is not an operation of the seller API');
+    expect(run.stderr).toContain('(stdin):4: steps[2].fault.status: one of 429, 500, 502, 503');
+    expect(run.stderr).toContain('(stdin):5: steps[3].fault.every: a whole number from 2');
+    expect(run.stderr).toContain('(stdin):5: steps[3].fault.seller: no step before this one is named ghost');
+    expect(sellerCount()).toBe(before);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * The fault table's rules (server/faults/table.ts): matching by seller and operation (or chaos
+ * kind), `*` never matching webhook chaos; `every` counted per fault; the oldest fault that fires
+ * wins and the others spend no hit; `times` and `for` (server clock) end a fault; waits end on close.
+ */
+import { describe, expect, it } from 'vitest';
+import { FaultTable } from '../../server/faults/table.ts';
+
+const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+const call = (sellerId: string, op: string) => ({ sellerId, op });
+
+describe('FaultTable', () => {
+  it('matches a seller (or all) and an operation (or *); * is no webhook chaos', () => {
+    const table = new FaultTable();
+    const mine = table.add({ sellerId: 'sel_a', op: 'orders.deliver', status: 503 }, T0);
+    const all = table.add({ op: '*', status: 500 }, T0);
+    expect(table.hit(call('sel_a', 'orders.deliver'), T0)?.id).toBe(mine.id);
+    expect(table.hit(call('sel_b', 'orders.deliver'), T0)?.id).toBe(all.id);
+    expect(table.hit(call('sel_a', 'me.get'), T0)?.id).toBe(all.id);
+    expect(table.hit({ sellerId: 'sel_a', hooks: 'duplicate' }, T0)).toBeUndefined();
+    const chaos = table.add({ hooks: 'duplicate' }, T0);
+    expect(table.hit({ sellerId: 'sel_b', hooks: 'duplicate' }, T0)?.id).toBe(chaos.id);
+    expect(table.hit({ sellerId: 'sel_b', hooks: 'fail' }, T0)).toBeUndefined();
+  });
+
+  it('the oldest fault that fires wins; the others count the call and spend nothing', () => {
+    const table = new FaultTable();
+    const first = table.add({ op: 'me.get', status: 500, every: 2 }, T0);
+    const second = table.add({ op: 'me.get', status: 503, times: 5 }, T0);
+    const fired = [1, 2, 3, 4].map(() => table.hit(call('sel_a', 'me.get'), T0)?.id);
+    expect(fired).toEqual([second.id, first.id, second.id, first.id]);
+    expect(table.list(T0).map((f) => [f.hits, f.remaining])).toEqual([[2, null], [2, 3]]);
+  });
+
+  it('times ends a fault at zero; for ends it once the server clock passes it', () => {
+    const table = new FaultTable();
+    table.add({ op: 'me.get', status: 500, times: 1 }, T0);
+    expect(table.hit(call('sel_a', 'me.get'), T0)).toBeDefined();
+    expect(table.hit(call('sel_a', 'me.get'), T0)).toBeUndefined();
+    const timed = table.add({ op: 'me.get', status: 500, forMs: 1000 }, T0);
+    expect(timed.expiresAt).toBe('2026-03-01T10:00:01.000Z');
+    expect(table.hit(call('sel_a', 'me.get'), T0 + 999)).toBeDefined();
+    expect(table.hit(call('sel_a', 'me.get'), T0 + 1000)).toBeUndefined();
+    expect(table.size).toBe(0);
+  });
+
+  it('clears one or all; a wait ends early on close', async () => {
+    const table = new FaultTable();
+    const a = table.add({ op: 'me.get', status: 500 }, T0);
+    table.add({ op: 'me.get', status: 502 }, T0);
+    expect(table.clear('flt_none')).toBe(0);
+    expect(table.clear(a.id)).toBe(1);
+    expect(table.clear()).toBe(1);
+    const waiting = table.wait(60_000);
+    table.close();
+    expect(await waiting).toBe(false);
+    expect(await table.wait(1)).toBe(true);
+  });
+});
