@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Unpacks the packaged Chromium once when no other browser is there (test/helpers/browser-setup.ts).
+    globalSetup: ['test/helpers/browser-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

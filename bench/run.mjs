@@ -3,7 +3,7 @@
  * against baselines measured in the same run.
  *
  *   node bench/run.mjs                 every bench
- *   node bench/run.mjs server sdk      only these (server, writes, cli, sdk, webhooks, autopilot, market, stock, scenario)
+ *   node bench/run.mjs server sdk      only these (server, writes, cli, sdk, webhooks, autopilot, market, stock, scenario, inspector, mock)
  *   BENCH_QUICK=1 node bench/run.mjs   a few iterations of each (smoke test; numbers mean nothing)
  *   BENCH_JSON=out.json                also write the rows as JSON
  *
@@ -14,7 +14,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { log, machine, QUICK, table } from './lib.mjs';
 
-const BENCHES = ['server', 'writes', 'cli', 'sdk', 'webhooks', 'autopilot', 'market', 'stock', 'scenario'];
+const BENCHES = ['server', 'writes', 'cli', 'sdk', 'webhooks', 'autopilot', 'market', 'stock', 'scenario', 'inspector', 'mock'];
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((n) => !BENCHES.includes(n));

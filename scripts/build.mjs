@@ -42,6 +42,8 @@ const sdkEntries = present({
   strict: 'sdk/strict.ts',
   'doctor/index': 'sdk/doctor/index.ts',
   'autopilot/index': 'sdk/autopilot/index.ts',
+  // Test helpers: Web Crypto and plain data only (no zod, no Node built-ins).
+  'testing/index': 'sdk/testing/index.ts',
   // Scenario files against the sandbox (zod loaded on first use, yaml bundled as for the autopilot).
   'scenario/index': 'sdk/scenario/index.ts',
 });
@@ -82,13 +84,15 @@ for (const [entries, meta] of [[pick((node) => !node), {}], [pick((node) => node
 
 // --- service-seller-server ------------------------------------------------------------------
 // Its dependencies (fastify, lowdb, zod, …) stay external: server/package.json declares them.
-const serverEntries = present({ index: 'server/index.ts', main: 'server/main.ts' });
+// `service-seller-server/msw` (server/msw/): msw and the SDK are the user's, optional peers, never
+// bundled; its `../../sdk/index.ts` is the package `service-seller` (sdkAsPeer), and so is the scenario runner.
+const serverEntries = present({ index: 'server/index.ts', main: 'server/main.ts', 'msw/index': 'server/msw/index.ts' });
 await build({
   ...common,
   platform: 'node',
   format: 'esm',
   packages: 'external',
-  plugins: [buildTimeData],
+  plugins: [sdkAsPeer(), buildTimeData],
   entryPoints: serverEntries,
   outdir: out('server', 'dist', 'esm'),
   splitting: true,
@@ -101,8 +105,8 @@ await build({
   // lowdb and steno are ES-only: bundled into the CommonJS build, the CommonJS ones stay external
   // (bundleOnly marks them; esbuild's `packages: 'external'` would win over it and leave
   // `require("lowdb")`, a require of an ES module).
-  plugins: [bundleOnly(['lowdb', 'steno']), buildTimeData],
-  entryPoints: present({ index: 'server/index.ts' }),
+  plugins: [sdkAsPeer(), bundleOnly(['lowdb', 'steno']), buildTimeData],
+  entryPoints: present({ index: 'server/index.ts', 'msw/index': 'server/msw/index.ts' }),
   outdir: out('server', 'dist', 'cjs'),
   outExtension: { '.js': '.cjs' },
 });
@@ -188,6 +192,19 @@ for (const pkg of PACKAGES) {
 }
 // The layout before the packages (one dist/ at the root) is gone: a stale one would only mislead.
 rmSync('dist', { recursive: true, force: true });
+
+/** An esbuild plugin: the SDK's root and its scenario runner, imported by server/msw/, are the package `service-seller` (an external peer). */
+function sdkAsPeer() {
+  return {
+    name: 'sdk-as-peer',
+    setup(builder) {
+      builder.onResolve({ filter: /\/sdk\/(index|scenario\/index)\.ts$/ }, (args) => {
+        if (!/[\\/]server[\\/]msw[\\/]/.test(args.importer)) return undefined;
+        return { path: args.path.endsWith('scenario/index.ts') ? 'service-seller/scenario' : 'service-seller', external: true };
+      });
+    },
+  };
+}
 
 /** An esbuild plugin that bundles `names` while `packages: 'external'` keeps the others out. */
 function bundleOnly(names) {

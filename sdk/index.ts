@@ -10,6 +10,7 @@ export { SellerClient, SDK_VERSION, DEFAULT_BASE_URL } from './client.ts';
 export type { SellerClientOptions, CommonClientOptions, RawRequest } from './client.ts';
 export { SandboxClient } from './sandbox.ts';
 export type { SandboxClientOptions } from './sandbox.ts';
+export type { ChangeEventRead, ChangesOptions } from './sandbox-changes.ts';
 export { faultBody, FaultFlagsError, FAULT_OPERATIONS } from './sandbox-faults.ts';
 export type { FaultFlags, FaultFlagsCode, AddFaultBody } from './sandbox-faults.ts';
 export { PagedCall } from './pagination.ts';

@@ -12,6 +12,7 @@ import type { SandboxOperationTypes } from './contract/types.ts';
 import { LazyTransport, readEnv, type CommonClientOptions } from './client.ts';
 import { deriveMethods, type SectionMethods } from './methods.ts';
 import { sandboxRoutes } from './contract/routes/index.ts';
+import { readChanges, type ChangeEventRead, type ChangesOptions } from './sandbox-changes.ts';
 
 export interface SandboxClientOptions extends CommonClientOptions {
   /**
@@ -40,8 +41,24 @@ export class SandboxClient {
     const hint = 'no admin token: pass { adminToken } to new SandboxClient() or set SERVICE_ADMIN_TOKEN';
     const sender = new LazyTransport(own, () => own.adminToken ?? readEnv('SERVICE_ADMIN_TOKEN'), hint);
     Object.assign(this, deriveMethods<SandboxOperationTypes>(sandboxRoutes, sender.invoke()).sandbox);
+    // The live stream is not an operation of the table (it answers events, not one JSON value).
+    Object.defineProperty(this, 'changes', { value: (options?: ChangesOptions) => readChanges(() => sender.get(), options) });
   }
 }
 
 // The derived methods: `sb.<verb>()` for every operation of `sandboxOperations`.
-export interface SandboxClient extends SandboxMethods {}
+export interface SandboxClient extends SandboxMethods {
+  /**
+   * The live change stream (`GET /sandbox/v1/changes`): orders created and moved (the clock's moves
+   * included), cards, deliveries and their attempts, the subscription, probe hits, sellers, clock
+   * advances, as they are written. The first event is `ready`. Ends when `signal` aborts or the
+   * server closes; a 401 without the admin token throws `AuthenticationError`.
+   *
+   * @example
+   * const stop = new AbortController();
+   * for await (const change of sb.changes({ signal: stop.signal })) {
+   *   if (change.type === 'order') console.log(change.order.id, change.from, '→', change.order.status);
+   * }
+   */
+  changes(options?: ChangesOptions): AsyncGenerator<ChangeEventRead, void, undefined>;
+}

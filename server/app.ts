@@ -13,6 +13,8 @@ import { Clock } from './clock.ts';
 import type { ServerContext } from './context.ts';
 import { UnitOfWork } from './context.ts';
 import { registerDocs } from './docs.ts';
+import { registerSandboxPage } from './sandbox-page-route.ts';
+import { ChangeBus } from './domain/change-bus.ts';
 import { EventBus } from './domain/event-bus.ts';
 import { FaultTable } from './faults/table.ts';
 import { buildMarket } from './domain/market.ts';
@@ -28,6 +30,7 @@ import { JSON_BODY_LIMIT, registerOperations } from './http/routes.ts';
 import { base62 } from './ids.ts';
 import { registerMcp } from './mcp/endpoint.ts';
 import { apiHandlerTable } from './routes/index.ts';
+import { registerChangeStream } from './sandbox/change-stream.ts';
 import { sandboxHandlerTable } from './sandbox/index.ts';
 import { SEED_CATALOG } from './seed/catalog.ts';
 import { loadMasterKey, Sealer } from './store/crypto.ts';
@@ -133,9 +136,11 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
     sandbox: registerOperations(app, svc, sandboxHandlerTable, Object.values(sandboxOperations)),
   });
   registerDocs(app, svc);
+  registerSandboxPage(app);
   registerMcp(app, svc, apiHandlerTable);
   registerImageRoute(app, svc);
   registerProbeRoute(app, svc);
+  registerChangeStream(app, svc);
 
   // Who hears what: a recorded event becomes a pending delivery; each clock tick (real time, or a
   // sandbox advance) sweeps order deadlines, then runs the webhook deliveries that came due.
@@ -183,6 +188,7 @@ async function buildContext(opts: AppOptions): Promise<ServerContext> {
       checkAnswers: opts.checkAnswers ?? checkAnswersDefault(),
     },
     events: new EventBus(),
+    changes: new ChangeBus(),
     outbox: new WebhookOutbox(),
     // Market aggregates for usual price and demand, derived at start and kept in step.
     market: await buildMarket(store),

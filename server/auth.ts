@@ -77,11 +77,11 @@ export function requireScope(key: KeyView, scope: Scope | null): void {
 export function issueKey(
   store: Store,
   doc: SellerDoc,
-  opts: { name: string; scopes: readonly Scope[]; mode: KeyMode; now: Date },
+  opts: { name: string; scopes: readonly Scope[]; mode: KeyMode; now: Date; same?: { id: string; key: string } },
 ): { record: KeyRecord; key: string } {
-  const key = `service_${opts.mode}_${base62(40)}`;
+  const key = opts.same?.key ?? `service_${opts.mode}_${base62(40)}`;
   const record: KeyRecord = {
-    id: newId('key'),
+    id: opts.same?.id ?? newId('key'),
     name: opts.name,
     hash: hashKey(key),
     prefix: key.slice(0, KEY_PREFIX_LENGTH),

@@ -5,6 +5,7 @@
  * documents it touched, so that exactly those are written before the answer).
  */
 import type { Clock } from './clock.ts';
+import type { ChangeBus } from './domain/change-bus.ts';
 import type { EventBus } from './domain/event-bus.ts';
 import type { FaultTable } from './faults/table.ts';
 import type { Market } from './domain/market.ts';
@@ -19,6 +20,7 @@ import type { ImageStore } from './store/images.ts';
 import type { Store } from './store/store.ts';
 import type { ResolveLookup } from './webhooks/address.ts';
 import type { WebhookOutbox } from './webhooks/outbox-state.ts';
+import type { AttemptResult, SignedDelivery } from './webhooks/sender.ts';
 
 export interface ServerOptions {
   /** Lets webhook addresses be `http://` on loopback (local development only). */
@@ -33,6 +35,11 @@ export interface ServerOptions {
   hookLookup: ResolveLookup | null;
   /** Whether every answer is also checked against the contract by zod (development, tests: server/http/answer-json.ts). */
   checkAnswers: boolean;
+  /**
+   * Where webhook deliveries go instead of the network (`service-seller-server/msw` keeps them);
+   * absent: sent to the subscriber's address. The server's own probe receiver is reached as before.
+   */
+  hookSend?: ((url: string, delivery: SignedDelivery) => Promise<AttemptResult>) | undefined;
 }
 
 export interface ServerContext {
@@ -70,6 +77,8 @@ export interface ServerContext {
   // ---- what follows from changes
   /** Who hears of a recorded event (server/domain/event-bus.ts): the webhook outbox. */
   events: EventBus;
+  /** What the server tells itself of its changes once written (server/domain/change-bus.ts): the inspector's stream. */
+  changes: ChangeBus;
   /** The webhook outbox's queue, running attempts and probe tokens (server/webhooks/outbox-state.ts). */
   outbox: WebhookOutbox;
   /** Usual price and demand aggregates, kept in step with the documents (server/domain/market.ts). */
@@ -137,7 +146,8 @@ export class UnitOfWork {
    * marking the seller here is all a handler needs.
    */
   async commit(): Promise<void> {
-    const { store } = this.#svc;
+    const { store, changes } = this.#svc;
+    const notices = changes.take(this.#sellers);
     try {
       // A document this call read was reopened after another call's failed write: what this call
       // changed went into the dropped copy, so it cannot be written (the call fails, changing nothing).
@@ -151,6 +161,7 @@ export class UnitOfWork {
       await this.#rollBack();
       throw err;
     }
+    changes.publish(notices);
   }
 
   /**

@@ -22,6 +22,7 @@ import { note, printJson, say, warn } from '../lib/output.ts';
 import { durationSeconds, withHints } from './orders-common.ts';
 import { registerRun } from './sandbox-run.ts';
 import { registerFaults } from './sandbox-fault.ts';
+import { printMoved, registerInspect } from './sandbox-inspect.ts';
 
 /** The sandbox client of the invoked command: admin token from the flag or the environment. */
 export function sandboxClient(deps: Deps): SandboxClient {
@@ -48,6 +49,7 @@ export const register: Register = (noun, app) => {
   registerOthers(noun, app);
   registerRun(noun, app);
   registerFaults(noun, app, sandboxClient);
+  registerInspect(noun, app, sandboxClient);
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -309,4 +311,5 @@ export async function runClock(opts: ClockOptions, deps: Deps): Promise<void> {
   const answer = opts.advanceSeconds === undefined ? await sb.clock() : await sb.advanceClock({ seconds: opts.advanceSeconds });
   if (wantsJson(deps)) printJson(deps.io, answer);
   else say(deps.io, dateTime(answer.now) ?? answer.now);
+  if (!wantsJson(deps) && 'moved' in answer) printMoved(deps, answer.moved as Parameters<typeof printMoved>[1]);
 }

@@ -36,7 +36,7 @@ export const REFUSAL_REASONS = {
     'delivery_method_not_stockable',
   ],
   contacts: CONTACT_KINDS,
-  state_moved: ['not_completed', 'reviewed'],
+  state_moved: ['not_completed', 'reviewed', 'hooks_off', 'hooks_paused'],
   need_next_charge: ['required'],
   test_to_real_needs_papers: ['test_seller', 'admission_incomplete'],
   url: URL_REFUSAL_REASONS,
@@ -81,6 +81,7 @@ export const NOT_FOUND_RECORDS = [
   'image',
   'probe',
   'fault',
+  'delivery',
   'route',
 ] as const;
 

@@ -42,5 +42,6 @@ export * from './keys.ts';
 export * from './hooks.ts';
 export * from './events.ts';
 export * from './sandbox.ts';
+export * from './sandbox-inspect.ts';
 export * from './sandbox-scenario.ts';
 export * from './sandbox-faults.ts';

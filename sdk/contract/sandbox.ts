@@ -10,6 +10,7 @@ import { KeyMode, SellerType } from './enums.ts';
 import { Message, OrderWithMessages } from './orders.ts';
 import { op, type Route } from './operation.ts';
 import { sandboxRoutes as R } from './routes/sandbox.ts';
+import { MovedOrder, sandboxInspectOperations } from './sandbox-inspect.ts';
 import { sandboxFaultOperations } from './sandbox-faults.ts';
 import { sandboxScenarioOperations } from './sandbox-scenario.ts';
 
@@ -77,8 +78,10 @@ export const sandboxOperations = {
   }),
   'sandbox.advanceClock': op(R['sandbox.advanceClock'], {
     body: z.strictObject({ seconds: z.number().int().min(0).max(10 * 365 * 86400) }),
-    answer: z.object({ now: Timestamp }),
+    /** `moved`: the orders whose deadlines ran on this advance. */
+    answer: z.object({ now: Timestamp, moved: z.array(MovedOrder) }),
   }),
+  ...sandboxInspectOperations,
   ...sandboxFaultOperations,
   ...sandboxScenarioOperations,
 } as const;

@@ -14,6 +14,8 @@ import type { ApiOperations, SandboxOperations } from './index.ts';
 import type { AnyOperation as Schemas } from './operation.ts';
 
 export type * from './public.ts';
+/** The inspector's shapes (sandbox, reference server): the live change stream's events and what the inspector reads. */
+export type { ChangeEvent, ChangeType, DeliveryAttempt, InspectDelivery, InspectHooks, InspectSeller, MovedOrder, Mover, OrderMove, OrderTimeline } from './sandbox-inspect.ts';
 
 /** The input of a schema, or `undefined` where there is none. */
 type InputOf<S> = S extends z.ZodType ? z.input<S> : undefined;

@@ -83,6 +83,7 @@ export function deliver(
   const note = body.note?.trim();
   if (!note) return { noteRejected: null };
   const noteRejected = noteRejection(note, order.id);
+  order.noteRejected = noteRejected; // kept for the inspector's timeline
   if (noteRejected === null) {
     order.note = note;
     addMessage(svc, doc, order, 'seller', note, now);

@@ -9,7 +9,7 @@
  * Everything here is synchronous, so a handler that read an order changes it without interleaving.
  * `touched` and `orderCreated` also keep the seller's list index (server/store/order-index.ts).
  */
-import type { EventKind, Message, Order, OrderStatus, OrderWithMessages } from '../../sdk/contract/index.ts';
+import type { EventKind, Message, Mover, Order, OrderStatus, OrderWithMessages } from '../../sdk/contract/index.ts';
 import type { ServerContext } from '../context.ts';
 import { newId } from '../ids.ts';
 import type { SellerDoc } from '../store/docs.ts';
@@ -72,6 +72,25 @@ export const TRANSITIONS: Readonly<Record<OrderAction, Transition>> = {
   missDeadline: { from: ['awaiting_confirmation', 'awaiting_delivery'], to: 'refunded' },
   endGuarantee: { from: ['delivered'], to: 'completed' },
 };
+
+/** Who makes each move (auto-delivery is the seller's `deliver`, told apart by its caller). */
+export const MOVER_OF: Readonly<Record<OrderAction, Mover>> = {
+  pay: 'buyer',
+  confirm: 'seller',
+  decline: 'seller',
+  deliver: 'seller',
+  cancel: 'buyer',
+  accept: 'buyer',
+  dispute: 'buyer',
+  resolveForSeller: 'marketplace',
+  resolveForBuyer: 'marketplace',
+  expirePayment: 'clock',
+  missDeadline: 'clock',
+  endGuarantee: 'clock',
+};
+
+/** Status moves an order keeps for its timeline (the state machine makes a handful; disputes may repeat). */
+export const MOVES_KEPT = 20;
 
 /** States in which nothing more happens to the order: no messages, no vaults, no action needed. */
 export const CLOSED_STATUSES: readonly OrderStatus[] = ['cancelled', 'declined', 'refunded'];
@@ -212,10 +231,31 @@ export function stampUpdate(doc: Pick<SellerDoc, 'lastOrderUpdate'>, order: Orde
 
 /** Call after every change of an order: stamps `updatedAt` and notes its deadline for the clock (`svc.deadlines`). */
 export function touched(svc: ServerContext, doc: SellerDoc, order: OrderRecord, now: Date): void {
-  stampUpdate(doc, order, now);
+  const at = stampUpdate(doc, order, now);
   noteOrderUpdate(doc, order);
   const due = deadlineOf(order);
   if (due !== null) svc.deadlines.note(doc.sellerId, due);
+  noteOrderChange(svc, doc, order, { change: 'updated', from: null, action: null, by: null, at });
+}
+
+/** Tells the change bus (server/domain/change-bus.ts) of an order's change; published when the document is written. */
+function noteOrderChange(
+  svc: ServerContext,
+  doc: SellerDoc,
+  order: OrderRecord,
+  what: { change: 'created' | 'status' | 'updated'; from: OrderStatus | null; action: OrderAction | null; by: Mover | null; at: string },
+): void {
+  const snapshot = () => orderView(order);
+  svc.changes.note(doc.sellerId, { type: 'order', sellerId: doc.sellerId, orderId: order.id, number: order.number, to: order.status, snapshot, ...what });
+}
+
+/** Keeps a status move in the order's record (the inspector's timeline) and tells the change bus. */
+function recordMove(svc: ServerContext, doc: SellerDoc, order: OrderRecord, move: { action: OrderAction; from: OrderStatus; by: Mover }, now: Date): void {
+  const at = now.toISOString();
+  const moves = (order.moves ??= []);
+  moves.push({ at, action: move.action, from: move.from, to: order.status, by: move.by });
+  if (moves.length > MOVES_KEPT) moves.splice(0, moves.length - MOVES_KEPT);
+  noteOrderChange(svc, doc, order, { change: 'status', ...move, at });
 }
 
 /** The event each action records (gaps.md event kinds); the other actions record none. */
@@ -253,10 +293,12 @@ function recordOrderEvent(svc: ServerContext, doc: SellerDoc, order: OrderRecord
  * comes to wait for delivery, the event, and then the `stock.out` of a stock the auto-delivery emptied. Answers false (and changes nothing) when the order is
  * not in a state the action moves.
  */
-export function applyAction(svc: ServerContext, doc: SellerDoc, order: OrderRecord, action: OrderAction, now: Date): boolean {
+export function applyAction(svc: ServerContext, doc: SellerDoc, order: OrderRecord, action: OrderAction, now: Date, by: Mover = MOVER_OF[action]): boolean {
   const to = nextStatus(order, action, now);
   if (to === null) return false;
+  const from = order.status;
   order.status = to;
+  recordMove(svc, doc, order, { action, from, by }, now);
   const at = now.toISOString();
   switch (action) {
     case 'pay':
@@ -299,7 +341,9 @@ function autoDeliver(svc: ServerContext, doc: SellerDoc, order: OrderRecord, now
   if (unit !== null) {
     order.vaults.seller = { sealed: svc.sealer.seal(unit.secret, vaultAad(order.id, 'seller')), opened: false, at: now.toISOString() };
     order.stockItem = unit.id;
-    applyAction(svc, doc, order, 'deliver', now);
+    applyAction(svc, doc, order, 'deliver', now, 'auto');
+    // the card's stock counts moved
+    svc.changes.note(doc.sellerId, { type: 'card', sellerId: doc.sellerId, number: card.number, at: now.toISOString() });
   }
   // The caller announces an emptied stock (`afterIssue`) once its own event is recorded.
   return card;
@@ -344,5 +388,6 @@ export function orderCreated(svc: ServerContext, doc: SellerDoc, order: OrderRec
   touched(svc, doc, order, now);
   order.createdAt = order.updatedAt;
   noteOrderCreated(doc, order);
+  noteOrderChange(svc, doc, order, { change: 'created', from: null, action: null, by: 'buyer', at: order.createdAt });
   recordOrderEvent(svc, doc, order, 'order.new', now);
 }

@@ -77,6 +77,7 @@ const RECORD_WORDS: Record<NotFoundRecord, string> = {
   image: 'image',
   probe: 'probe receiver',
   fault: 'fault',
+  delivery: 'delivery',
   route: 'route',
 };
 

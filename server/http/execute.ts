@@ -10,6 +10,7 @@ import { authenticate, requireScope, sameSecret, type Caller } from '../auth.ts'
 import { callFault } from '../faults/calls.ts';
 import { UnitOfWork, type ServerContext } from '../context.ts';
 import { checkAnswer, serializerOf } from './answer-json.ts';
+import { noteCall } from '../domain/call-notices.ts';
 import { Refusal } from '../domain/refusal.ts';
 import { ApiError, badRequest, notFoundMessage, toErrorAnswer } from './errors.ts';
 import type { ApiContext, CallContext, HandlerInput } from './handlers.ts';
@@ -171,7 +172,9 @@ async function runHandler(
   try {
     // The version of a kept page is read before the handler runs: a change meanwhile makes it stale.
     const keep = page?.begin();
-    const answer = serialize(svc, op, refusedOr(await handler(ctx, input)));
+    const result = refusedOr(await handler(ctx, input));
+    if (op.changes) noteCall(svc, op.id, who.caller.seller.id, input.params, result, who.now);
+    const answer = serialize(svc, op, result);
     return { answer: keep ? new JsonAnswer(answer.status, keep(answer.json as string)) : answer, ctx };
   } catch (err) {
     if (err instanceof Refusal || (err instanceof ApiError && err.code !== 'bad_request')) {
@@ -243,13 +246,20 @@ async function withIdempotency(
   }
 }
 
-async function runSandbox(svc: ServerContext, handler: AnyHandler, req: ExecRequest): Promise<StoredAnswer> {
-  const match = req.authorization ? /^Bearer\s+(\S+)\s*$/i.exec(req.authorization) : null;
+/** The sandbox's check of the admin token (every sandbox call, and the change stream). */
+export function checkAdmin(svc: ServerContext, authorization: string | undefined): void {
+  const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
   if (!match) throw new ApiError('no_key', 'send Authorization: Bearer <admin token>', { credential: 'admin_token' });
   if (!sameSecret(match[1]!, svc.adminToken)) throw new ApiError('bad_key', 'not the admin token of this server', { credential: 'admin_token' });
+}
+
+async function runSandbox(svc: ServerContext, handler: AnyHandler, req: ExecRequest): Promise<StoredAnswer> {
+  checkAdmin(svc, req.authorization);
   const input = parseAll(req);
   const ctx = callContext(svc, req.op, svc.clock.now());
-  const answer = serialize(svc, req.op, refusedOr(await handler(ctx, input)));
+  const result = refusedOr(await handler(ctx, input));
+  if (req.op.changes) noteCall(svc, req.op.id, undefined, input.params, result, ctx.now);
+  const answer = serialize(svc, req.op, result);
   await ctx.tx.commit();
   return answer;
 }

@@ -10,16 +10,13 @@ import {
   applyUpdate,
   checkImage,
   fieldsOf,
-  newCardRecord,
   retire,
   sellerStanding,
   setState,
   setTest,
-  startsAsTest,
-  validateCard,
   validateUpdate,
-  type CardFields,
 } from '../domain/cards.ts';
+import { addCard, type NewCardFields } from '../domain/card-create.ts';
 import { isRefusal } from '../domain/refusal.ts';
 import { dropStock, stockCounts } from '../domain/stock.ts';
 import { apiHandlers, type ApiContext } from '../http/handlers.ts';
@@ -67,21 +64,8 @@ export function cardView(svc: ServerContext, doc: SellerDoc, card: CardRecord): 
   };
 }
 
-/**
- * Checks a would-be card and stores it switched off under the next number. The number comes from
- * the in-memory card sequence, written (`seq.json`) before the seller's documents; the shared
- * document is not written (the card index is derived from the seller documents at start).
- */
-function createCard(ctx: ApiContext, fields: CardFields & { stock?: number | undefined; confirmRequired?: boolean | undefined }) {
-  const { caller, svc, now } = ctx;
-  const refusal = validateCard(positionOf(svc, fields.service), fields, caller.doc.papers);
-  if (refusal) return refusal;
-  const number = ctx.tx.nextCardNumber();
-  svc.store.shared.cardIndex[String(number)] = caller.seller.id;
-  const card = newCardRecord(number, fields, startsAsTest(sellerStanding(caller)), now);
-  caller.doc.cards[String(number)] = card;
-  return { number, isActive: false as const, isTest: card.isTest };
-}
+/** Checks a would-be card and stores it switched off under the next number (server/domain/card-create.ts). */
+const createCard = (ctx: ApiContext, fields: NewCardFields) => addCard(ctx.svc, ctx.tx, ctx.caller.doc, sellerStanding(ctx.caller), fields, ctx.now);
 
 /** List order: newest first (by number, which only grows). */
 const byNumber = (card: CardRecord) => String(card.number).padStart(12, '0');

@@ -2,6 +2,8 @@
 import type { SandboxHandlers } from '../http/handlers.ts';
 import { faultSandboxHandlers } from './faults.ts';
 import { feedbackSandboxHandlers } from './feedback.ts';
+import { inspectActSandboxHandlers } from './inspect-acts.ts';
+import { inspectSandboxHandlers } from './inspect.ts';
 import { marketplaceSandboxHandlers } from './marketplace.ts';
 import { orderSandboxHandlers } from './orders.ts';
 import { scenarioSandboxHandlers } from './scenario.ts';
@@ -12,6 +14,8 @@ export const sandboxHandlerTable: SandboxHandlers = {
   ...marketplaceSandboxHandlers,
   ...orderSandboxHandlers,
   ...feedbackSandboxHandlers,
+  ...inspectSandboxHandlers,
+  ...inspectActSandboxHandlers,
   ...scenarioSandboxHandlers,
   ...faultSandboxHandlers,
 };

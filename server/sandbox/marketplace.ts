@@ -1,4 +1,5 @@
 /** Sandbox: the marketplace's decisions and the clock. */
+import type { MovedOrder } from '../../sdk/contract/index.ts';
 import { refuse } from '../domain/refusal.ts';
 import { sandboxHandlers } from '../http/handlers.ts';
 
@@ -18,8 +19,22 @@ export const marketplaceSandboxHandlers = sandboxHandlers({
   'sandbox.clock': (ctx) => ({ now: ctx.now.toISOString() }),
 
   'sandbox.advanceClock': async (ctx, { body }) => {
-    const now = await ctx.svc.clock.advance(body.seconds);
+    // The orders whose deadlines ran while the clock moved, as the change bus tells them (written).
+    const moved: MovedOrder[] = [];
+    const stop = ctx.svc.changes.on((n) => {
+      if (n.type === 'order' && n.change === 'status' && n.by === 'clock' && n.from !== null && n.action !== null) {
+        moved.push({ order: n.orderId, sellerId: n.sellerId, number: n.number, action: n.action, from: n.from, to: n.to });
+      }
+    });
+    let now: Date;
+    try {
+      now = await ctx.svc.clock.advance(body.seconds);
+    } finally {
+      stop();
+    }
     ctx.tx.shared().clock.offsetMs = ctx.svc.clock.offsetMs;
-    return { now: now.toISOString() };
+    const at = now.toISOString();
+    ctx.svc.changes.publish([{ type: 'clock', now: at, moved, at }]);
+    return { now: at, moved };
   },
 });

@@ -16,9 +16,12 @@ export interface NewSeller {
   keyName?: string;
 }
 
-/** Creates a seller and its first key; used by the sandbox route and the demo seller. */
-export async function createSeller(svc: ServerContext, tx: UnitOfWork, opts: NewSeller, now: Date) {
-  const sellerId = `sel_${base62(12)}`;
+/**
+ * Creates a seller and its first key; used by the sandbox route and the demo seller. `same` gives
+ * the ids and key of a seller created before (the msw mock's reset keeps its seller's identity).
+ */
+export async function createSeller(svc: ServerContext, tx: UnitOfWork, opts: NewSeller, now: Date, same?: { sellerId: string; keyId: string; apiKey: string }) {
+  const sellerId = same?.sellerId ?? `sel_${base62(12)}`;
   const mode = opts.mode ?? 'live';
   tx.shared().sellers[sellerId] = { id: sellerId, status: 'active', mode, createdAt: now.toISOString() };
   const doc = await tx.seller(sellerId);
@@ -30,6 +33,7 @@ export async function createSeller(svc: ServerContext, tx: UnitOfWork, opts: New
     scopes: opts.scopes ?? [...SCOPES],
     mode,
     now,
+    ...(same ? { same: { id: same.keyId, key: same.apiKey } } : {}),
   });
   return { sellerId, keyId: record.id, apiKey: key };
 }

@@ -18,7 +18,7 @@ import type { ServerContext } from '../context.ts';
 import type { EventRecord } from '../store/records/events.ts';
 import { newId } from '../ids.ts';
 import type { SellerDoc } from '../store/docs.ts';
-import type { DeliveryRecord, HookRecord } from '../store/records/hooks.ts';
+import type { AttemptRecord, DeliveryRecord, HookRecord } from '../store/records/hooks.ts';
 import { nextAttemptAt, PAUSE_AFTER_FAILURES } from './ladder.ts';
 import { chaosFailure, duplicated, heldBack, sentAfter } from './chaos.ts';
 import type { WebhookOutbox } from './outbox-state.ts';
@@ -31,6 +31,9 @@ import { judgeStatus, sendAttempt, signDelivery, type AttemptResult, type Signed
  * subscription would otherwise grow the log without bound).
  */
 export const DELIVERIES_KEPT = 500;
+
+/** Attempts kept in a delivery's log (the ladder makes 8; a resend adds one). */
+export const ATTEMPTS_KEPT = 10;
 
 /** AAD of a seller's sealed signing secret. */
 export const secretAad = (sellerId: string) => `hook:${sellerId}`;
@@ -128,6 +131,7 @@ export function enqueueEvent(svc: ServerContext, sellerId: string, event: EventR
   if (!hook || hook.status !== 'active' || !hook.events.includes(event.kind)) return;
   const d = addDelivery(doc, { event: event.kind, data: event.data, at: event.at, eventId: event.id, test: false });
   queueDelivery(svc, sellerId, d);
+  svc.changes.note(sellerId, { type: 'delivery', sellerId, deliveryId: d.id, at: event.at });
   kick(svc);
 }
 
@@ -188,14 +192,18 @@ async function runAttempt(svc: ServerContext, st: WebhookOutbox, sellerId: strin
   const number = d.attempts + 1;
   // The signature's timestamp is wall-clock time, not the server clock: a receiver judges its
   // freshness against its own clock, which the sandbox's advance does not move.
-  const result = chaosFailure(svc, sellerId) ?? (await deliver(svc, st, doc, hook, d, number, Date.now()));
+  const wallStart = Date.now();
+  const failed = chaosFailure(svc, sellerId); // webhook chaos `fail`: no request is sent
+  const { result, headers } = failed ? { result: failed, headers: null } : await deliver(svc, st, doc, hook, d, number, wallStart);
   sentAfter(svc, sellerId, d, again);
 
   const endMs = svc.clock.nowMs();
   d.attempts = number;
   d.lastStatus = result.status;
   d.lastError = result.error;
+  keepAttempt(d, { attempt: number, at: iso(startMs), status: result.status, error: result.error, durationMs: Math.max(0, Date.now() - wallStart) }, headers);
   const current = doc.hooks;
+  const wasActive = current?.status === 'active';
   if (result.ok) {
     d.deliveredAt = iso(endMs);
     d.nextAttemptAt = null;
@@ -212,8 +220,21 @@ async function runAttempt(svc: ServerContext, st: WebhookOutbox, sellerId: strin
     }
   }
   queueDelivery(svc, sellerId, d);
+  const at = iso(endMs);
+  svc.changes.note(sellerId, { type: 'delivery', sellerId, deliveryId: d.id, at });
+  if (wasActive && current?.status !== 'active') svc.changes.note(sellerId, { type: 'hooks', sellerId, at });
+  const notices = svc.changes.take([sellerId]);
   await svc.store.writeSeller(sellerId);
+  svc.changes.publish(notices);
   if (result.ok && duplicated(svc, sellerId)) await sendAgain(svc, st, doc, d);
+}
+
+/** Keeps an attempt in the delivery's bounded log, and the headers it was sent with. */
+function keepAttempt(d: DeliveryRecord, attempt: AttemptRecord, headers: Record<string, string> | null): void {
+  const log = (d.attemptLog ??= []);
+  log.push(attempt);
+  if (log.length > ATTEMPTS_KEPT) log.splice(0, log.length - ATTEMPTS_KEPT);
+  d.lastHeaders = headers;
 }
 
 /** Webhook chaos `duplicate`: a delivered delivery sent again as its next attempt, and logged. */
@@ -221,11 +242,17 @@ async function sendAgain(svc: ServerContext, st: WebhookOutbox, doc: SellerDoc, 
   const hook = doc.hooks;
   if (!hook || st.closed) return;
   const number = d.attempts + 1;
-  const result = await deliver(svc, st, doc, hook, d, number, Date.now());
+  const startMs = svc.clock.nowMs();
+  const wallStart = Date.now();
+  const { result, headers } = await deliver(svc, st, doc, hook, d, number, wallStart);
   d.attempts = number;
   d.lastStatus = result.status;
   d.lastError = result.error;
+  keepAttempt(d, { attempt: number, at: iso(startMs), status: result.status, error: result.error, durationMs: Math.max(0, Date.now() - wallStart) }, headers);
+  svc.changes.note(doc.sellerId, { type: 'delivery', sellerId: doc.sellerId, deliveryId: d.id, at: iso(svc.clock.nowMs()) });
+  const notices = svc.changes.take([doc.sellerId]);
   await svc.store.writeSeller(doc.sellerId);
+  svc.changes.publish(notices);
 }
 
 async function deliver(
@@ -236,21 +263,23 @@ async function deliver(
   d: DeliveryRecord,
   number: number,
   signedAtMs: number,
-): Promise<AttemptResult> {
+): Promise<{ result: AttemptResult; headers: Record<string, string> | null }> {
   let secret: string;
   try {
     secret = svc.sealer.open(hook.sealedSecret, secretAad(doc.sellerId));
   } catch {
-    return { ok: false, status: null, error: 'the signing secret cannot be read on the server' };
+    return { result: { ok: false, status: null, error: 'the signing secret cannot be read on the server' }, headers: null };
   }
   const signed = signDelivery(d, number, secret, signedAtMs);
   const probePath = probeTarget(svc, doc, hook.url);
-  if (probePath !== null) return deliverInternally(st, probePath, signed);
-  return sendAttempt(hook.url, signed, {
+  if (probePath !== null) return { result: await deliverInternally(st, probePath, signed), headers: signed.headers };
+  if (svc.options.hookSend) return { result: await svc.options.hookSend(hook.url, signed), headers: signed.headers };
+  const result = await sendAttempt(hook.url, signed, {
     allowLocal: svc.options.allowLocalHooks,
     timeoutMs: svc.options.hookTimeoutMs,
     ...(svc.options.hookLookup ? { lookup: svc.options.hookLookup } : {}),
   });
+  return { result, headers: signed.headers };
 }
 
 /** The probe receiver is this server: the signed request goes to its route without the network. */

@@ -88,7 +88,10 @@ export function registerProbeRoute(app: FastifyInstance, svc: ServerContext): vo
       };
       doc.probe.hits.unshift(hit);
       if (doc.probe.hits.length > PROBE_HITS_KEPT) doc.probe.hits.length = PROBE_HITS_KEPT;
+      svc.changes.note(sellerId, { type: 'probe', sellerId, hit, at: hit.receivedAt });
+      const notices = svc.changes.take([sellerId]);
       await svc.store.writeSeller(sellerId);
+      svc.changes.publish(notices);
       return reply.code(204).send();
     });
   });

@@ -41,9 +41,7 @@ export interface AttemptResult {
  * `{event, at, data, delivery, attempt, test?}`, `at` being the event's time on the server clock.
  */
 export function signDelivery(d: DeliveryRecord, attempt: number, secret: string, nowMs: number): SignedDelivery {
-  const payload: Record<string, unknown> = { event: d.event, at: d.at, data: d.data, delivery: d.id, attempt };
-  if (d.test) payload.test = true;
-  const signed = signWebhook(JSON.stringify(payload), secret, {
+  const signed = signWebhook(deliveryBody(d, attempt), secret, {
     timestamp: Math.floor(nowMs / 1000),
     attempt,
     delivery: d.id,
@@ -53,6 +51,13 @@ export function signDelivery(d: DeliveryRecord, attempt: number, secret: string,
     body: signed.body,
     headers: { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT, ...signed.headers },
   };
+}
+
+/** The exact body text of attempt number `attempt` of a delivery (what {@link signDelivery} signs and sends). */
+export function deliveryBody(d: DeliveryRecord, attempt: number): string {
+  const payload: Record<string, unknown> = { event: d.event, at: d.at, data: d.data, delivery: d.id, attempt };
+  if (d.test) payload.test = true;
+  return JSON.stringify(payload);
 }
 
 export interface SendOptions {

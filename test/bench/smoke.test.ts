@@ -38,8 +38,10 @@ const EXPECTED: Record<string, string[]> = {
   autopilot: ['autopilot: '],
   webhooks: ['webhook pay → 2xx at receiver: median', 'webhook pay → 2xx at receiver: p99', 'webhook deliveries sustained'],
   market: ['GET /catalog/demand, ', 'GET /me p99 of 20 sellers while one key hammers demand'],
+  inspector: ['change stream: pay → its order event, median', 'change stream: pay → its order event, p99'],
   scenario: ['runScenario, 50 steps'],
   stock: ['1,000-unit refill at', 'paid order delivered from', "other seller's GET /me p99", 'SIGKILL in a 1,000-unit refill'],
+  mock: ['msw mock orders.list() (50 orders): per call'],
 };
 
 describe('npm run bench, in quick mode', () => {

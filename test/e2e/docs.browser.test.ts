@@ -1,30 +1,19 @@
 /**
- * The `/docs` reference page in a real headless Chromium (Debian's, driven by playwright-core):
+ * The `/docs` reference page in a real headless Chromium (test/helpers/browser.ts, driven by playwright-core):
  * find an operation from the sidebar, read its path and refusal kinds, filter the sidebar, and
  * check the page stays offline (no request beyond itself, no CSP violation, no script error).
  *
- * Chromium is required, not optional: CI installs it (.ci/run). When it is missing this file
- * FAILS with a message saying how to install it; it never skips.
+ * A browser is required, not optional: when none is found this file FAILS with a message naming the
+ * three ways to have one (test/helpers/browser-finder.ts); it never skips.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiOperations } from '../../sdk/contract/index.ts';
+import { launchBrowser } from '../helpers/browser.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let server: TestServer;
 let browser: Browser;
@@ -34,15 +23,9 @@ const requests: string[] = [];
 const problems: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM}; the docs browser test needs it. Install it with ` +
-        '`apt-get update && apt-get install -y chromium` (.ci/run does), or set CHROMIUM_PATH.',
-    );
-  }
   shots = mkdtempSync(path.join(tmpdir(), 'docs-shot-'));
   server = await startTestServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 60_000 });
+  browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('request', (req) => requests.push(req.url()));
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));

@@ -196,6 +196,12 @@ const { verifyWebhookAsync } = require('service-seller/webhooks/web');
     expect(size.bundled).toEqual([SDK]);
     expect(size.gzip).toBeLessThanOrEqual(WEB_VERIFIER_BUDGET);
   });
+
+  it('service-seller/testing bundles for the browser with the SDK alone: no zod, no Node built-ins', async () => {
+    writeFileSync(join(sdkDir, 'testing.mjs'), `export * from 'service-seller/testing';\n`);
+    const size = await browserBundle(join(sdkDir, 'testing.mjs'));
+    expect(size.bundled).toEqual([SDK]);
+  });
 });
 
 describe('service-seller in an edge runtime (edge-runtime)', () => {

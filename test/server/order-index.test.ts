@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, type OrderStatus } from '../../sdk/contract/index.ts';
 import type { ServerContext } from '../../server/context.ts';
 import { EventBus } from '../../server/domain/event-bus.ts';
+import { ChangeBus } from '../../server/domain/change-bus.ts';
 import { OrderDeadlines } from '../../server/domain/order-deadlines.ts';
 import { needsAction, orderCreated, touched } from '../../server/domain/orders.ts';
 import { cursorKey, pageOf } from '../../server/http/paging.ts';
@@ -25,7 +26,7 @@ import { orderRecord } from '../helpers/fixtures.ts';
 import type { OrderRecord } from '../../server/store/records/orders.ts';
 
 // What `touched` and `orderCreated` reach of a server: its order deadlines and its event bus.
-const svc = { deadlines: new OrderDeadlines(), events: new EventBus() } as ServerContext;
+const svc = { deadlines: new OrderDeadlines(), events: new EventBus(), changes: new ChangeBus() } as ServerContext;
 
 /** A small deterministic generator (the failures must be reproducible). */
 function rng(seed: number) {

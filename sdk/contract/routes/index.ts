@@ -10,6 +10,7 @@ import { keysRoutes } from './keys.ts';
 import { listingsRoutes } from './listings.ts';
 import { ordersRoutes } from './orders.ts';
 import { sandboxRoutes as sandbox } from './sandbox.ts';
+import { sandboxInspectRoutes } from './sandbox-inspect.ts';
 import { sandboxScenarioRoutes } from './sandbox-scenario.ts';
 import { sandboxFaultRoutes } from './sandbox-faults.ts';
 import type { Route } from '../route.ts';
@@ -25,11 +26,14 @@ export const apiRouteTable = {
 } as const;
 
 /** Every sandbox route (reference server only), keyed by operation id. */
-export const sandboxRouteTable = {
-  ...sandbox,
-  ...sandboxFaultRoutes,
-  ...sandboxScenarioRoutes,
-} as const;
+// Pure (no spread, which a bundler must keep): a bundle of the seller client leaves the sandbox's tables out.
+export const sandboxRouteTable: typeof sandbox & typeof sandboxFaultRoutes & typeof sandboxScenarioRoutes & typeof sandboxInspectRoutes = /* @__PURE__ */ Object.assign(
+  {},
+  sandbox,
+  sandboxFaultRoutes,
+  sandboxScenarioRoutes,
+  sandboxInspectRoutes,
+);
 
 export const apiRoutes: readonly Route[] = Object.values(apiRouteTable);
-export const sandboxRoutes: readonly Route[] = Object.values(sandboxRouteTable);
+export const sandboxRoutes: readonly Route[] = /* @__PURE__ */ Object.values(sandboxRouteTable);

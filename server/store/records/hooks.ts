@@ -26,6 +26,19 @@ export interface DeliveryRecord {
   nextAttemptAt: string | null;
   deliveredAt: string | null;
   test: boolean;
+  /** The latest attempts, oldest first (at most ATTEMPTS_KEPT, server/webhooks/outbox.ts); absent on older records. */
+  attemptLog?: AttemptRecord[];
+  /** The request headers of the last attempt (the signature is no secret); absent before any attempt. */
+  lastHeaders?: Record<string, string> | null;
+}
+
+/** One attempt of a delivery. */
+export interface AttemptRecord {
+  attempt: number;
+  at: string;
+  status: number | null;
+  error: string | null;
+  durationMs: number;
 }
 
 export interface ProbeHitRecord {

@@ -1,5 +1,5 @@
 /** Stored records of orders. `buyer` is internal: it never appears in a seller-facing answer. */
-import type { DeliveryMethod, OrderStatus, ProductType } from '../../../sdk/contract/index.ts';
+import type { DeliveryMethod, OrderMove, OrderStatus, ProductType } from '../../../sdk/contract/index.ts';
 
 export interface MessageRecord {
   id: string;
@@ -52,6 +52,13 @@ export interface OrderRecord {
   note: string | null;
   /** The auto-delivery stock item issued to this order (its id), if any. */
   stockItem: string | null;
+  /** Why the delivery note was not sent (it held contacts); absent on orders delivered before it was kept. */
+  noteRejected?: string | null;
+  /**
+   * Every status move, oldest first, for the inspector's timeline (at most MOVES_KEPT,
+   * server/domain/orders.ts); absent on orders created before moves were kept.
+   */
+  moves?: OrderMove[];
 }
 
 /** Messages of one order past the ones its record keeps, stored under `<order id>.<i>` (server/store/message-pieces.ts). */

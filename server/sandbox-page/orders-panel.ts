@@ -1,0 +1,52 @@
+/** Orders, live: every seller's (or one's), of every status (or one); each opens its timeline. */
+import { useState } from 'preact/hooks';
+import { ORDER_STATUSES } from '../../sdk/contract/constants.ts';
+import { money, statusName, t, time } from './i18n.ts';
+import type { Live } from './live.ts';
+import { TimelinePanel } from './timeline-panel.ts';
+import { html } from './ui.ts';
+
+export function OrdersPanel({ live }: { live: Live }) {
+  const [status, setStatus] = useState('');
+  const [seller, setSeller] = useState('');
+  const [open, setOpen] = useState<string | null>(null);
+  const rows = [...live.orders.values()]
+    .filter((o) => (!status || o.order.status === status) && (!seller || o.sellerId === seller))
+    .sort((a, b) => b.order.createdAt.localeCompare(a.order.createdAt) || b.order.id.localeCompare(a.order.id));
+  return html`<section aria-labelledby="orders-h">
+    <h2 id="orders-h">${t('orders.heading')} <span class="muted" data-count>${t('orders.count', { count: rows.length })}</span></h2>
+    <div class="row">
+      <label>${t('orders.status')}
+        <select name="status" value=${status} onChange=${(e: Event) => setStatus((e.currentTarget as HTMLSelectElement).value)}>
+          <option value="">${t('orders.allStatuses')}</option>
+          ${ORDER_STATUSES.map((s) => html`<option value=${s}>${statusName(s)}</option>`)}
+        </select>
+      </label>
+      <label>${t('orders.seller')}
+        <select name="seller" value=${seller} onChange=${(e: Event) => setSeller((e.currentTarget as HTMLSelectElement).value)}>
+          <option value="">${t('orders.allSellers')}</option>
+          ${[...live.sellers.keys()].map((id) => html`<option value=${id}>${id}</option>`)}
+        </select>
+      </label>
+    </div>
+    ${rows.length === 0
+      ? html`<p class="muted">${t('orders.none')}</p>`
+      : html`<table class="orders">
+          <thead><tr><th>${t('orders.id')}</th><th>${t('orders.status')}</th><th>${t('orders.card')}</th><th>${t('orders.price')}</th><th>${t('orders.created')}</th><th>${t('orders.seller')}</th><th></th></tr></thead>
+          <tbody>
+            ${rows.map(
+              ({ sellerId, order: o }) => html`<tr key=${o.id} data-order=${o.id} data-number=${o.number} data-status=${o.status}>
+                <td><code>${o.id}</code>${o.isTest ? html` <span class="muted">test</span>` : null}</td>
+                <td class="status">${statusName(o.status)}</td>
+                <td><code>${o.number}</code> ${o.service} / ${o.tariff}</td>
+                <td class="num">${money(o.priceRub)}</td>
+                <td>${time(o.createdAt)}</td>
+                <td><code>${sellerId}</code></td>
+                <td><button type="button" aria-expanded=${open === o.id} onClick=${() => setOpen(open === o.id ? null : o.id)}>${t('orders.open', { id: o.id })}</button></td>
+              </tr>`,
+            )}
+          </tbody>
+        </table>`}
+    ${open ? html`<${TimelinePanel} live=${live} orderId=${open} onClose=${() => setOpen(null)} />` : null}
+  </section>`;
+}

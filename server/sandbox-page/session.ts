@@ -1,0 +1,35 @@
+/**
+ * The page's way in: the SDK's `SandboxClient` with the admin token, nothing else. The token is kept
+ * in the tab's sessionStorage only (never a URL, a cookie or a log line): gone when the tab closes.
+ */
+import { SandboxClient } from '../../sdk/sandbox.ts';
+
+const KEY = 'seller-sandbox-admin-token';
+
+export const savedToken = (): string | null => sessionStorage.getItem(KEY);
+export const saveToken = (token: string): void => sessionStorage.setItem(KEY, token);
+export const forgetToken = (): void => sessionStorage.removeItem(KEY);
+
+/** A client of this server's sandbox with `token`. */
+export const sandboxClient = (token: string): SandboxClient =>
+  new SandboxClient({ baseUrl: location.origin, adminToken: token, maxRetries: 1, timeoutMs: 15_000 });
+
+/** Whether the server takes `token`: a read of its clock with it (a 401 says no). */
+export async function tokenTaken(token: string): Promise<boolean> {
+  try {
+    await sandboxClient(token).clock();
+    return true;
+  } catch (err) {
+    if ((err as { status?: number }).status === 401) return false;
+    throw err;
+  }
+}
+
+/** What a refusal says, for the status line. */
+export function problemText(err: unknown): string {
+  const e = err as { message?: string; detail?: unknown };
+  // The contract's detail object carries its English in `message`; an older answer's is a string.
+  const detail = typeof e.detail === 'object' && e.detail !== null ? (e.detail as { message?: unknown }).message : e.detail;
+  if (typeof detail === 'string' && detail) return detail;
+  return e.message ?? String(err);
+}

@@ -1,0 +1,70 @@
+/**
+ * vitest's globalSetup: when no installed browser is there (CHROMIUM_PATH, a system Chromium or
+ * Chrome), unpacks the packaged Chromium of `@sparticuz/chromium` once, before any test file starts,
+ * so that the workers never race to unpack it. It is unpacked by the package itself, in a child
+ * process whose TMPDIR is a staging folder (the package unpacks into the temporary folder), then
+ * moved whole into node_modules/.cache: a folder that is there is complete, whoever made it.
+ * When nothing can be found or unpacked, it does not throw: each browser test then fails with the
+ * message naming the three ways (test/helpers/browser.ts), and the other tests run.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { findInstalledBrowser, packagedDirFor, packagedPackageDir, packagedRunsOn } from './browser-finder.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+export default function setup(): void {
+  try {
+    if (findInstalledBrowser({ env: process.env, platform: process.platform, arch: process.arch, exists: existsSync, packagedDir: undefined })) return;
+  } catch {
+    return; // a wrong CHROMIUM_PATH: the browser tests say so
+  }
+  const dir = packagedDirFor(ROOT);
+  if (!dir || !packagedRunsOn(process.platform, process.arch) || existsSync(path.join(dir, 'chromium'))) return;
+  try {
+    unpackPackaged(dir);
+  } catch (err) {
+    process.stderr.write(`browser-setup: could not unpack @sparticuz/chromium: ${(err as Error).message}\n`);
+  }
+}
+
+/** Unpacks the packaged build into `dir` (complete or not at all). */
+export function unpackPackaged(dir: string): void {
+  const staging = `${dir}.partial-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  try {
+    const entry = pathToFileURL(path.join(packagedPackageDir(ROOT), 'build', 'index.js')).href;
+    const script = `const { default: chromium } = await import(${JSON.stringify(entry)}); process.stdout.write(await chromium.executablePath());`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, TMPDIR: staging, TMP: staging, TEMP: staging },
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+    if (path.resolve(out.trim()) !== path.join(staging, 'chromium')) throw new Error(`unexpected path ${out.trim()}`);
+    // The package's fonts.conf names Lambda's folders; this one keeps the system's fonts and adds the packaged ones
+    // (Open Sans, with Cyrillic), for a machine without fonts of its own.
+    writeFileSync(path.join(staging, 'fonts.conf'), fontsConf(dir));
+    try {
+      renameSync(staging, dir);
+    } catch (err) {
+      if (!existsSync(path.join(dir, 'chromium'))) throw err; // another run made it meanwhile: keep theirs
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+const fontsConf = (dir: string): string =>
+  [
+    '<?xml version="1.0"?>',
+    '<!DOCTYPE fontconfig SYSTEM "fonts.dtd">',
+    '<fontconfig>',
+    '  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>',
+    `  <dir>${path.join(dir, 'fonts', 'fonts')}</dir>`,
+    `  <cachedir>${path.join(dir, 'fonts-cache')}</cachedir>`,
+    '</fontconfig>',
+    '',
+  ].join('\n');
