@@ -27,6 +27,7 @@ import type {
   SellerType as KnownSellerType,
 } from './contract/types.ts';
 import { DESCRIPTION_MAX } from './contract/constants.ts';
+import type { CardChoiceReason } from './contract/error-data.ts';
 import type { Tolerant, Widened } from './open.ts';
 
 // The position is the source of truth, not our enums (gaps.md's guesses): a product type, delivery
@@ -92,16 +93,10 @@ export type CardField =
  * - `credits_only`: credits fields on a card that is not of the `credits` type;
  * - `not_for_pack` / `not_for_rate`: the amount/rate that the credits type does not take;
  * - `out_of_range`: a number outside its range, or a description too long.
+ *
+ * The contract declares them (`CHECK_CODES.card_choice`, sdk/contract/error-data.ts).
  */
-export type CardChoiceReason =
-  | 'required'
-  | 'not_allowed'
-  | 'type_not_available'
-  | 'self_employed_forbidden'
-  | 'credits_only'
-  | 'not_for_pack'
-  | 'not_for_rate'
-  | 'out_of_range';
+export type { CardChoiceReason };
 
 /** A choice that does not fit the position (thrown by `buildCard` before any call). */
 export class CardChoiceError extends Error {

@@ -36,8 +36,10 @@
  */
 
 import { foldText } from './text-fold.ts';
+import type { ContactKind } from './contract/error-data.ts';
 
-export type ContactKind = 'email' | 'phone' | 'messenger' | 'link';
+/** What the filter finds: the contract's `CONTACT_KINDS` (the `reason` of a `contacts` refusal). */
+export type { ContactKind };
 
 export interface ContactMatch {
   kind: ContactKind;

@@ -18,7 +18,10 @@ export type KnownErrorCode = ErrorCode | 'connection' | 'invalid_response';
  */
 export type SellerErrorCode = KnownErrorCode | (string & {});
 
-/** The `detail` of an error body: a sentence, or an object such as `{needed: 'orders'}`. */
+/**
+ * The `detail` of an error body: the contract's object (`{message, needed?, record?, id?, credential?,
+ * issues?}`, sdk/contract/common.ts `ErrorDetail`), or a sentence from an older service, as it came.
+ */
 export type ErrorDetail = string | Record<string, unknown> | undefined;
 
 /** Every operation the SDK knows, API and sandbox, keyed by id. */
@@ -157,10 +160,19 @@ export class ServerError extends SellerError {
 export class ConnectionError extends SellerError {
   override name = 'ConnectionError';
   readonly timedOut: boolean;
+  /** The origin the call went to (`http://127.0.0.1:8080`), when known. */
+  readonly origin: string | undefined;
+  /** The attempt's time limit, for a timeout. */
+  readonly timeoutMs: number | undefined;
+  /** The system's code of the failure (`ECONNREFUSED`), when there is one. */
+  readonly errno: string | undefined;
 
-  constructor(init: Omit<SellerErrorInit, 'code'> & { timedOut?: boolean }) {
+  constructor(init: Omit<SellerErrorInit, 'code'> & { timedOut?: boolean; origin?: string | undefined; timeoutMs?: number | undefined; errno?: string | undefined }) {
     super({ ...init, code: 'connection' });
     this.timedOut = init.timedOut ?? false;
+    this.origin = init.origin;
+    this.timeoutMs = init.timeoutMs;
+    this.errno = init.errno;
   }
 }
 
@@ -360,9 +372,16 @@ const DEFAULT_TEXT: Record<KnownErrorCode, string> = {
 
 const MAX_DETAIL = 300;
 
-function detailText(detail: ErrorDetail): string | undefined {
+/** The English text of a detail: a string as it is, an object's `message`, else the object as JSON. */
+export function detailMessage(detail: ErrorDetail): string | undefined {
   if (detail === undefined) return undefined;
-  const text = typeof detail === 'string' ? detail : JSON.stringify(detail);
+  if (typeof detail === 'string') return detail;
+  return typeof detail['message'] === 'string' ? detail['message'] : JSON.stringify(detail);
+}
+
+function detailText(detail: ErrorDetail): string | undefined {
+  const text = detailMessage(detail);
+  if (text === undefined) return undefined;
   return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text;
 }
 

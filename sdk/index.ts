@@ -44,6 +44,7 @@ export {
   ServerError,
   ConnectionError,
   ResponseValidationError,
+  detailMessage,
   errorFromResponse,
   isRejected,
   isSellerError,
@@ -66,6 +67,7 @@ export type {
 // (zod is an optional peer): this entry loads no schema library, so it stays small in a browser.
 export type * from './contract/types.ts';
 export * from './contract/constants.ts';
+export * from './contract/error-data.ts';
 export { BASE_PATH } from './contract/route.ts';
 export { apiRouteTable, apiRoutes } from './contract/routes/index.ts';
 

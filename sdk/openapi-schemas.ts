@@ -16,6 +16,8 @@ import {
   Delivery,
   DemandItem,
   ErrorBody,
+  ErrorDetail,
+  RequestIssue,
   Hooks,
   HooksSet,
   IssuedKey,
@@ -48,6 +50,8 @@ export type JsonSchema = { [key: string]: unknown };
 /** Names of the shared component schemas: answers (converted as output). */
 const OUTPUT_COMPONENTS: Record<string, z.ZodType> = {
   ErrorBody,
+  ErrorDetail,
+  RequestIssue,
   Refusal,
   Me,
   Payout,

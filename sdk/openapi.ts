@@ -24,6 +24,7 @@ import pkg from '../package.json' with { type: 'json' };
 import {
   BASE_PATH,
   ERROR_STATUS,
+  REFUSAL_REASONS,
   ErrorBody,
   IMAGE_MAX_BYTES,
   IMAGE_TYPES,
@@ -207,25 +208,25 @@ function sharedResponses(): Record<string, JsonSchema> {
   return {
     Unauthorized: errorResponse(
       `No usable key: ${codeList(codesOf(401))} (no key sent, an unknown key, a revoked key).`,
-      { error: 'bad_key', detail: 'the API key is not recognised' },
+      { error: 'bad_key', detail: { message: 'the key is not recognised', credential: 'api_key' } },
       { ...commonHeaders(false), 'WWW-Authenticate': ref('headers', 'WwwAuthenticate') },
     ),
     NotFound: errorResponse(
       'No such record: `not_found`. An absent record and another seller\'s record look the same.',
-      { error: 'not_found', detail: 'no such record' },
+      { error: 'not_found', detail: { message: 'no order ord_1', record: 'order', id: 'ord_1' } },
     ),
     IdempotencyMismatch: errorResponse(
       'This `Idempotency-Key` was used with a different request: `idempotency_mismatch`. Use a new key for a new request.',
-      { error: 'idempotency_mismatch', detail: 'this Idempotency-Key was used with a different request' },
+      { error: 'idempotency_mismatch', detail: { message: 'this Idempotency-Key was used with a different request' } },
     ),
     RateLimited: errorResponse(
       'Too many calls with this key: `rate`. Wait `Retry-After` seconds.',
-      { error: 'rate', detail: 'rate limit exceeded' },
+      { error: 'rate', detail: { message: 'rate limit exceeded', retryAfter: 3 } },
       { ...commonHeaders(true), 'Retry-After': ref('headers', 'RetryAfter') },
     ),
     Internal: errorResponse(
       'An unexpected server error: `internal`. The `X-Request-Id` identifies it in the server log. A changing call may be retried with the same `Idempotency-Key`.',
-      { error: 'internal', detail: 'internal error' },
+      { error: 'internal', detail: { message: 'internal error' } },
       commonHeaders(false),
     ),
   };
@@ -345,8 +346,14 @@ function responsesOf(op: AnyOperation, schemas: SchemaConverter): Record<string,
   if (hasInput) {
     const codes = op.changes ? codeList(['bad_request', 'idempotency_key_required']) : '`bad_request`';
     responses['400'] = errorResponse(
-      `Malformed request: ${codes}. \`detail\` names the field and what is wrong with it.`,
-      { error: 'bad_request', detail: 'body.priceRub: expected an integer' },
+      `Malformed request: ${codes}. \`detail.issues\` names each field (\`path\`), what is wrong with it (\`code\`) and the values that code needs; \`detail.message\` says it in English for developers.`,
+      {
+        error: 'bad_request',
+        detail: {
+          message: 'body.priceRub: Invalid input: expected int, received string',
+          issues: [{ path: ['body', 'priceRub'], code: 'invalid_type', expected: 'int', message: 'Invalid input: expected int, received string' }],
+        },
+      },
       commonHeaders(false),
     );
   }
@@ -355,7 +362,9 @@ function responsesOf(op: AnyOperation, schemas: SchemaConverter): Record<string,
     op.scope
       ? `The key may not do this: \`scope\` (it lacks \`${op.scope}\`; \`detail.needed\` names it), \`not_seller\` or \`seller_blocked\`.`
       : 'The key may not be used: `scope` (it has no scope at all), `not_seller` or `seller_blocked`.',
-    op.scope ? { error: 'scope', detail: { needed: op.scope } } : { error: 'seller_blocked', detail: 'the seller is blocked' },
+    op.scope
+      ? { error: 'scope', detail: { message: `the key lacks the "${op.scope}" scope`, needed: op.scope } }
+      : { error: 'seller_blocked', detail: { message: 'the seller is blocked' } },
     commonHeaders(false),
   );
   if (op.notFound && !op.refusals.includes('not_found')) responses['404'] = ref('responses', 'NotFound');
@@ -376,6 +385,8 @@ function successText(op: AnyOperation): string {
 /** 409 `rejected`, with the op's refusal kinds as the enum of `refusal.kind` and one example each. */
 function rejectedResponse(op: AnyOperation): JsonSchema {
   const kinds = [...op.refusals];
+  const reasonsOf = (kind: string): readonly string[] => (Object.hasOwn(REFUSAL_REASONS, kind) ? REFUSAL_REASONS[kind as keyof typeof REFUSAL_REASONS] : []);
+  const reasons = [...new Set(kinds.flatMap(reasonsOf))];
   const schema = {
     allOf: [
       ref('schemas', 'ErrorBody'),
@@ -384,18 +395,27 @@ function rejectedResponse(op: AnyOperation): JsonSchema {
         required: ['error', 'refusal'],
         properties: {
           error: { const: 'rejected' },
-          refusal: { type: 'object', required: ['kind'], properties: { kind: { type: 'string', enum: kinds } } },
+          refusal: {
+            type: 'object',
+            required: ['kind'],
+            properties: { kind: { type: 'string', enum: kinds }, ...(reasons.length > 0 ? { reason: { type: 'string', enum: reasons } } : {}) },
+          },
         },
       },
     ],
   };
   return {
-    description: `A rule refusal: \`rejected\` with \`refusal.kind\` one of ${codeList(kinds)} (and, where it helps, \`field\`, \`allowed\`, \`reason\`). Stored for idempotent replay like a success.`,
+    description: `A rule refusal: \`rejected\` with \`refusal.kind\` one of ${codeList(kinds)} and, where it helps, the \`reason\` (one of the kind's declared reasons), the \`field\` and the values it needs (\`allowed\`, \`length\`, \`max\`…); \`detail\` is an English sentence for developers. Stored for idempotent replay like a success.`,
     headers: commonHeaders(true),
     content: {
       'application/json': {
         schema,
-        examples: Object.fromEntries(kinds.map((kind) => [kind, { summary: kind, value: { error: 'rejected', refusal: { kind } } }])),
+        examples: Object.fromEntries(
+          kinds.map((kind) => {
+            const reason = reasonsOf(kind)[0];
+            return [kind, { summary: kind, value: { error: 'rejected', refusal: reason === undefined ? { kind } : { kind, reason } } }];
+          }),
+        ),
       },
     },
   };

@@ -161,8 +161,9 @@ export class Transport {
       return read instanceof Error ? read : new TypeError(`unexpected answer ${read.status}`);
     }
     const timedOut = error instanceof k.TimeoutError;
-    const text = timedOut ? `no answer within ${timeoutMs} ms` : `could not reach ${originOf(request.url)}${causeText(error)}`;
-    return new ConnectionError({ operation: request.operation, cause: error, timedOut, text });
+    const origin = originOf(request.url);
+    const text = timedOut ? `no answer within ${timeoutMs} ms` : `could not reach ${origin ?? 'the server'}${causeText(error)}`;
+    return new ConnectionError({ operation: request.operation, cause: error, timedOut, text, origin, timeoutMs: timedOut ? timeoutMs : undefined, errno: errnoOf(error) });
   }
 
   /** A 2xx answer read, or else the error it is thrown as. */
@@ -217,21 +218,28 @@ function retryAfterMsOf(k: Ky, error: Error): number | undefined {
   return seconds === undefined ? undefined : seconds * 1000;
 }
 
-function originOf(url: string): string {
+function originOf(url: string): string | undefined {
   try {
     return new URL(url).origin;
   } catch {
-    return 'the server';
+    return undefined;
   }
 }
 
-/** `: ECONNREFUSED` and the like, from the error chain of a failed fetch. */
-function causeText(cause: unknown): string {
+/** `ECONNREFUSED` and the like, from the error chain of a failed fetch. */
+function errnoOf(cause: unknown): string | undefined {
   let current: unknown = cause;
   for (let depth = 0; depth < 3 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return ` (${code})`;
+    if (typeof code === 'string') return code;
     current = current.cause;
   }
+  return undefined;
+}
+
+/** ` (ECONNREFUSED)` and the like, for the English message. */
+function causeText(cause: unknown): string {
+  const errno = errnoOf(cause);
+  if (errno !== undefined) return ` (${errno})`;
   return cause instanceof Error && cause.message ? ` (${cause.message})` : '';
 }

@@ -7,6 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { apiOperations, sandboxOperations } from '../sdk/contract/index.ts';
+import type { ErrorBody } from '../sdk/contract/index.ts';
+import { errorBody, INTERNAL_MESSAGE, requestError } from './http/errors.ts';
 import { Clock } from './clock.ts';
 import type { ServerContext } from './context.ts';
 import { UnitOfWork } from './context.ts';
@@ -102,7 +104,7 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
     frameworkErrors: (err, req, res) => {
       const reply = res as FastifyReply;
       reply.header('x-request-id', req.id);
-      return reply.code(400).send({ error: 'bad_request', detail: err.code === 'FST_ERR_BAD_URL' ? 'path: not a valid URL' : 'malformed request' });
+      return reply.code(400).send(err.code === 'FST_ERR_BAD_URL' ? requestError(['path'], 'bad_url', 'not a valid URL') : requestError([], 'custom', 'malformed request'));
     },
   });
   app.decorate('service', svc);
@@ -120,21 +122,23 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
   });
   app.setNotFoundHandler((req, reply) => {
     if (routes.refuse(req.method, req.url, reply)) return;
-    reply.code(404).send({ error: 'not_found', detail: `no route ${req.method} ${req.url.split('?')[0]}` });
+    const route = `${req.method} ${req.url.split('?')[0]}`;
+    reply.code(404).send(errorBody('not_found', `no route ${route}`, { record: 'route', id: route }));
   });
   app.setErrorHandler((err: { statusCode?: number; code?: string; message?: string }, req, reply) => {
     const status = err.statusCode ?? 500;
     if (status >= 500) {
       req.log.error({ err }, 'unexpected error');
-      return reply.code(500).send({ error: 'internal', detail: 'internal error; the request id identifies it in the server log' });
+      return reply.code(500).send(errorBody('internal', INTERNAL_MESSAGE));
     }
     // A request no route serves failed before the not-found handler (fastify reads a body of `QUERY`,
     // a method without a route here, and refuses it without Content-Type): 405 on a known path, else 404.
     if (req.is404) {
       if (routes.refuse(req.method, req.url, reply)) return;
-      return reply.code(404).send({ error: 'not_found', detail: `no route ${req.method} ${req.url.split('?')[0]}` });
+      const route = `${req.method} ${req.url.split('?')[0]}`;
+      return reply.code(404).send(errorBody('not_found', `no route ${route}`, { record: 'route', id: route }));
     }
-    return reply.code(400).send({ error: 'bad_request', detail: clientErrorDetail(err) });
+    return reply.code(400).send(clientError(err));
   });
 
   app.decorate('served', {
@@ -201,19 +205,19 @@ async function buildContext(opts: AppOptions): Promise<ServerContext> {
   };
 }
 
-/** A client error raised by fastify itself (body parsing, size): a safe, specific detail. */
-function clientErrorDetail(err: { code?: string; message?: string }): string {
+/** A client error raised by fastify itself (body parsing, size): a safe, specific issue. */
+function clientError(err: { code?: string; message?: string }): ErrorBody {
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return 'body: not valid JSON';
+      return requestError(['body'], 'not_json', 'not valid JSON');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return 'body: empty JSON body with Content-Type application/json';
+      return requestError(['body'], 'not_json', 'empty JSON body with Content-Type application/json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'body: too large';
+      return requestError(['body'], 'too_large', 'too large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return 'body: unsupported Content-Type';
+      return requestError(['body'], 'content_type', 'unsupported Content-Type');
     default:
-      return 'malformed request';
+      return requestError([], 'custom', 'malformed request');
   }
 }
 

@@ -23,14 +23,14 @@ export interface Caller {
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
-const unauthorized = (code: 'no_key' | 'bad_key' | 'revoked', detail: string) =>
-  new ApiError(code, detail, { 'www-authenticate': `Bearer realm="service", error="invalid_token"` });
+const unauthorized = (code: 'no_key' | 'bad_key' | 'revoked', message: string) =>
+  new ApiError(code, message, { credential: 'api_key' }, { 'www-authenticate': `Bearer realm="service", error="invalid_token"` });
 
 /** Reads `Authorization: Bearer <key>`; throws the spec's code when it cannot be used. */
 export async function authenticate(store: Store, authorization: string | undefined, now: Date): Promise<Caller> {
   const match = authorization ? BEARER.exec(authorization) : null;
   if (!match) {
-    throw new ApiError('no_key', 'send Authorization: Bearer <API key>', { 'www-authenticate': 'Bearer realm="service"' });
+    throw new ApiError('no_key', 'send Authorization: Bearer <API key>', { credential: 'api_key' }, { 'www-authenticate': 'Bearer realm="service"' });
   }
   const entry = store.shared.keyIndex[hashKey(match[1]!)];
   if (!entry) throw unauthorized('bad_key', 'the key is not recognised');
@@ -65,7 +65,8 @@ function isoStamp(now: Date): string {
 /** `null` scope means any key having at least one scope (only `GET /me`). */
 export function requireScope(key: KeyView, scope: Scope | null): void {
   if (scope === null ? key.scopes.length > 0 : key.scopes.includes(scope)) return;
-  throw new ApiError('scope', scope === null ? { needed: 'any' } : { needed: scope });
+  const needed = scope ?? 'any';
+  throw new ApiError('scope', `the key lacks the "${needed}" scope`, { needed });
 }
 
 /**

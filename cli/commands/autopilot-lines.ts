@@ -10,6 +10,7 @@
 import { has, language, t } from '../i18n/index.ts';
 import { dateTime, money, word } from '../i18n/format.ts';
 import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
+import { refusalWords } from '../i18n/error-words.ts';
 
 type Values = Record<string, string | undefined>;
 
@@ -28,8 +29,9 @@ export interface LineForm {
 const ID = '(?<id>\\S+)';
 const CARD = '#(?<card>\\d+)';
 
-/** A refusal kind in words when the catalogue explains it, else what the SDK said. */
-const refusal = (kind: unknown, said: string | undefined) => (typeof kind === 'string' && has(`refusals.${kind}`) ? t(`refusals.${kind}`) : said);
+/** A refusal (its kind and reason, from the event's data) in words when the catalogue has them, else what the SDK said. */
+const refusal = (detail: AutopilotEvent['detail'], said: string | undefined) =>
+  typeof detail?.['refusal'] === 'string' ? (refusalWords({ kind: detail['refusal'], reason: detail['reason'] }) ?? said) : said;
 const rub = (value: string | undefined) => (value === undefined ? value : money(Number(value)));
 const count = (value: string | undefined) => Number(value);
 
@@ -47,7 +49,7 @@ export const FORMS: readonly LineForm[] = [
   { event: 'deliver.failed', pattern: new RegExp(`^${ID}: not delivered, (?<reason>.*); deliver it by hand$`), key: 'failed' },
   { event: 'deliver.skipped', pattern: new RegExp(`^${ID}: not delivered, the order moved on \\(cancelled or refunded meanwhile\\)$`), key: 'movedOn' },
   { event: 'deliver.skipped', pattern: new RegExp(`^${ID}: not delivered, it is (?<status>\\S+) now$`), key: 'notAwaiting', show: (v) => ({ ...v, status: word('orderStatus', v.status!) }) },
-  { event: 'deliver.refused', pattern: new RegExp(`^${ID}: not delivered, (?<why>.*)$`), key: 'refused', show: (v, e) => ({ ...v, why: refusal(e.detail?.refusal, v.why) }) },
+  { event: 'deliver.refused', pattern: new RegExp(`^${ID}: not delivered, (?<why>.*)$`), key: 'refused', show: (v, e) => ({ ...v, why: refusal(e.detail, v.why) }) },
   { event: 'deliver.retrying', pattern: new RegExp(`^${ID}: delivery failed \\((?<reason>.*)\\); trying again next round$`), key: 'retrying' },
   { event: 'deliver.error', pattern: new RegExp(`^${ID}: cannot read it to resume its delivery \\((?<reason>.*)\\); trying again next round$`), key: 'cannotResume' },
   { event: 'deliver.error', pattern: new RegExp(`^${ID}: (?<reason>.*)$`), key: 'orderError' },
@@ -120,7 +122,7 @@ export const FORMS: readonly LineForm[] = [
   { event: 'replies.capped', pattern: new RegExp(`^${ID}: already answered (?<count>\\d+) time\\(s\\); this message is left to you$`), key: 'capped', show: (v) => ({ ...v, count: count(v.count) }) },
   { event: 'replies.would-reply', pattern: new RegExp(`^${ID}: would answer with (?<name>.*)$`), key: 'wouldReply' },
   { event: 'replies.replied', pattern: new RegExp(`^${ID}: answered with (?<name>.*)$`), key: 'replied' },
-  { event: 'replies.refused', pattern: new RegExp(`^${ID}: reply refused \\((?<kind>.*)\\)$`), key: 'replyRefused', show: (v) => ({ ...v, kind: refusal(v.kind, v.kind) }) },
+  { event: 'replies.refused', pattern: new RegExp(`^${ID}: reply refused \\((?<kind>.*)\\)$`), key: 'replyRefused', show: (v) => ({ ...v, kind: refusal({ refusal: v.kind }, v.kind) }) },
   { event: 'replies.would-answer', pattern: /^question (?<question>\S+) on #(?<card>\d+): would answer with (?<name>.*)$/, key: 'wouldAnswer' },
   { event: 'replies.answered', pattern: /^question (?<question>\S+) on #(?<card>\d+): answered with (?<name>.*)$/, key: 'answered' },
   { event: 'backlog.would-engage', pattern: /^(?<count>\d+) open orders: would set the work mode$/, key: 'wouldEngage', show: (v) => ({ count: count(v.count) }) },

@@ -7,6 +7,7 @@
  */
 import { days, money, named, word } from '../i18n/format.ts';
 import { t } from '../i18n/index.ts';
+import { cardChoiceWords } from '../i18n/error-words.ts';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   allowedDeliveryMethods,
@@ -143,11 +144,11 @@ export function creditsOf(opts: EditableFlags): CardChoices['credits'] {
   return { type: opts.creditsType, amount: opts.creditsAmount, rate: opts.creditsRate };
 }
 
-/** A `CardChoiceError` as the person reads it: the flag, what is wrong, the allowed values. */
+/** A `CardChoiceError` as the person reads it: the flag, what is wrong (its reason, in words), the allowed values. */
 export function choiceUsageError(error: CardChoiceError): UsageError {
   const flag = FLAG_OF[error.field];
   const allowed = error.allowed && error.allowed.length > 0 ? t('cardsCreate.allowedValuesOf', { flag, allowed: error.allowed.join(', ') }) : undefined;
-  return new UsageError(`${flag}: ${error.message}`, allowed);
+  return new UsageError(`${flag}: ${cardChoiceWords(error)}`, allowed);
 }
 
 // ---------------------------------------------------------------------------------------------

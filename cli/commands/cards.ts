@@ -272,11 +272,11 @@ export async function runCardsOn(opts: CardsOnOptions, deps: Deps): Promise<void
 /** The refusals of switching on, with what to do about them. */
 function explainStateRefusal(error: unknown, number: number): unknown {
   if (!(error instanceof RejectedError)) return error;
-  const { kind, field } = error.refusal;
+  const { kind, reason } = error.refusal;
   if (kind === 'stock_empty') {
     return new CliError(t('cards.rejectedStockEmptyAuto', { number }), 1, t('cards.refillItFirstSeller', { number }), error);
   }
-  if (kind === 'complaint' && field === 'autoIssue') {
+  if (kind === 'complaint' && reason === 'delivery_method_not_stockable') {
     return new CliError(
       t('cards.rejectedComplaintAutoDelivery'),
       1,

@@ -20,6 +20,7 @@ import { collect, type Register } from '../lib/command.ts';
 import { checkCall, guarding, guardToolList, type Guard, type ToolInfo } from './mcp-guard.ts';
 import type { Deps } from '../lib/deps.ts';
 import { note } from '../lib/output.ts';
+import { detailMessage, type ErrorDetail } from '../../sdk/errors.ts';
 
 export type McpOptions = Guard;
 
@@ -191,7 +192,9 @@ async function post(target: Forward, line: string): Promise<string | undefined> 
   const api = (typeof body === 'object' && body !== null ? body : {}) as { error?: unknown; detail?: unknown };
   const code = typeof api.error === 'string' ? api.error : `http_${res.status}`;
   // i18next-instrument-ignore-next-line: the JSON-RPC answer to the MCP host (machine output, as --json)
-  const detail = typeof api.detail === 'string' ? `: ${api.detail}` : '';
+  const message = typeof api.detail === 'string' || (typeof api.detail === 'object' && api.detail !== null) ? detailMessage(api.detail as ErrorDetail) : undefined;
+  // i18next-instrument-ignore-next-line: the JSON-RPC answer to the MCP host (machine output, as --json)
+  const detail = message ? `: ${message}` : '';
   if (id === undefined) throw new Error(`${code}${detail} (HTTP ${res.status})`);
   return errorLine(id, BRIDGE_CODES.refused, `${code}${detail}`, { status: res.status, ...api, error: code });
 }

@@ -9,7 +9,7 @@
  * digits the server answers.
  */
 import { t, tOr } from '../i18n/index.ts';
-import { checkDetail } from '../i18n/checks.ts';
+import { checkWords } from '../i18n/error-words.ts';
 import { dateTime, word } from '../i18n/format.ts';
 import { Option } from 'commander';
 import type { z } from 'zod';
@@ -24,6 +24,7 @@ import {
   validateKpp,
   validatePayout,
   validatePhone,
+  type CheckFailure,
   type CheckResult,
   type PayoutInput,
 } from '../../sdk/validate/index.ts';
@@ -132,8 +133,8 @@ export function fixFor(missing: Missing, papers: Pick<PapersView, 'sellerType'>)
 /** A missing paper in words (`papers.missingLabels.*`); one this version does not know as it came. */
 const missingLabel = (missing: Missing): string => tOr(`papers.missingLabels.${missing}`, missing);
 
-/** A check of the SDK's validators for people: its detail in the active language (cli/i18n/checks.ts). */
-const explain = (check: { detail: string }): string => checkDetail(check.detail);
+/** A failed check of the SDK's validators in the run's language, from its kind, reason and values (cli/i18n/error-words.ts). */
+const explain = (check: CheckFailure): string => checkWords(check);
 
 function payoutLine(p: PapersView['payout']): string {
   if (p.method === null) return t('papers.notSet');
@@ -273,13 +274,17 @@ const payoutHints = (): Record<string, string> => ({
   kpp_bad: t('papers.aCompanyNeedsIts'),
 });
 
-/** A refused check (the SDK's, or `own`: the CLI's own, already in the active language) as a usage error. */
-function refuse(check: CheckResult, own = false): never {
+/** A failed check of the SDK's validators as a usage error naming its flag. */
+function refuse(check: CheckResult): never {
   if (check.ok) throw new Error('refuse() of a passing check');
-  const flag = FLAG_OF_KIND[check.kind];
-  const detail = own ? check.detail : explain(check);
-  const message = flag ? t('papers.refusedFlag', { flag, detail, kind: check.kind }) : t('papers.refused', { detail, kind: check.kind });
-  throw new UsageError(message, payoutHints()[check.kind]);
+  refuseWith(check.kind, explain(check));
+}
+
+/** A refusal of `kind` said in `detail` (already in the run's language) as a usage error naming its flag. */
+function refuseWith(kind: string, detail: string): never {
+  const flag = FLAG_OF_KIND[kind];
+  const message = flag ? t('papers.refusedFlag', { flag, detail, kind }) : t('papers.refused', { detail, kind });
+  throw new UsageError(message, payoutHints()[kind]);
 }
 
 const digitsOnly = (value: string) => value.replace(/[\s-]/g, '');
@@ -322,7 +327,7 @@ export async function runPapersPayout(opts: PayoutOptions, deps: Deps): Promise<
       const account = validateAccount(given.account, given.bik);
       if (!account.ok) refuse(account);
     } else if (given.account !== undefined && !/^\d{20}$/.test(given.account)) {
-      refuse({ ok: false, kind: 'account_bad', detail: t('papers.theAccountNumberMust') }, true);
+      refuseWith('account_bad', t('papers.theAccountNumberMust'));
     }
     if (given.kpp !== undefined) {
       const kpp = validateKpp(given.kpp);
@@ -333,13 +338,13 @@ export async function runPapersPayout(opts: PayoutOptions, deps: Deps): Promise<
     const phone = validatePhone(given.phone);
     if (!phone.ok) refuse(phone);
   }
-  if (given.name === '') refuse({ ok: false, kind: 'name_needed', detail: t('papers.theRecipientNameIs') }, true);
+  if (given.name === '') refuseWith('name_needed', t('papers.theRecipientNameIs'));
 
   // The seller type decides what else is needed (KPP for a company; SBP only when self-employed).
   const client = deps.client();
   const sellerType = knownSellerType((await client.papers.get()).sellerType);
   if (method === 'sbp' && sellerType !== 'self_employed') {
-    refuse({ ok: false, kind: 'sbp_only_self', detail: t('papers.payoutsByPhoneSbp2', { type: sellerType ?? t('papers.notSet') }) }, true);
+    refuseWith('sbp_only_self', t('papers.payoutsByPhoneSbp2', { type: sellerType ?? t('papers.notSet') }));
   }
   if (given.kpp !== undefined && sellerType !== 'company') {
     throw new UsageError(t('papers.kppIsOnlyFor'), sellerType === null ? t('papers.setYourSellerType3') : undefined);

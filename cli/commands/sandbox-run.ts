@@ -13,6 +13,7 @@ import { RejectedError } from '../../sdk/errors.ts';
 import type { LoggedEvent, Made, ScenarioIssue, ScenarioResult, StepFailure, StepPlace } from '../../sdk/scenario/index.ts';
 import { word } from '../i18n/format.ts';
 import { has, t } from '../i18n/index.ts';
+import { refusalWords } from '../i18n/error-words.ts';
 import type { App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CliError, EXIT, UsageError } from '../lib/errors.ts';
@@ -85,8 +86,8 @@ function failureText(step: StepPlace, failure: StepFailure): string {
     const values = (side: 'expected' | 'found') => checks.map((c) => t('scenario.check', { field: c.field, value: String(c[side]) })).join(', ');
     return t('scenario.expectationFailed', { where, subject: about, expected: values('expected'), found: values('found'), waited });
   }
-  const refusal = failure.refusal ? `refusals.${failure.refusal}` : '';
-  const detail = refusal && has(refusal) ? t(refusal) : failure.detail;
+  // A refusal said by its reason (else its kind) from the catalogue; the service's English only for one this CLI does not know.
+  const detail = (failure.refusal ? refusalWords({ kind: failure.refusal, reason: failure.reason }) : undefined) ?? failure.detail;
   return t('scenario.stepFailed', { where, code: failure.refusal ? `${failure.code} (${failure.refusal})` : failure.code, detail });
 }
 

@@ -102,7 +102,9 @@ export function newClient(credentials: { apiKey: string; baseUrl: string; strict
 /** A client for the resolved settings; no key is `no_key` (exit 4) before any request. */
 export function clientFor(settings: Settings): SellerClient {
   if (!settings.apiKey) {
-    throw new AuthenticationError({ code: 'no_key', text: t('client.noApiKeyFor', { profile: settings.profile }) });
+    // The detail is data, as a service's is: said again in the run's language (cli/i18n/error-words.ts).
+    const text = t('client.noApiKeyFor', { profile: settings.profile });
+    throw new AuthenticationError({ code: 'no_key', text, detail: { message: text, credential: 'api_key', profile: settings.profile } });
   }
   return newClient({ apiKey: settings.apiKey, baseUrl: settings.baseUrl, strict: settings.strict });
 }

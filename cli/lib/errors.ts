@@ -5,8 +5,9 @@
  * Every message is `error: <code>: <detail>` on stderr, followed by hint lines saying what to do.
  */
 import { AUTH_CODES, ERROR_STATUS } from '../../sdk/contract/constants.ts';
-import { AuthenticationError, MethodNotAllowedError, PermissionError, RateLimitError, RejectedError, SellerError } from '../../sdk/errors.ts';
-import { has, t, tOr } from '../i18n/index.ts';
+import { AuthenticationError, ConnectionError, detailMessage, MethodNotAllowedError, PermissionError, RateLimitError, RejectedError, ResponseValidationError, SellerError } from '../../sdk/errors.ts';
+import { detailData, detailWords, kindWords, reasonWords } from '../i18n/error-words.ts';
+import { has, t } from '../i18n/index.ts';
 import type { IO } from './io.ts';
 import { DEFAULT_BASE_URL } from '../../sdk/defaults.ts';
 
@@ -122,17 +123,31 @@ function notTheApi(error: SellerError): string[] | undefined {
   return [t('errors.notTheApi', params), addressHint()];
 }
 
-/** Codes with a detail of our own when the service sends none (catalogue `errors.detail.<code>`). */
-const DEFAULT_DETAIL: ReadonlySet<string> = new Set(['no_key', 'bad_key', 'revoked', 'not_seller', 'seller_blocked', 'not_found', 'method_not_allowed', 'rate', 'internal']);
-
+/**
+ * The detail of a service failure in the run's language, from its data (cli/i18n/error-words.ts):
+ * what was not found, the admin token, the request's issues, else the catalogue's words for the
+ * code. The service's English is shown only for a code this CLI does not know (a newer service's).
+ */
 function detailOf(error: SellerError): string {
   if (error instanceof PermissionError && error.neededScope) return t('errors.detail.lacksScope', { scope: error.neededScope });
-  const { detail } = error;
-  if (typeof detail === 'string' && detail) return detail;
-  if (error instanceof RejectedError) return t('errors.detail.ruleRefused', { kind: error.refusal.kind });
-  if (detail && typeof detail === 'object') return JSON.stringify(detail);
-  if (error.status === undefined || error.code === 'invalid_response') return stripCode(error.message);
-  return DEFAULT_DETAIL.has(error.code) ? t(`errors.detail.${error.code}`) : stripCode(error.message);
+  if (error instanceof ConnectionError) return connectionWords(error);
+  if (error instanceof ResponseValidationError) return invalidAnswerWords(error);
+  const said = detailWords(error.code, error.detail);
+  if (said !== undefined) return said;
+  if (has(`errors.detail.${error.code}`)) return t(`errors.detail.${error.code}`);
+  return detailMessage(error.detail) ?? stripCode(error.message);
+}
+
+/** No answer: where the call went and the system's code, or the time limit (data of the SDK's error, not its English). */
+function connectionWords(error: ConnectionError): string {
+  if (error.timedOut) return error.timeoutMs === undefined ? t('errors.detail.timedOut') : t('errors.detail.timedOutIn', { seconds: error.timeoutMs / 1000 });
+  if (error.origin === undefined) return t('errors.detail.connection');
+  return error.errno === undefined ? t('errors.detail.connectionTo', { origin: error.origin }) : t('errors.detail.connectionToWhy', { origin: error.origin, errno: error.errno });
+}
+
+/** An answer that does not match the contract: where, if known (a path is data, not English). */
+function invalidAnswerWords(error: ResponseValidationError): string {
+  return error.path.length > 0 ? t('errors.detail.invalidResponseAt', { path: error.path.map(String).join('.') }) : t('errors.detail.invalid_response');
 }
 
 /** The SDK's message is `code: text [operation, …]`; the CLI prints the code itself. */
@@ -142,12 +157,13 @@ function stripCode(message: string): string {
 
 /**
  * A refusal in words first, its code after them (`error: the stock of this card is empty
- * (rejected: stock_empty)`): the service's detail, else the catalogue's words for the kind.
+ * (rejected: stock_empty)`): the catalogue's words for its reason, else for its kind; the service's
+ * English detail only for a kind this CLI does not know.
  */
 function refusalLine(error: RejectedError): string {
   const { kind } = error.refusal;
-  const detail = typeof error.detail === 'string' && error.detail ? error.detail.replace(`${kind}: `, '') : undefined;
-  const words = detail ?? tOr(`refusals.${kind}`, t('errors.detail.ruleRefusedWords'));
+  const english = detailMessage(error.detail)?.replace(`${kind}: `, '') || undefined;
+  const words = reasonWords(error.refusal) ?? kindWords(kind) ?? english ?? t('errors.detail.ruleRefusedWords');
   return t('errors.refusalLine', { words, code: error.code, kind });
 }
 
@@ -182,7 +198,7 @@ function hintsOf(error: SellerError, context: ErrorContext = {}): string[] {
     }
     case 'not_found':
       // The server's answer for a path it has no route for: a wrong address or a wrong `seller api` path.
-      if (typeof error.detail === 'string' && error.detail.startsWith('no route ')) {
+      if (isNoRoute(error.detail)) {
         return [t('errors.hint.noRoute', { hint: addressHint() })];
       }
       return [t('errors.hint.not_found')];
@@ -206,15 +222,25 @@ function rateHint(error: SellerError): string {
   return seconds === undefined ? t('errors.hint.rateLater') : t('errors.hint.rateIn', { seconds: Math.ceil(seconds) });
 }
 
+/** A `not_found` for a path the service has no route for (`record: 'route'`; an older service says `no route …`). */
+function isNoRoute(detail: unknown): boolean {
+  return detailData(detail)?.['record'] === 'route' || (typeof detail === 'string' && detail.startsWith('no route '));
+}
+
+/** Values a reason's words already say, not repeated as lines of their own. */
+const SAID_BY_WORDS: ReadonlySet<string> = new Set(['length', 'expected', 'max', 'tail', 'record', 'id']);
+
 function refusalHints(error: RejectedError): string[] {
-  const { kind, field, allowed, reason, ...rest } = error.refusal;
+  const { kind, field, allowed, reason, status, ...rest } = error.refusal;
   const lines = [t('errors.refusal.refused', { kind })];
-  // A plain explanation of a kind we know (unless it already is the first line, for want of a detail).
-  const detailed = typeof error.detail === 'string' && error.detail !== '';
-  if (detailed && has(`refusals.${kind}`)) lines.push(t(`refusals.${kind}`));
+  const byReason = reasonWords(error.refusal) !== undefined;
   if (field !== undefined) lines.push(t('errors.refusal.field', { field }));
   if (Array.isArray(allowed)) lines.push(t('errors.refusal.allowed', { allowed: allowed.join(', ') }));
-  if (reason !== undefined) lines.push(t('errors.refusal.reason', { reason }));
-  for (const [name, value] of Object.entries(rest)) lines.push(t('errors.refusal.other', { name, value: typeof value === 'string' ? value : JSON.stringify(value) }));
+  if (reason !== undefined && !byReason) lines.push(t('errors.refusal.reason', { reason }));
+  if (typeof status === 'string') lines.push(t('errors.refusal.status', { status: has(`enums.orderStatus.${status}`) ? t(`enums.orderStatus.${status}`) : status }));
+  for (const [name, value] of Object.entries(rest)) {
+    if (byReason && SAID_BY_WORDS.has(name)) continue;
+    lines.push(t('errors.refusal.other', { name, value: typeof value === 'string' ? value : JSON.stringify(value) }));
+  }
   return lines;
 }

@@ -5,27 +5,82 @@
 import { z } from 'zod';
 import { isCalendarDay } from './calendar.ts';
 import { ERROR_STATUS, PAGE_LIMIT_MAX, SCOPES } from './constants.ts';
+import { CREDENTIALS, ISSUE_CODES, NOT_FOUND_RECORDS } from './error-data.ts';
 
 export { AUTH_CODES, ERROR_STATUS, SCOPES } from './constants.ts';
+export * from './error-data.ts';
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ErrorCode = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
 
-/** A rule refusal: `kind` plus optional details (`field`, `allowed`, `reason`). */
+/**
+ * A rule refusal: `kind`, the `reason` (one of `REFUSAL_REASONS[kind]`, sdk/contract/error-data.ts)
+ * and the values it needs (`REFUSAL_VALUES`). Loose: a newer service's values pass through.
+ */
 export const Refusal = z.looseObject({
   kind: z.string(),
+  reason: z.string().optional(),
   field: z.string().optional(),
   allowed: z.array(z.union([z.string(), z.number()])).optional(),
-  reason: z.string().optional(),
+  status: z.string().optional(),
+  length: z.number().int().min(0).optional(),
+  expected: z.array(z.number().int().min(0)).optional(),
+  max: z.number().int().min(0).optional(),
+  tail: z.string().optional(),
+  record: z.enum(NOT_FOUND_RECORDS).optional(),
+  id: z.string().optional(),
 });
 export type Refusal = z.infer<typeof Refusal>;
 
-/** The error envelope of every non-2xx answer. */
+/** One problem of a `bad_request`: where (`['body', 'priceRub']`), its `code` and the values it needs. */
+export const RequestIssue = z.looseObject({
+  path: z.array(z.union([z.string(), z.number()])),
+  code: z.enum(ISSUE_CODES),
+  /** `invalid_type`: the type expected (`string`, `number`, `int`, `boolean`, `array`, `object`…). */
+  expected: z.string().optional(),
+  /** `too_small` / `too_big`: the bound, and what it counts (`string` length, `number`, `array` items). */
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+  origin: z.string().optional(),
+  /** `invalid_value`: the accepted values. */
+  values: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  /** `unrecognized_keys`: the unknown fields. */
+  keys: z.array(z.string()).optional(),
+  /** `invalid_format`: zod's format name (`regex`, `email`, …). */
+  format: z.string().optional(),
+  /** In English, for developers. */
+  message: z.string(),
+});
+export type RequestIssue = z.infer<typeof RequestIssue>;
+
+/**
+ * The `detail` object of an error answer other than a refusal: an English `message` for developers,
+ * and the data a client says in its own words: `needed` (`scope`), `record` and `id` (`not_found`),
+ * `credential` (`no_key`, `bad_key`), `issues` (`bad_request`), `retryAfter` (`rate`).
+ */
+export const ErrorDetail = z.looseObject({
+  message: z.string(),
+  needed: z.string().optional(),
+  record: z.enum(NOT_FOUND_RECORDS).optional(),
+  id: z.string().optional(),
+  credential: z.enum(CREDENTIALS).optional(),
+  issues: z.array(RequestIssue).optional(),
+  retryAfter: z.number().optional(),
+  /** `method_not_allowed`: the methods the path takes (as in `Allow`). */
+  allowed: z.array(z.string()).optional(),
+});
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
+
+/**
+ * The error envelope of every non-2xx answer. The reference server sends `detail` as an
+ * {@link ErrorDetail} object, except beside a `refusal` (whose data is the refusal), where `detail`
+ * is an English sentence for developers. Clients read a string `detail` of any code too (older services).
+ */
 export const ErrorBody = z.object({
   error: ErrorCode,
-  detail: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  detail: z.union([z.string(), ErrorDetail]).optional(),
   refusal: Refusal.optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -20,6 +20,8 @@ export {
   ERROR_STATUS,
   ErrorBody,
   ErrorCode,
+  ErrorDetail,
+  RequestIssue,
   PAGE_LIMIT_DEFAULT,
   PAGE_LIMIT_MAX,
   Refusal,

@@ -57,7 +57,7 @@ export interface ExpectationFinding {
 /** Why a run stopped at a step: an expectation that did not hold (`expected`/`found` in English too), or a call that failed. */
 export type StepFailure =
   | ({ kind: 'expectation'; expected: string; found: string; waitedMs: number } & ExpectationFinding)
-  | { kind: 'error'; code: string; refusal?: string; detail: string };
+  | { kind: 'error'; code: string; refusal?: string; reason?: string; detail: string };
 
 /** A step did not go as written; later steps did not run. `result` is what the run made until then. */
 export class ScenarioFailedError extends Error {

@@ -4,7 +4,7 @@
  * clock is the server's: a second such run is refused while one is running). At the end it reads
  * the events of every seller it made, and its orders' last status.
  */
-import { isSellerError, type SellerError } from '../errors.ts';
+import { detailMessage, isSellerError, type SellerError } from '../errors.ts';
 import type { SandboxClient } from '../sandbox.ts';
 import { ACTS } from './acts.ts';
 import type { CheckedScenario, CheckedStep } from './check.ts';
@@ -28,9 +28,9 @@ const LEASE_SECONDS = 120;
 const place = (step: CheckedStep): StepPlace => ({ number: step.number, path: step.path, verb: step.verb, ...(step.line === undefined ? {} : { line: step.line }) });
 
 function errorFailure(error: SellerError): StepFailure {
-  const refusal = (error as { refusal?: { kind?: string } }).refusal?.kind;
-  const detail = typeof error.detail === 'string' ? error.detail : error.message;
-  return { kind: 'error', code: error.code, ...(refusal ? { refusal } : {}), detail };
+  const { kind: refusal, reason } = (error as { refusal?: { kind?: string; reason?: string } }).refusal ?? {};
+  const detail = detailMessage(error.detail) ?? error.message;
+  return { kind: 'error', code: error.code, ...(refusal ? { refusal } : {}), ...(reason ? { reason } : {}), detail };
 }
 
 const newRunId = (): string => {

@@ -3,20 +3,42 @@
  * a whole payout body. Pure functions, no I/O: a form can run them before a call, and the reference
  * server uses the very same functions for its refusals, so both sides agree.
  *
- * Every check answers a {@link CheckResult}; a failure carries the spec's refusal `kind` and a short
- * sentence saying what is wrong. The sentence never repeats an account number or a phone number
- * (at most the last four digits of an account).
+ * Every check answers a {@link CheckResult}; a failure is data, as the server's refusal of the same
+ * check is (sdk/contract/error-data.ts): the spec's refusal `kind`, its `reason`, the body `field`
+ * and the values the reason needs (`length` given, `expected` lengths, the account's `tail`), and,
+ * for developers, an English `detail`. The failure never repeats an account number or a phone
+ * number (at most the last four digits of an account).
  *
  * The validators take the value as sent and do not normalise it (no trimming, no stripping of
  * spaces). {@link normalizePhone} is offered separately for forms that want to accept
  * `+7 (999) 123-45-67`; the server does not call it.
  */
 import type { SellerType } from '../contract/types.ts';
-
-export type CheckResult = { ok: true } | { ok: false; kind: string; detail: string };
+import type { RefusalReasonOf } from '../contract/error-data.ts';
 
 /** Refusal kinds these checks produce (the payout ones are the spec's payout refusals). */
 export type BankCheckKind = 'bik_bad' | 'account_bad' | 'inn_bad' | 'kpp_bad' | 'phone_format' | 'sbp_only_self' | 'name_needed';
+
+/** The values a failed check carries beside its kind and reason (the contract's `REFUSAL_VALUES`). */
+export interface CheckValues {
+  /** The body field at fault (`inn`, `bik`, `account`, `kpp`, `phone`, `name`, `method`). */
+  field: string;
+  /** The length of the value given. */
+  length?: number;
+  /** The lengths that would have been accepted. */
+  expected?: number[];
+  /** The last four digits of the account given. */
+  tail?: string;
+  /** The values that would have been accepted. */
+  allowed?: string[];
+}
+
+/** A failed check of kind `K`: its reason is one the contract declares for `K`. */
+export type CheckFailure<K extends BankCheckKind | 'payout_method' = BankCheckKind | 'payout_method'> = K extends unknown
+  ? CheckValues & { ok: false; kind: K; reason?: K extends 'payout_method' ? 'not_allowed' : RefusalReasonOf<K>; detail: string }
+  : never;
+
+export type CheckResult = { ok: true } | CheckFailure;
 
 /** A payout body as `PUT /papers/payout` takes it. */
 export interface PayoutInput {
@@ -30,8 +52,18 @@ export interface PayoutInput {
 
 const OK: CheckResult = Object.freeze({ ok: true }) as CheckResult;
 
-function fail(kind: BankCheckKind, detail: string): CheckResult {
-  return { ok: false, kind, detail };
+const FIELD_OF: Record<BankCheckKind, string> = {
+  bik_bad: 'bik',
+  account_bad: 'account',
+  inn_bad: 'inn',
+  kpp_bad: 'kpp',
+  phone_format: 'phone',
+  sbp_only_self: 'method',
+  name_needed: 'name',
+};
+
+function fail<K extends BankCheckKind>(kind: K, reason: RefusalReasonOf<K> | undefined, detail: string, values: Omit<CheckValues, 'field'> = {}): CheckResult {
+  return { ok: false, kind, ...(reason === undefined ? {} : { reason }), field: FIELD_OF[kind], ...values, detail } as CheckFailure;
 }
 
 function isDigits(value: unknown, length: number): value is string {
@@ -56,10 +88,10 @@ function weighted(digits: readonly number[], weights: readonly number[]): number
  * BIK: nine digits beginning with `04` (the Russian Federation's code in the BIK), per gaps.md.
  */
 export function validateBik(bik: unknown): CheckResult {
-  if (typeof bik !== 'string' || bik.length === 0) return fail('bik_bad', 'The BIK is missing.');
-  if (!/^\d+$/.test(bik)) return fail('bik_bad', 'The BIK must consist of digits only.');
-  if (bik.length !== 9) return fail('bik_bad', `The BIK must have 9 digits, not ${bik.length}.`);
-  if (!bik.startsWith('04')) return fail('bik_bad', 'The BIK must begin with 04 (a Russian bank).');
+  if (typeof bik !== 'string' || bik.length === 0) return fail('bik_bad', 'missing', 'The BIK is missing.');
+  if (!/^\d+$/.test(bik)) return fail('bik_bad', 'digits', 'The BIK must consist of digits only.');
+  if (bik.length !== 9) return fail('bik_bad', 'length', `The BIK must have 9 digits, not ${bik.length}.`, { length: bik.length, expected: [9] });
+  if (!bik.startsWith('04')) return fail('bik_bad', 'prefix', 'The BIK must begin with 04 (a Russian bank).');
   return OK;
 }
 
@@ -118,11 +150,11 @@ export function accountControlDigit(account: string, bik: string): number {
 export function validateAccount(account: unknown, bik: unknown): CheckResult {
   const bikCheck = validateBik(bik);
   if (!bikCheck.ok) return bikCheck;
-  if (typeof account !== 'string' || account.length === 0) return fail('account_bad', 'The account number is missing.');
-  if (!/^\d+$/.test(account)) return fail('account_bad', 'The account number must consist of digits only.');
-  if (account.length !== 20) return fail('account_bad', `The account number must have 20 digits, not ${account.length}.`);
+  if (typeof account !== 'string' || account.length === 0) return fail('account_bad', 'missing', 'The account number is missing.');
+  if (!/^\d+$/.test(account)) return fail('account_bad', 'digits', 'The account number must consist of digits only.');
+  if (account.length !== 20) return fail('account_bad', 'length', `The account number must have 20 digits, not ${account.length}.`, { length: account.length, expected: [20] });
   if (controlSum(account, bik as string) % 10 !== 0) {
-    return fail('account_bad', `The account ending ${account.slice(-4)} fails the control-digit check with BIK ${bik as string}.`);
+    return fail('account_bad', 'control', `The account ending ${account.slice(-4)} fails the control-digit check with BIK ${bik as string}.`, { tail: account.slice(-4) });
   }
   return OK;
 }
@@ -141,31 +173,31 @@ const innCheck = (digits: readonly number[], weights: readonly number[]): number
  * self-employed person (two check digits). With `sellerType`, the length must fit it.
  */
 export function validateInn(inn: unknown, sellerType?: SellerType | null): CheckResult {
-  if (typeof inn !== 'string' || inn.length === 0) return fail('inn_bad', 'The INN is missing.');
-  if (!/^\d+$/.test(inn)) return fail('inn_bad', 'The INN must consist of digits only.');
+  if (typeof inn !== 'string' || inn.length === 0) return fail('inn_bad', 'missing', 'The INN is missing.');
+  if (!/^\d+$/.test(inn)) return fail('inn_bad', 'digits', 'The INN must consist of digits only.');
   if (inn.length !== 10 && inn.length !== 12) {
-    return fail('inn_bad', `The INN must have 10 digits (company) or 12 digits (sole trader, self-employed), not ${inn.length}.`);
+    return fail('inn_bad', 'length', `The INN must have 10 digits (company) or 12 digits (sole trader, self-employed), not ${inn.length}.`, { length: inn.length, expected: [10, 12] });
   }
-  if (sellerType === 'company' && inn.length !== 10) return fail('inn_bad', "A company's INN has 10 digits, not 12.");
+  if (sellerType === 'company' && inn.length !== 10) return fail('inn_bad', 'company_length', "A company's INN has 10 digits, not 12.", { length: inn.length, expected: [10] });
   if ((sellerType === 'ip' || sellerType === 'self_employed') && inn.length !== 12) {
-    return fail('inn_bad', 'The INN of a sole trader or a self-employed person has 12 digits, not 10.');
+    return fail('inn_bad', 'person_length', 'The INN of a sole trader or a self-employed person has 12 digits, not 10.', { length: inn.length, expected: [12] });
   }
   const d = digitsOf(inn);
   if (inn.length === 10) {
-    if (innCheck(d, INN10_WEIGHTS) !== d[9]) return fail('inn_bad', 'The INN check digit (the 10th) does not match.');
+    if (innCheck(d, INN10_WEIGHTS) !== d[9]) return fail('inn_bad', 'check_digit_10', 'The INN check digit (the 10th) does not match.');
     return OK;
   }
-  if (innCheck(d, INN12_WEIGHTS_1) !== d[10]) return fail('inn_bad', 'The first INN check digit (the 11th) does not match.');
-  if (innCheck(d, INN12_WEIGHTS_2) !== d[11]) return fail('inn_bad', 'The second INN check digit (the 12th) does not match.');
+  if (innCheck(d, INN12_WEIGHTS_1) !== d[10]) return fail('inn_bad', 'check_digit_11', 'The first INN check digit (the 11th) does not match.');
+  if (innCheck(d, INN12_WEIGHTS_2) !== d[11]) return fail('inn_bad', 'check_digit_12', 'The second INN check digit (the 12th) does not match.');
   return OK;
 }
 
 /** KPP: `^\d{4}[\dA-Z]{2}\d{3}$` (gaps.md): 4 digits, 2 digits or capital Latin letters, 3 digits. */
 export function validateKpp(kpp: unknown): CheckResult {
-  if (typeof kpp !== 'string' || kpp.length === 0) return fail('kpp_bad', 'A company needs a KPP.');
-  if (kpp.length !== 9) return fail('kpp_bad', `The KPP must have 9 characters, not ${kpp.length}.`);
+  if (typeof kpp !== 'string' || kpp.length === 0) return fail('kpp_bad', 'missing', 'A company needs a KPP.');
+  if (kpp.length !== 9) return fail('kpp_bad', 'length', `The KPP must have 9 characters, not ${kpp.length}.`, { length: kpp.length, expected: [9] });
   if (!/^\d{4}[\dA-Z]{2}\d{3}$/.test(kpp)) {
-    return fail('kpp_bad', 'The KPP must be 4 digits, then 2 digits or capital Latin letters, then 3 digits.');
+    return fail('kpp_bad', 'form', 'The KPP must be 4 digits, then 2 digits or capital Latin letters, then 3 digits.');
   }
   return OK;
 }
@@ -175,12 +207,12 @@ export function validateKpp(kpp: unknown): CheckResult {
 
 /** SBP phone: exactly 11 digits beginning with 7, nothing else (no `+`, spaces or dashes). */
 export function validatePhone(phone: unknown): CheckResult {
-  if (typeof phone !== 'string' || phone.length === 0) return fail('phone_format', 'The phone number is missing.');
+  if (typeof phone !== 'string' || phone.length === 0) return fail('phone_format', 'missing', 'The phone number is missing.');
   if (!/^\d+$/.test(phone)) {
-    return fail('phone_format', 'The phone number must be 11 digits only, without +, spaces, dashes or brackets.');
+    return fail('phone_format', 'digits', 'The phone number must be 11 digits only, without +, spaces, dashes or brackets.');
   }
-  if (phone.length !== 11) return fail('phone_format', `The phone number must have 11 digits, not ${phone.length}.`);
-  if (!phone.startsWith('7')) return fail('phone_format', 'The phone number must begin with 7.');
+  if (phone.length !== 11) return fail('phone_format', 'length', `The phone number must have 11 digits, not ${phone.length}.`, { length: phone.length, expected: [11] });
+  if (!phone.startsWith('7')) return fail('phone_format', 'prefix', 'The phone number must begin with 7.');
   return OK;
 }
 
@@ -210,20 +242,20 @@ export function normalizePhone(phone: string): string {
  *
  * Fields that do not belong to the method (an account for `sbp`, a phone for `account`) are not
  * looked at. A `sellerType` of `null`/`undefined` (status not set yet) counts as neither
- * self-employed nor a company. An unknown `method` answers kind `bad_request`.
+ * self-employed nor a company. An unknown `method` answers kind `payout_method` (reason `not_allowed`).
  */
 export function validatePayout(body: PayoutInput, sellerType: SellerType | null | undefined): CheckResult {
   const method: unknown = body.method;
   if (method !== 'account' && method !== 'sbp') {
-    return { ok: false, kind: 'bad_request', detail: "The payout method must be 'account' or 'sbp'." };
+    return { ok: false, kind: 'payout_method', reason: 'not_allowed', field: 'method', allowed: ['account', 'sbp'], detail: "The payout method must be 'account' or 'sbp'." };
   }
   if (method === 'sbp') {
-    if (sellerType !== 'self_employed') return fail('sbp_only_self', 'Payouts by phone (SBP) are only for self-employed sellers.');
+    if (sellerType !== 'self_employed') return fail('sbp_only_self', undefined, 'Payouts by phone (SBP) are only for self-employed sellers.');
     const phone = validatePhone(body.phone);
     if (!phone.ok) return phone;
   }
   if (typeof body.name !== 'string' || body.name.trim() === '') {
-    return fail('name_needed', 'The recipient name, exactly as the bank has it, is required.');
+    return fail('name_needed', undefined, 'The recipient name, exactly as the bank has it, is required.');
   }
   if (method === 'account') {
     const account = validateAccount(body.account, body.bik);

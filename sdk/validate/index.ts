@@ -13,4 +13,4 @@ export {
   validatePayout,
   validatePhone,
 } from './bank.ts';
-export type { BankCheckKind, CheckResult, PayoutInput } from './bank.ts';
+export type { BankCheckKind, CheckFailure, CheckResult, CheckValues, PayoutInput } from './bank.ts';

@@ -99,10 +99,10 @@ function typeNotAvailable(position: Position): CardRefusal {
 
 function fitsPosition(position: Position, card: CardFields): CardRefusal | null {
   const tariffs = position.tariffs.map((t) => t.slug);
-  if (!tariffs.includes(card.tariff)) return refuse('complaint', { field: 'tariff', allowed: tariffs });
+  if (!tariffs.includes(card.tariff)) return refuse('complaint', { field: 'tariff', allowed: tariffs, reason: 'not_allowed' });
   if (!position.productTypes.includes(card.productType)) return typeNotAvailable(position);
   const methods = position.deliveryMethods[card.productType] ?? [];
-  if (!methods.includes(card.deliveryMethod)) return refuse('complaint', { field: 'deliveryMethod', allowed: [...methods] });
+  if (!methods.includes(card.deliveryMethod)) return refuse('complaint', { field: 'deliveryMethod', allowed: [...methods], reason: 'not_allowed' });
   return null;
 }
 
@@ -121,7 +121,7 @@ function creditsRefusal(position: Position, card: CardFields): CardRefusal | nul
   }
   const types = [...(position.creditsTypes ?? [])];
   if (card.creditsType === undefined) return refuse('complaint', { field: 'creditsType', allowed: types, reason: 'required' });
-  if (!types.includes(card.creditsType)) return refuse('complaint', { field: 'creditsType', allowed: types });
+  if (!types.includes(card.creditsType)) return refuse('complaint', { field: 'creditsType', allowed: types, reason: 'not_allowed' });
   const [needed, other] = card.creditsType === 'pack' ? (['creditsAmount', 'creditsRate'] as const) : (['creditsRate', 'creditsAmount'] as const);
   if (card[needed] === undefined) return refuse('complaint', { field: needed, reason: 'required' });
   if (card[other] !== undefined) return refuse('complaint', { field: other, reason: `not_for_${card.creditsType}` });
@@ -129,9 +129,9 @@ function creditsRefusal(position: Position, card: CardFields): CardRefusal | nul
 }
 
 function choicesRefusal(position: Position, card: CardFields): CardRefusal | null {
-  if (!position.slaChoices.includes(card.slaMinutes)) return refuse('complaint', { field: 'slaMinutes', allowed: [...position.slaChoices] });
+  if (!position.slaChoices.includes(card.slaMinutes)) return refuse('complaint', { field: 'slaMinutes', allowed: [...position.slaChoices], reason: 'not_allowed' });
   if (!position.guaranteeChoices.includes(card.guaranteeDays)) {
-    return refuse('complaint', { field: 'guaranteeDays', allowed: [...position.guaranteeChoices] });
+    return refuse('complaint', { field: 'guaranteeDays', allowed: [...position.guaranteeChoices], reason: 'not_allowed' });
   }
   return null;
 }
@@ -305,7 +305,7 @@ export function checkImage(contentType: string | undefined, bytes: Uint8Array, m
   const declared = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const allowed = Object.keys(IMAGE_EXTENSIONS);
   if (!(declared in IMAGE_EXTENSIONS)) return refuse('image_type', { field: 'content-type', allowed, reason: 'unsupported_type' });
-  if (bytes.length > maxBytes) return refuse('image_size', { reason: `at most ${maxBytes} bytes` });
+  if (bytes.length > maxBytes) return refuse('image_size', { reason: 'too_large', max: maxBytes, length: bytes.length }, `the image has ${bytes.length} bytes; at most ${maxBytes} are accepted`);
   if (sniffImage(bytes) !== declared) return refuse('image_type', { allowed, reason: 'content_mismatch' });
   return { type: declared as ImageType };
 }

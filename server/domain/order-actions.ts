@@ -73,7 +73,7 @@ export function deliver(
   if (NEEDS_NEXT_CHARGE.includes(order.productType) && body.nextChargeDay === undefined) {
     return refuse(
       'need_next_charge',
-      { field: 'body.nextChargeDay' },
+      { field: 'nextChargeDay', reason: 'required' },
       `body.nextChargeDay: required to deliver a ${order.productType} (the date of the next charge at the vendor, YYYY-MM-DD)`,
     );
   }

@@ -18,13 +18,13 @@
  *   account are kept in clear, and only they are ever answered.
  */
 import { PAYOUT_KINDS, type SellerType } from '../../sdk/contract/index.ts';
-import { validateInn, validatePayout, type PayoutInput } from '../../sdk/validate/bank.ts';
+import { validateInn, validatePayout, type CheckFailure, type PayoutInput } from '../../sdk/validate/bank.ts';
 import { registryName } from '../seed/registry.ts';
 import type { Sealer } from '../store/crypto.ts';
 import type { PapersRecord, SharedDoc } from '../store/docs.ts';
 import { missingPapers, payoutFilled, type MissingPaper } from './admission.ts';
 import { contactsRefusal } from './contacts-rule.ts';
-import { refuse, type Refusal } from './refusal.ts';
+import { refuse, type Refusal, type RefusalDetails } from './refusal.ts';
 
 type PayoutKind = (typeof PAYOUT_KINDS)[number];
 const isPayoutKind = (kind: string): kind is PayoutKind => (PAYOUT_KINDS as readonly string[]).includes(kind);
@@ -97,7 +97,7 @@ export interface StatusAnswer {
 /** Sets the seller type and INN; a change of either needs the registry name confirmed again. */
 export function setStatus(p: PapersRecord, sellerType: SellerType, inn: string): StatusAnswer | Refusal<'inn_bad'> {
   const check = validateInn(inn, sellerType);
-  if (!check.ok) return refuse('inn_bad', { field: 'inn' }, check.detail);
+  if (!check.ok) return refuse('inn_bad', refusalOf(check), check.detail);
   const changed = p.sellerType !== sellerType || p.inn !== inn;
   p.sellerType = sellerType;
   p.inn = inn;
@@ -115,14 +115,12 @@ export function confirmRegistry(p: PapersRecord): { confirmed: boolean; already:
   return { confirmed: true, already: false };
 }
 
-const PAYOUT_FIELD: Record<string, string> = {
-  sbp_only_self: 'method',
-  phone_format: 'phone',
-  bik_bad: 'bik',
-  account_bad: 'account',
-  name_needed: 'name',
-  kpp_bad: 'kpp',
-};
+/** A failed check of the SDK's validators as the details of the refusal of the same kind. */
+function refusalOf(check: CheckFailure): RefusalDetails<never> {
+  const { ok: _ok, kind: _kind, detail: _detail, ...values } = check;
+  // The check's reason is the contract's reason of its kind (sdk/validate/bank.ts `CheckFailure`).
+  return values as RefusalDetails<never>;
+}
 
 /**
  * Checks and stores payout details. The account (or phone) is sealed; the answer carries the
@@ -139,7 +137,7 @@ export function setPayout(
   if (!check.ok) {
     // The body's schema admits only the two methods, so every failure left is a payout refusal.
     if (!isPayoutKind(check.kind)) throw new Error(`setPayout: not a payout refusal: ${check.kind}`);
-    return refuse(check.kind, { field: PAYOUT_FIELD[check.kind] ?? 'method' }, check.detail);
+    return refuse(check.kind, refusalOf(check), check.detail);
   }
   const secret = body.method === 'account' ? body.account! : body.phone!;
   const wasFilled = payoutFilled(p);

@@ -5,17 +5,33 @@
  * it as its answer, or throws it from a helper; server/http/errors.ts `toErrorAnswer` is the one
  * place that turns it into the HTTP answer (409 `{error:'rejected', refusal:{kind, ...details}, detail}`).
  */
-import type { OrderStatus } from '../../sdk/contract/index.ts';
+import type { NotFoundRecord, OrderStatus, RefusalReasonOf } from '../../sdk/contract/index.ts';
 
-export interface RefusalDetails {
-  /** The request field at fault, by its name in the body (`description`, `text`, `url`). */
+/**
+ * The details of a refusal of kind `K` beside its kind (sdk/contract/error-data.ts `REFUSAL_VALUES`):
+ * its `reason` is one the contract declares for `K` (`REFUSAL_REASONS`), checked when compiled.
+ */
+export interface RefusalDetails<K extends string = string> {
+  /** The request field at fault, by its bare name in the body (`description`, `text`, `nextChargeDay`). */
   field?: string;
   /** The values that would have been accepted. */
   allowed?: readonly (string | number)[];
-  /** Why, as a machine-readable word. */
-  reason?: string;
+  /** Why, as a machine-readable word of the contract's list for this kind. */
+  reason?: RefusalReasonOf<K>;
   /** The order's status, when the refusal is about it. */
   status?: OrderStatus;
+  /** The length of the value given (characters, digits or bytes). */
+  length?: number;
+  /** The lengths that would have been accepted. */
+  expected?: readonly number[];
+  /** The largest accepted amount. */
+  max?: number;
+  /** The last four digits of an account number given. */
+  tail?: string;
+  /** What was not found (`not_found`). */
+  record?: NotFoundRecord;
+  /** The id or number of what was not found. */
+  id?: string;
 }
 
 export class Refusal<K extends string = string> {
@@ -24,10 +40,10 @@ export class Refusal<K extends string = string> {
   declare readonly allowed?: readonly (string | number)[];
   declare readonly reason?: string;
   declare readonly status?: OrderStatus;
-  /** A sentence for people (the answer's `detail`). */
+  /** A sentence for developers (the answer's `detail`). */
   declare readonly detail?: string;
 
-  constructor(kind: K, details: RefusalDetails = {}, detail?: string) {
+  constructor(kind: K, details: RefusalDetails<K> = {}, detail?: string) {
     this.kind = kind;
     for (const [name, value] of Object.entries(details)) if (value !== undefined) Object.assign(this, { [name]: value });
     if (detail !== undefined) Object.assign(this, { detail });
@@ -40,6 +56,6 @@ export class Refusal<K extends string = string> {
   }
 }
 
-export const refuse = <K extends string>(kind: K, details: RefusalDetails = {}, detail?: string): Refusal<K> => new Refusal(kind, details, detail);
+export const refuse = <K extends string>(kind: K, details: RefusalDetails<K> = {}, detail?: string): Refusal<K> => new Refusal(kind, details, detail);
 
 export const isRefusal = (x: unknown): x is Refusal => x instanceof Refusal;

@@ -53,15 +53,15 @@ function statusAnswer(svc: ServerContext, fault: Fault): FaultAnswer {
     case 429:
       return {
         status: 429,
-        body: { error: 'rate', detail: `rate limit exceeded (${why}); retry in ${FAULT_RETRY_AFTER_S} s` },
+        body: { error: 'rate', detail: { message: `rate limit exceeded (${why}); retry in ${FAULT_RETRY_AFTER_S} s`, retryAfter: FAULT_RETRY_AFTER_S } },
         headers: { 'retry-after': String(FAULT_RETRY_AFTER_S), 'ratelimit-policy': svc.limiter.policy, ratelimit: `"per-key";r=0;t=${FAULT_RETRY_AFTER_S}` },
       };
     case 502:
       return { status: 502, body: BAD_GATEWAY_PAGE, headers: { 'content-type': 'text/html; charset=utf-8' } };
     case 503:
-      return { status: 503, body: { error: 'internal', detail: `service unavailable (${why}); nothing was done, retry later` }, headers: {} };
+      return { status: 503, body: { error: 'internal', detail: { message: `service unavailable (${why}); nothing was done, retry later` } }, headers: {} };
     default:
-      return { status: 500, body: { error: 'internal', detail: `internal error (${why}); nothing was done` }, headers: {} };
+      return { status: 500, body: { error: 'internal', detail: { message: `internal error (${why}); nothing was done` } }, headers: {} };
   }
 }
 

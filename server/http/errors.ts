@@ -3,29 +3,40 @@
  * (server/domain/refusal.ts), into the API's envelope. No stack trace or internal message ever
  * reaches an answer.
  */
-import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../../sdk/contract/index.ts';
+import { ERROR_STATUS, type ErrorBody, type ErrorCode, type ErrorDetail, type NotFoundRecord, type RequestIssue } from '../../sdk/contract/index.ts';
 import { Refusal } from '../domain/refusal.ts';
 
-/** An error with one of the contract's codes. */
+/** The data of an error answer beside its English `message` (sdk/contract/common.ts `ErrorDetail`). */
+export type ErrorData = Omit<ErrorDetail, 'message'>;
+
+/**
+ * An error with one of the contract's codes. Its answer's `detail` is an object: the English
+ * `message` for developers and the data a client says in its own words (`record`, `issues`, …).
+ */
 export class ApiError extends Error {
   readonly code: ErrorCode;
-  readonly detail: ErrorBody['detail'];
+  readonly detail: ErrorDetail;
   readonly headers: Record<string, string>;
-  constructor(code: ErrorCode, detail?: ErrorBody['detail'], headers: Record<string, string> = {}) {
-    super(typeof detail === 'string' ? `${code}: ${detail}` : code);
+  constructor(code: ErrorCode, message: string, data: ErrorData = {}, headers: Record<string, string> = {}) {
+    super(`${code}: ${message}`);
     this.code = code;
-    this.detail = detail;
+    this.detail = { message, ...data };
     this.headers = headers;
   }
   get status(): number {
     return ERROR_STATUS[this.code];
   }
   toBody(): ErrorBody {
-    return this.detail === undefined ? { error: this.code } : { error: this.code, detail: this.detail };
+    return { error: this.code, detail: this.detail };
   }
 }
 
-export const badRequest = (detail: string) => new ApiError('bad_request', detail);
+/** A `bad_request` of one issue the server finds before (or instead of) a schema. */
+export const badRequest = (path: (string | number)[], code: RequestIssue['code'], message: string): ApiError =>
+  new ApiError('bad_request', `${path.join('.')}: ${message}`, { issues: [{ path, code, message }] });
+
+/** The body of an answer the server gives outside a handler (fastify's own refusals, no route). */
+export const errorBody = (code: ErrorCode, message: string, data: ErrorData = {}): ErrorBody => ({ error: code, detail: { message, ...data } });
 
 export interface ErrorAnswer {
   status: number;
@@ -45,5 +56,34 @@ export function toErrorAnswer(err: unknown): ErrorAnswer & { unexpected: boolean
     return { status: ERROR_STATUS.rejected, body, headers: {}, unexpected: false };
   }
   if (err instanceof ApiError) return { status: err.status, body: err.toBody(), headers: err.headers, unexpected: false };
-  return { status: 500, body: { error: 'internal', detail: 'internal error; the request id identifies it in the server log' }, headers: {}, unexpected: true };
+  return { status: 500, body: errorBody('internal', INTERNAL_MESSAGE), headers: {}, unexpected: true };
 }
+
+/** The message of every 500: nothing of the failure itself reaches an answer. */
+export const INTERNAL_MESSAGE = 'internal error; the request id identifies it in the server log';
+
+/** How a record is named in a `not_found` message for developers (`no card 1002`). */
+const RECORD_WORDS: Record<NotFoundRecord, string> = {
+  card: 'card',
+  order: 'order',
+  seller: 'seller',
+  position: 'catalogue position',
+  catalog_request: 'catalogue request',
+  hook: 'event subscription',
+  question: 'question',
+  review: 'review',
+  key: 'key',
+  vault: 'vault',
+  image: 'image',
+  probe: 'probe receiver',
+  fault: 'fault',
+  delivery: 'delivery',
+  route: 'route',
+};
+
+/** The English message of a `not_found`: `no card 1002`, `no such key`. */
+export const notFoundMessage = (record: NotFoundRecord, id?: string | number): string =>
+  id === undefined ? `no such ${RECORD_WORDS[record]}` : `no ${RECORD_WORDS[record]} ${id}`;
+
+/** The body of a `bad_request` of one issue, for answers sent outside a handler. */
+export const requestError = (path: (string | number)[], code: RequestIssue['code'], message: string): ErrorBody => badRequest(path, code, message).toBody();

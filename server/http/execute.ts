@@ -5,14 +5,14 @@
  * which HTTP sends, MCP parses and an idempotency record seals. One exception to "run": a
  * `GET /orders` page unchanged since it was last written is sent as it was (server/http/kept-pages.ts).
  */
-import type { AnyOperation } from '../../sdk/contract/index.ts';
+import type { AnyOperation, NotFoundRecord } from '../../sdk/contract/index.ts';
 import { authenticate, requireScope, sameSecret, type Caller } from '../auth.ts';
 import { callFault } from '../faults/calls.ts';
 import { UnitOfWork, type ServerContext } from '../context.ts';
 import { checkAnswer, serializerOf } from './answer-json.ts';
 import { noteCall } from '../domain/call-notices.ts';
 import { Refusal } from '../domain/refusal.ts';
-import { ApiError, toErrorAnswer } from './errors.ts';
+import { ApiError, badRequest, notFoundMessage, toErrorAnswer } from './errors.ts';
 import type { ApiContext, CallContext, HandlerInput } from './handlers.ts';
 import { fingerprint, lookup, prune, remember, requireIdempotencyKey, storedAnswer, type StoredAnswer } from './idempotency.ts';
 import { parseInput } from './validate.ts';
@@ -120,7 +120,7 @@ const answered = (answer: StoredAnswer, headers: Record<string, string>): ExecRe
 
 function noBody(req: ExecRequest): void {
   if (req.op.bodyType === 'none' && req.body !== undefined && req.body !== null && !isEmptyObject(req.body)) {
-    throw new ApiError('bad_request', 'body: this operation takes no body');
+    throw badRequest(['body'], 'no_body', 'this operation takes no body');
   }
 }
 
@@ -147,8 +147,10 @@ function callContext(svc: ServerContext, op: AnyOperation, now: Date, epoch?: nu
     tx: new UnitOfWork(svc, epoch),
     now,
     op,
-    notFound(what?: string): ApiError | Refusal {
-      return op.refusals.includes('not_found') ? new Refusal('not_found', {}, what) : new ApiError('not_found', what);
+    notFound(record: NotFoundRecord, id?: string | number, message?: string): ApiError | Refusal {
+      const data = id === undefined ? { record } : { record, id: String(id) };
+      const text = message ?? notFoundMessage(record, id);
+      return op.refusals.includes('not_found') ? new Refusal('not_found', data, text) : new ApiError('not_found', text, data);
     },
   };
 }
@@ -248,8 +250,8 @@ async function withIdempotency(
 /** The sandbox's check of the admin token (every sandbox call, and the change stream). */
 export function checkAdmin(svc: ServerContext, authorization: string | undefined): void {
   const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
-  if (!match) throw new ApiError('no_key', 'send Authorization: Bearer <admin token>');
-  if (!sameSecret(match[1]!, svc.adminToken)) throw new ApiError('bad_key', 'not the admin token of this server');
+  if (!match) throw new ApiError('no_key', 'send Authorization: Bearer <admin token>', { credential: 'admin_token' });
+  if (!sameSecret(match[1]!, svc.adminToken)) throw new ApiError('bad_key', 'not the admin token of this server', { credential: 'admin_token' });
 }
 
 async function runSandbox(svc: ServerContext, handler: AnyHandler, req: ExecRequest): Promise<StoredAnswer> {

@@ -3,7 +3,7 @@
  * operation and returns (the input type of) its answer schema.
  */
 import type { z } from 'zod';
-import type { AnyOperation, ApiOperations, SandboxOperations } from '../../sdk/contract/index.ts';
+import type { AnyOperation, ApiOperations, NotFoundRecord, SandboxOperations } from '../../sdk/contract/index.ts';
 import type { Caller } from '../auth.ts';
 import type { ServerContext, UnitOfWork } from '../context.ts';
 import type { Refusal } from '../domain/refusal.ts';
@@ -25,8 +25,11 @@ export interface CallContext {
   tx: UnitOfWork;
   now: Date;
   op: AnyOperation;
-  /** The error for a missing or foreign record (`throw ctx.notFound()`): 409 `not_found` where the op lists it, else 404. */
-  notFound(what?: string): ApiError | Refusal;
+  /**
+   * The error for a missing or foreign record (`throw ctx.notFound('card', 1002)`): 409 `not_found`
+   * where the op lists it, else 404; both carry `record` and `id` (and `message` for developers).
+   */
+  notFound(record: NotFoundRecord, id?: string | number, message?: string): ApiError | Refusal;
 }
 
 export interface ApiContext extends CallContext {

@@ -18,7 +18,7 @@ export function requireIdempotencyKey(value: string | undefined): string {
   if (value === undefined || value === '') {
     throw new ApiError('idempotency_key_required', 'send an Idempotency-Key header (1–255 printable ASCII characters) with every changing call');
   }
-  if (!KEY_PATTERN.test(value)) throw badRequest('Idempotency-Key: 1–255 printable ASCII characters');
+  if (!KEY_PATTERN.test(value)) throw badRequest(['header', 'Idempotency-Key'], 'idempotency_key', '1–255 printable ASCII characters');
   return value;
 }
 

@@ -9,6 +9,7 @@ import { authenticate } from '../auth.ts';
 import type { ServerContext } from '../context.ts';
 import { isLive } from '../domain/usual-price.ts';
 import { extensionOf, type CardImage } from '../store/images.ts';
+import { errorBody } from './errors.ts';
 
 /** The URL in answers: absolute when the server knows its public URL. */
 export function imageUrl(svc: ServerContext, image: CardImage): string {
@@ -41,7 +42,7 @@ export function registerImageRoute(app: FastifyInstance, svc: ServerContext): vo
     const onShow = current && isLive(card) && svc.store.shared.sellers[sellerId!]?.status === 'active';
     const allowed = onShow || (current && (await ownerAsks(svc, sellerId!, req.headers.authorization)));
     const bytes = allowed ? await svc.images.get(card!.number, extensionOf(image!.contentType)) : null;
-    if (!image || !bytes) return reply.code(404).send({ error: 'not_found', detail: 'no such image' });
+    if (!image || !bytes) return reply.code(404).send(errorBody('not_found', 'no such image', { record: 'image' }));
     return reply
       .code(200)
       .header('content-type', image.contentType)

@@ -6,6 +6,7 @@
  * know at all (`QUERY`) is answered the same way on a known path, rather than 400.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { errorBody } from './errors.ts';
 
 interface RoutePattern {
   method: string;
@@ -53,7 +54,7 @@ export class RouteMethods {
     reply
       .code(405)
       .header('allow', allowed.join(', '))
-      .send({ error: 'method_not_allowed', detail: `method ${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}` });
+      .send(errorBody('method_not_allowed', `method ${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { allowed }));
     return true;
   }
 }

@@ -5,7 +5,7 @@ import { badRequest } from './errors.ts';
 const encode = (key: string) => Buffer.from(key, 'utf8').toString('base64url');
 function decode(cursor: string): string {
   const key = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!key || encode(key) !== cursor) throw badRequest('query.cursor: not a cursor of this list');
+  if (!key || encode(key) !== cursor) throw badRequest(['query', 'cursor'], 'cursor', 'not a cursor of this list');
   return key;
 }
 

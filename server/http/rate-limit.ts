@@ -127,7 +127,7 @@ export class RateLimiter {
     const sellerEmpty = seller !== null && seller.tokens < 1 && key.tokens >= 1;
     const [buckets, bucket] = sellerEmpty ? [this.#sellers, seller!] : [this.#keys, key];
     const what = sellerEmpty ? "the seller's rate limit (all its keys together)" : 'rate limit';
-    throw new ApiError('rate', `${what} of ${buckets.perMinute} requests a minute (burst ${buckets.burst}) exceeded; retry in ${retryAfter} s`, {
+    throw new ApiError('rate', `${what} of ${buckets.perMinute} requests a minute (burst ${buckets.burst}) exceeded; retry in ${retryAfter} s`, { retryAfter }, {
       ...buckets.headers(bucket),
       'retry-after': String(retryAfter),
     });

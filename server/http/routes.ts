@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BASE_PATH, IMAGE_MAX_BYTES, type AnyOperation } from '../../sdk/contract/index.ts';
+import { requestError } from './errors.ts';
 import type { ServerContext } from '../context.ts';
 import { authBeforeBody, readsBody } from './auth-gate.ts';
 import { execute } from './execute.ts';
@@ -44,7 +45,7 @@ export function registerOperations(app: FastifyInstance, svc: ServerContext, han
       handler: async (req, reply) => {
         const { body, raw } = bodyOf(op, req);
         if (body === Symbol.for('not-json')) {
-          return reply.code(400).send({ error: 'bad_request', detail: 'body: send Content-Type: application/json' });
+          return reply.code(400).send(requestError(['body'], 'content_type', 'send Content-Type: application/json'));
         }
         const q = req.url.indexOf('?');
         const result = await execute(svc, handler, {

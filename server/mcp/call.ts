@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorBody } from '../../sdk/contract/index.ts';
 import { requireScope } from '../auth.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, badRequest } from '../http/errors.ts';
 import { Exchange, type OpInput } from './exchange.ts';
 import { RpcCode, RpcFault } from './jsonrpc.ts';
 import { IDEMPOTENCY_ARGUMENT, IMAGE_DATA_ARGUMENT, IMAGE_TYPE_ARGUMENT, toolCatalogue, type ToolDef } from './tools.ts';
@@ -34,8 +34,11 @@ export const errorResult = (body: ErrorBody): CallToolResult => ({ content: [{ t
 
 /** Validation details name the tool's arguments, not HTTP locations. */
 function forAgents(body: ErrorBody): ErrorBody {
-  if (body.error !== 'bad_request' || typeof body.detail !== 'string') return body;
-  return { ...body, detail: body.detail.replace(/\b(?:body|query|path)(?=[.:])/g, 'arguments') };
+  if (body.error !== 'bad_request' || typeof body.detail !== 'object') return body;
+  const { message, issues } = body.detail;
+  const detail = { ...body.detail, message: message.replace(/\b(?:body|query|path)(?=[.:])/g, 'arguments') };
+  if (issues) detail.issues = issues.map((issue) => ({ ...issue, path: issue.path.map((p, i) => (i === 0 && (p === 'body' || p === 'query' || p === 'path') ? 'arguments' : p)) }));
+  return { ...body, detail };
 }
 
 export async function callTool(ex: Exchange, params: Record<string, unknown>): Promise<CallToolResult> {
@@ -80,7 +83,8 @@ export async function callTool(ex: Exchange, params: Record<string, unknown>): P
 export function splitArguments(def: ToolDef, args: Record<string, unknown>): OpInput {
   const unknown = Object.keys(args).filter((k) => !def.argumentNames.has(k));
   if (unknown.length > 0) {
-    throw new ApiError('bad_request', `arguments: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`);
+    const message = `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`;
+    throw new ApiError('bad_request', `arguments: ${message}`, { issues: [{ path: ['arguments'], code: 'unrecognized_keys', keys: unknown, message }] });
   }
   const { op } = def;
   const params: Record<string, unknown> = {};
@@ -104,7 +108,7 @@ const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 function idempotencyKeyOf(value: unknown): string {
   if (value === undefined) return randomUUID();
   if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
-    throw new ApiError('bad_request', `arguments.${IDEMPOTENCY_ARGUMENT}: a string of 1–255 printable ASCII characters`);
+    throw badRequest(['arguments', IDEMPOTENCY_ARGUMENT], 'idempotency_key', 'a string of 1–255 printable ASCII characters');
   }
   return value;
 }
@@ -113,10 +117,10 @@ function imageOf(rest: Record<string, unknown>): { raw: Buffer; contentType: str
   const data = rest[IMAGE_DATA_ARGUMENT];
   const contentType = rest[IMAGE_TYPE_ARGUMENT];
   if (typeof data !== 'string' || data.length % 4 !== 0 || !BASE64.test(data)) {
-    throw new ApiError('bad_request', `arguments.${IMAGE_DATA_ARGUMENT}: the image bytes in base64`);
+    throw badRequest(['arguments', IMAGE_DATA_ARGUMENT], 'invalid_format', 'the image bytes in base64');
   }
   if (typeof contentType !== 'string') {
-    throw new ApiError('bad_request', `arguments.${IMAGE_TYPE_ARGUMENT}: image/png, image/jpeg or image/webp`);
+    throw badRequest(['arguments', IMAGE_TYPE_ARGUMENT], 'invalid_value', 'image/png, image/jpeg or image/webp');
   }
   return { raw: Buffer.from(data, 'base64'), contentType };
 }

@@ -109,6 +109,6 @@ function refusal(body: ErrorBody, uri?: string): RpcFault {
   if (body.error === 'not_found' || body.refusal?.kind === 'not_found') {
     return new RpcFault(RpcCode.resourceNotFound, `resource not found: ${uri ?? ''}`.trim(), { uri, ...body });
   }
-  if (body.error === 'bad_request') return new RpcFault(RpcCode.invalidParams, `invalid params: ${typeof body.detail === 'string' ? body.detail : 'bad request'}`, body);
+  if (body.error === 'bad_request') return new RpcFault(RpcCode.invalidParams, `invalid params: ${typeof body.detail === 'string' ? body.detail : (body.detail?.message ?? 'bad request')}`, body);
   return new RpcFault(RpcCode.refused, `refused: ${body.error}`, body);
 }

@@ -73,7 +73,7 @@ export const accountHandlers = apiHandlers({
   /** Answering again replaces the answer (a seller may correct it). */
   'questions.answer': (ctx, { params, body }) => {
     const q = Object.hasOwn(ctx.caller.doc.questions, params.id) ? ctx.caller.doc.questions[params.id] : undefined;
-    if (!q) throw ctx.notFound('no such question');
+    if (!q) throw ctx.notFound('question');
     const refusal = contactsRefusal(body.text, 'text');
     if (refusal) return refusal;
     q.answer = body.text;
@@ -88,7 +88,7 @@ export const accountHandlers = apiHandlers({
   /** Replying again replaces the reply. */
   'reviews.reply': (ctx, { params, body }) => {
     const r = Object.hasOwn(ctx.caller.doc.reviews, params.id) ? ctx.caller.doc.reviews[params.id] : undefined;
-    if (!r) throw ctx.notFound('no such review');
+    if (!r) throw ctx.notFound('review');
     const refusal = contactsRefusal(body.text, 'text');
     if (refusal) return refusal;
     r.reply = body.text;
@@ -98,7 +98,7 @@ export const accountHandlers = apiHandlers({
   'complaints.list': ({ caller }, { query }) => pageOf(Object.values(caller.doc.complaints), query, { key: newestFirst, desc: true }),
 
   'complaints.create': (ctx, { body }) => {
-    if (!Object.hasOwn(ctx.caller.doc.orders, body.order)) throw ctx.notFound('no such order');
+    if (!Object.hasOwn(ctx.caller.doc.orders, body.order)) throw ctx.notFound('order');
     const refusal = contactsRefusal(body.text, 'text');
     if (refusal) return refusal;
     const complaint = { id: newId('cmp'), order: body.order, reason: body.reason, text: body.text, at: ctx.now.toISOString() };

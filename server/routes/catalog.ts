@@ -17,7 +17,7 @@ export const catalogHandlers = apiHandlers({
 
   'catalog.get': (ctx, { params }) => {
     const position = ctx.svc.store.shared.catalog.find((p) => p.slug === params.slug);
-    if (!position) throw ctx.notFound(`no catalogue position ${params.slug}`);
+    if (!position) throw ctx.notFound('position', params.slug);
     return position;
   },
 

@@ -105,7 +105,7 @@ export const hookHandlers = apiHandlers({
 
   'hooks.rotateSecret': (ctx) => {
     const doc = ctx.caller.doc;
-    if (!doc.hooks) throw ctx.notFound('no event subscription');
+    if (!doc.hooks) throw ctx.notFound('hook');
     if (!ctx.svc.options.hookSecrets) return vaultOff();
     const secret = newSecret();
     doc.hooks.sealedSecret = ctx.svc.sealer.seal(secret, secretAad(doc.sellerId));
@@ -115,7 +115,7 @@ export const hookHandlers = apiHandlers({
   'hooks.resume': (ctx) => {
     const doc = ctx.caller.doc;
     const hook = doc.hooks;
-    if (!hook) throw ctx.notFound('no event subscription');
+    if (!hook) throw ctx.notFound('hook');
     hook.status = 'active';
     hook.failures = 0;
     hook.pausedAt = null;
@@ -125,7 +125,7 @@ export const hookHandlers = apiHandlers({
 
   'hooks.test': (ctx, { body }) => {
     const doc = ctx.caller.doc;
-    if (!doc.hooks) throw ctx.notFound('no event subscription');
+    if (!doc.hooks) throw ctx.notFound('hook');
     const event = body.event ?? 'order.paid';
     const at = ctx.now.toISOString();
     const d = addDelivery(doc, { event, data: sampleData(doc, event, ctx.now), at, eventId: null, test: true });

@@ -34,7 +34,7 @@ export const keyHandlers = apiHandlers({
 
   'keys.revoke': (ctx, { params }) => {
     const key = Object.hasOwn(ctx.caller.doc.keys, params.id) ? ctx.caller.doc.keys[params.id] : undefined;
-    if (!key) throw ctx.notFound('no such key');
+    if (!key) throw ctx.notFound('key');
     if (!key.revoked) {
       key.revoked = true;
       key.revokedAt = ctx.now.toISOString();

@@ -31,7 +31,7 @@ export const positionOf = (svc: ServerContext, slug: string): Position | undefin
 /** The caller's card, or the not-found answer (absent and foreign cards look the same). */
 export function ownCard(ctx: ApiContext, number: number): CardRecord {
   const card = ctx.caller.doc.cards[String(number)];
-  if (!card) throw ctx.notFound(`no card ${number}`);
+  if (!card) throw ctx.notFound('card', number);
   return card;
 }
 
@@ -128,7 +128,7 @@ export const listingHandlers = apiHandlers({
     const card = ctx.caller.doc.cards[String(params.number)];
     if (!card) {
       await images.remove(params.number, extensionOf(image.contentType));
-      throw ctx.notFound(`no card ${params.number}`);
+      throw ctx.notFound('card', params.number);
     }
     const previous = card.image;
     card.image = image;

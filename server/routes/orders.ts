@@ -18,7 +18,7 @@ import type { OrderRecord } from '../store/records/orders.ts';
 /** The caller's order, settled to `now` when the call changes data; not found otherwise (rule 7). */
 function ownOrder(ctx: ApiContext, id: string): OrderRecord {
   const order = Object.hasOwn(ctx.caller.doc.orders, id) ? ctx.caller.doc.orders[id] : undefined;
-  if (!order) throw ctx.notFound(`no order ${id}`);
+  if (!order) throw ctx.notFound('order', id);
   if (ctx.op.changes) settle(ctx.svc, ctx.caller.doc, order, ctx.now);
   return order;
 }
@@ -30,7 +30,7 @@ const BY_CREATION = 'c|';
 function checkCursor(cursor: string | undefined, prefix: string): void {
   if (cursor === undefined) return;
   if (!Buffer.from(cursor, 'base64url').toString('utf8').startsWith(prefix)) {
-    throw badRequest('query.cursor: not a cursor of this list (a cursor works only with the same updatedSince use it came from)');
+    throw badRequest(['query', 'cursor'], 'cursor', 'not a cursor of this list (a cursor works only with the same updatedSince use it came from)');
   }
 }
 
@@ -96,7 +96,7 @@ export const orderHandlers = apiHandlers({
 
   'orders.reveal': (ctx, { params }) => {
     const outcome = revealBuyerVault(ctx.svc, ctx.caller.doc, ownOrder(ctx, params.id), ctx.now);
-    if (outcome === null) throw ctx.notFound('the buyer has put nothing into a vault of this order');
+    if (outcome === null) throw ctx.notFound('vault', undefined, 'the buyer has put nothing into a vault of this order');
     return outcome;
   },
 

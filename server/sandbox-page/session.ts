@@ -28,6 +28,8 @@ export async function tokenTaken(token: string): Promise<boolean> {
 /** What a refusal says, for the status line. */
 export function problemText(err: unknown): string {
   const e = err as { message?: string; detail?: unknown };
-  if (typeof e.detail === 'string' && e.detail) return e.detail;
+  // The contract's detail object carries its English in `message`; an older answer's is a string.
+  const detail = typeof e.detail === 'object' && e.detail !== null ? (e.detail as { message?: unknown }).message : e.detail;
+  if (typeof detail === 'string' && detail) return detail;
   return e.message ?? String(err);
 }

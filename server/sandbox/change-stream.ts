@@ -15,6 +15,7 @@ import { serializerOf } from '../http/answer-json.ts';
 import { ApiError } from '../http/errors.ts';
 import { checkAdmin } from '../http/execute.ts';
 import { header } from '../http/header.ts';
+import { invalidInput } from '../http/validate.ts';
 import { cardView } from '../routes/listings.ts';
 import { deliveryView, hooksView, sellerView } from './inspect-views.ts';
 
@@ -104,7 +105,7 @@ export function registerChangeStream(app: FastifyInstance, svc: ServerContext): 
       return reply.code(err.status).headers(err.headers).send(err.toBody());
     }
     const query = ChangesQuery.safeParse(req.query);
-    if (!query.success) return reply.code(400).send({ error: 'bad_request', detail: `query: ${query.error.issues.map((i) => `${i.path.join('.') || '(query)'}: ${i.message}`).join('; ')}` });
+    if (!query.success) return reply.code(400).send(invalidInput('query', query.error.issues).toBody());
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {

@@ -17,11 +17,11 @@ export const feedbackSandboxHandlers = sandboxHandlers({
   'sandbox.createQuestion': async (ctx, { body }) => {
     const shared = ctx.svc.store.shared;
     const sellerId = Object.hasOwn(shared.cardIndex, String(body.number)) ? shared.cardIndex[String(body.number)] : undefined;
-    if (!sellerId) throw ctx.notFound(`no card ${body.number}`);
+    if (!sellerId) throw ctx.notFound('card', body.number);
     const doc = await ctx.tx.seller(sellerId);
     const card = Object.hasOwn(doc.cards, String(body.number)) ? doc.cards[String(body.number)] : undefined;
     // a deleted card kept hidden for its orders is not on show: nobody can ask about it
-    if (!card || card.hidden) throw ctx.notFound(`no card ${body.number}`);
+    if (!card || card.hidden) throw ctx.notFound('card', body.number);
     const question: QuestionRecord = { id: newId('q'), number: body.number, text: body.text, answer: null, at: ctx.now.toISOString() };
     doc.questions[question.id] = question;
     recordEvent(ctx.svc, doc, 'question.new', { question: question.id, number: question.number }, ctx.now);
@@ -31,12 +31,12 @@ export const feedbackSandboxHandlers = sandboxHandlers({
   'sandbox.review': async (ctx, { params, body }) => {
     const index = ctx.svc.store.shared.orderIndex;
     const sellerId = Object.hasOwn(index, params.id) ? index[params.id] : undefined;
-    if (!sellerId) throw ctx.notFound(`no order ${params.id}`);
+    if (!sellerId) throw ctx.notFound('order', params.id);
     const doc = await ctx.tx.seller(sellerId);
     const order = Object.hasOwn(doc.orders, params.id) ? doc.orders[params.id] : undefined;
-    if (!order) throw ctx.notFound(`no order ${params.id}`);
+    if (!order) throw ctx.notFound('order', params.id);
     if (order.status !== 'completed') {
-      return refuse('state_moved', { reason: order.status }, `only a completed order can be reviewed; this one is ${order.status}`);
+      return refuse('state_moved', { reason: 'not_completed', status: order.status }, `only a completed order can be reviewed; this one is ${order.status}`);
     }
     if (Object.values(doc.reviews).some((r) => r.order === order.id)) {
       return refuse('state_moved', { reason: 'reviewed' }, 'this order has a review already');

@@ -18,7 +18,7 @@ import { deliveryView } from './inspect-views.ts';
 
 /** A seller's document, marked to be written; 404 when there is no such seller. */
 async function sellerDoc(ctx: CallContext, sellerId: string): Promise<SellerDoc> {
-  if (!Object.hasOwn(ctx.svc.store.shared.sellers, sellerId)) throw ctx.notFound(`no seller ${sellerId}`);
+  if (!Object.hasOwn(ctx.svc.store.shared.sellers, sellerId)) throw ctx.notFound('seller', sellerId);
   return ctx.tx.seller(sellerId);
 }
 
@@ -28,7 +28,7 @@ async function findCard(ctx: CallContext, number: number): Promise<{ doc: Seller
   const sellerId = Object.hasOwn(index, String(number)) ? index[String(number)] : undefined;
   const doc = sellerId ? await ctx.tx.seller(sellerId) : undefined;
   const card = doc && Object.hasOwn(doc.cards, String(number)) ? doc.cards[String(number)] : undefined;
-  if (!doc || !card) throw ctx.notFound(`no card ${number}`);
+  if (!doc || !card) throw ctx.notFound('card', number);
   return { doc, card };
 }
 
@@ -66,7 +66,7 @@ export const inspectActSandboxHandlers = sandboxHandlers({
     // An attempt of it running now ends first: the resend is an attempt of its own.
     await ctx.svc.outbox.running.get(params.id);
     const d = doc.deliveries.find((x) => x.id === params.id);
-    if (!d) throw ctx.notFound(`no delivery ${params.id}`);
+    if (!d) throw ctx.notFound('delivery', params.id);
     const status = doc.hooks?.status ?? 'off';
     if (status !== 'active') {
       return refuse('state_moved', { reason: `hooks_${status}` }, `the subscription is ${status}: resume or set it before sending again`);

@@ -17,7 +17,7 @@ import { deliveryView, hooksView, sellerView, timelineView } from './inspect-vie
 export async function readSeller(ctx: CallContext, sellerId: string): Promise<{ entry: SellerEntry; doc: SellerDoc }> {
   const sellers = ctx.svc.store.shared.sellers;
   // Own keys only: `__proto__` must not find Object.prototype.
-  if (!Object.hasOwn(sellers, sellerId)) throw ctx.notFound(`no seller ${sellerId}`);
+  if (!Object.hasOwn(sellers, sellerId)) throw ctx.notFound('seller', sellerId);
   return { entry: sellers[sellerId]!, doc: await ctx.svc.store.seller(sellerId) };
 }
 
@@ -57,7 +57,7 @@ export const inspectSandboxHandlers = sandboxHandlers({
     const sellerId = Object.hasOwn(index, params.id) ? index[params.id] : undefined;
     const doc = sellerId ? await ctx.svc.store.seller(sellerId) : undefined;
     const order = doc && Object.hasOwn(doc.orders, params.id) ? doc.orders[params.id] : undefined;
-    if (!doc || !order) throw ctx.notFound(`no order ${params.id}`);
+    if (!doc || !order) throw ctx.notFound('order', params.id);
     return timelineView(doc, order, ctx.now);
   },
 

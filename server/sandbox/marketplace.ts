@@ -9,8 +9,8 @@ export const marketplaceSandboxHandlers = sandboxHandlers({
     const sellerId = Object.hasOwn(index, params.id) ? index[params.id] : undefined;
     const requests = sellerId ? (await ctx.tx.seller(sellerId)).catalogRequests : {};
     const request = Object.hasOwn(requests, params.id) ? requests[params.id] : undefined;
-    if (!request) throw ctx.notFound(`no catalogue request ${params.id}`);
-    if (request.status !== 'pending') return refuse('already_decided', {}, `the request is already ${request.status}`);
+    if (!request) throw ctx.notFound('catalog_request', params.id);
+    if (request.status !== 'pending') return refuse('already_decided', { reason: request.status }, `the request is already ${request.status}`);
     request.status = body.approve ? 'approved' : 'rejected';
     request.decidedAt = ctx.now.toISOString();
     return request;

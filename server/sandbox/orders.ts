@@ -19,7 +19,7 @@ async function findOrder(ctx: CallContext, id: string): Promise<{ doc: SellerDoc
   const sellerId = Object.hasOwn(orderIndex, id) ? orderIndex[id] : undefined;
   const doc = sellerId ? await ctx.tx.seller(sellerId) : undefined;
   const order = doc && Object.hasOwn(doc.orders, id) ? doc.orders[id] : undefined;
-  if (!doc || !order) throw ctx.notFound(`no order ${id}`);
+  if (!doc || !order) throw ctx.notFound('order', id);
   settle(ctx.svc, doc, order, ctx.now);
   return { doc, order };
 }
@@ -38,13 +38,13 @@ export const orderSandboxHandlers = sandboxHandlers({
     const sellerId = Object.hasOwn(shared.cardIndex, number) ? shared.cardIndex[number] : undefined;
     const doc = sellerId ? await ctx.tx.seller(sellerId) : undefined;
     const card = doc && Object.hasOwn(doc.cards, number) ? doc.cards[number] : undefined;
-    if (!doc || !card || card.hidden) throw ctx.notFound(`no card ${number}`);
+    if (!doc || !card || card.hidden) throw ctx.notFound('card', number);
     const testBuyer = body.testBuyer ?? false;
     if (!card.isActive) return refuse('inactive', {}, `card ${number} is switched off`);
     if (card.isTest && !testBuyer) return refuse('test_card', {}, `card ${number} is a test card: only a test buyer (testBuyer: true) can buy it`);
     if (!card.isTest && testBuyer) return refuse('real_card', {}, `card ${number} is a real card: a test buyer can buy only test cards`);
     if (isDoNotDisturb(doc, ctx.now)) return refuse('do_not_disturb', {}, 'the seller takes no new orders now (do-not-disturb or quiet hours)');
-    if (atCapacity(doc)) return refuse('capacity', {}, `the seller is at capacity (${doc.workMode.capacity} open orders)`);
+    if (atCapacity(doc)) return refuse('capacity', { max: doc.workMode.capacity ?? undefined }, `the seller is at capacity (${doc.workMode.capacity} open orders)`);
     const at = ctx.now.toISOString();
     const order: OrderRecord = {
       id: newId('ord'),

@@ -23,7 +23,7 @@ const leaseView = (lease: { id: string; holder: string; expiresAt: number }) => 
 
 export const scenarioSandboxHandlers = sandboxHandlers({
   'sandbox.sellerEvents': async (ctx, { params }) => {
-    if (!Object.hasOwn(ctx.svc.store.shared.sellers, params.sellerId)) throw ctx.notFound(`no seller ${params.sellerId}`);
+    if (!Object.hasOwn(ctx.svc.store.shared.sellers, params.sellerId)) throw ctx.notFound('seller', params.sellerId);
     const doc = await ctx.svc.store.seller(params.sellerId);
     const byEvent = new Map<string, DeliveryRecord[]>();
     for (const d of doc.deliveries) {

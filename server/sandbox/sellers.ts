@@ -1,5 +1,5 @@
 /** Sandbox: sellers, their status and admission (the marketplace's side of a seller). */
-import { SCOPES, type KeyMode, type Scope, type SellerType } from '../../sdk/contract/index.ts';
+import { SCOPES, type NotFoundRecord, type KeyMode, type Scope, type SellerType } from '../../sdk/contract/index.ts';
 import { issueKey } from '../auth.ts';
 import type { ServerContext, UnitOfWork } from '../context.ts';
 import { sandboxHandlers } from '../http/handlers.ts';
@@ -67,9 +67,9 @@ export function clearPapers(svc: ServerContext, doc: SellerDoc): void {
   doc.papers = newSellerDoc(doc.sellerId).papers;
 }
 
-async function existingSeller(ctx: { svc: ServerContext; tx: UnitOfWork; notFound(w?: string): unknown }, sellerId: string) {
+async function existingSeller(ctx: { svc: ServerContext; tx: UnitOfWork; notFound(record: NotFoundRecord, id?: string): unknown }, sellerId: string) {
   // Own keys only: `__proto__` or `constructor` must not find Object.prototype (and pollute it).
-  if (!Object.hasOwn(ctx.svc.store.shared.sellers, sellerId)) throw ctx.notFound(`no seller ${sellerId}`);
+  if (!Object.hasOwn(ctx.svc.store.shared.sellers, sellerId)) throw ctx.notFound('seller', sellerId);
   return ctx.tx.seller(sellerId);
 }
 

@@ -14,6 +14,7 @@ import { base62 } from '../ids.ts';
 import { isLoopbackAddress } from './address.ts';
 import type { SellerDoc } from '../store/docs.ts';
 import type { ProbeHitRecord } from '../store/records/hooks.ts';
+import { errorBody } from '../http/errors.ts';
 
 export const PROBE_PREFIX = '/hooks-probe/';
 /** Hits kept per seller. */
@@ -76,9 +77,9 @@ export function registerProbeRoute(app: FastifyInstance, svc: ServerContext): vo
     scope.post<{ Params: { token: string } }>(`${PROBE_PREFIX}:token`, async (req, reply) => {
       const token = req.params.token;
       const sellerId = TOKEN.test(token) ? svc.outbox.probeTokens.get(token) : undefined;
-      if (!sellerId) return reply.code(404).send({ error: 'not_found', detail: 'no probe receiver at this address' });
+      if (!sellerId) return reply.code(404).send(errorBody('not_found', 'no probe receiver at this address', { record: 'probe' }));
       const doc = await svc.store.seller(sellerId);
-      if (doc.probe?.token !== token) return reply.code(404).send({ error: 'not_found', detail: 'no probe receiver at this address' });
+      if (doc.probe?.token !== token) return reply.code(404).send(errorBody('not_found', 'no probe receiver at this address', { record: 'probe' }));
       const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : typeof req.body === 'string' ? req.body : '';
       const hit: ProbeHitRecord = {
         receivedAt: svc.clock.now().toISOString(),

@@ -43,8 +43,9 @@ describe('error mapping', () => {
 
   it('maps not_found and bad_request to 1', () => {
     expect(describeError(apiError(404, { error: 'not_found' })).exitCode).toBe(1);
-    const bad = describeError(apiError(400, { error: 'bad_request', detail: 'limit: too big' }));
-    expect(bad).toEqual({ lines: ['error: bad_request: limit: too big'], exitCode: 1 });
+    const issue = { path: ['query', 'limit'], code: 'too_big', maximum: 200, origin: 'number', message: 'Too big: expected number to be <=200' };
+    const bad = describeError(apiError(400, { error: 'bad_request', detail: { message: 'query.limit: Too big', issues: [issue] } }));
+    expect(bad).toEqual({ lines: ['error: bad_request: query.limit: too big (at most 200)'], exitCode: 1 });
   });
 
   it('says when to retry after a rate limit', () => {
@@ -54,7 +55,7 @@ describe('error mapping', () => {
   });
 
   it('explains a connection failure', () => {
-    const { lines, exitCode } = describeError(new ConnectionError({ text: 'could not reach http://127.0.0.1:1', operation: 'me.get' }));
+    const { lines, exitCode } = describeError(new ConnectionError({ text: 'could not reach http://127.0.0.1:1', operation: 'me.get', origin: 'http://127.0.0.1:1' }));
     expect(exitCode).toBe(1);
     expect(lines[0]).toBe('error: connection: could not reach http://127.0.0.1:1');
     expect(lines[1]).toContain('--base-url');

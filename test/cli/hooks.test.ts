@@ -208,7 +208,7 @@ describe('seller hooks set', () => {
     const result = await refusedSet('http://example.com', 'https_only');
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/refused: url/);
-    expect(result.err).toMatch(/reason: https_only/);
+    expect(result.err).toMatch(/^error: the webhook address must begin with https:\/\/ \(rejected: url\)$/m);
     expect(result.err).not.toMatch(/calls only public addresses/);
   });
 

@@ -31,7 +31,7 @@ describe('seller papers in Russian', () => {
     const refused = await seller(['papers', 'status', '--type', 'ip', '--inn', bad]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe(
-      'ошибка: --inn: Вторая контрольная цифра ИНН (12-я) не совпадает. (inn_bad)\nИНН индивидуального предпринимателя — 12 цифр\n',
+      'ошибка: --inn: вторая контрольная цифра ИНН (12-я) не сходится (inn_bad)\nИНН индивидуального предпринимателя — 12 цифр\n',
     );
 
     expect((await seller(['papers', 'status', '--type', 'ip', '--inn', inn])).code).toBe(0);

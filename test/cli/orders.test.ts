@@ -187,7 +187,7 @@ describe('seller orders deliver', () => {
     };
     const need = await run(['orders', 'deliver', 'ord_a'], bufferIO({ env }), { client: client({ deliver: refuse('need_next_charge') }) });
     expect(need.code).toBe(1);
-    expect(need.err).toMatch(/^error: refused need_next_charge \(rejected: need_next_charge\)$/m);
+    expect(need.err).toMatch(/^error: a subscription .* --next-charge YYYY-MM-DD\) \(rejected: need_next_charge\)$/m);
     expect(need.err).toMatch(/refused: need_next_charge/);
     expect(need.err).toMatch(/hint: add --next-charge YYYY-MM-DD/);
     const moved = await run(['orders', 'deliver', 'ord_a'], bufferIO({ env }), { client: client({ deliver: refuse('state_moved') }) });
@@ -326,7 +326,7 @@ describe('seller orders watch', () => {
       options.onError?.(apiError(503, { error: 'internal', detail: 'busy' }), { attempt: 1, delayMs: 2000 }),
     );
     const result = await run(['orders', 'watch', '--json'], bufferIO({ env }), { client: client({ watch }) });
-    expect(result.err).toMatch(/warning: polling failed \(internal: busy\); retrying in 2 s/);
+    expect(result.err).toMatch(/warning: polling failed \(internal: the server failed\); retrying in 2 s/);
     expect(result.out.trimEnd().split('\n')).toHaveLength(1);
   });
 
@@ -593,7 +593,7 @@ describe('seller orders watch: the live table', () => {
     expect(result.code).toBe(0);
     expect(result.err).not.toMatch(/warning/);
     const frame = finalFrame(result.out);
-    expect(frame[0]).toMatch(/^Orders {2}· {2}0 orders {2}· {2}poll failed at \d\d:\d\d:\d\d, retrying in (29|30) s: internal: busy$/);
+    expect(frame[0]).toMatch(/^Orders {2}· {2}0 orders {2}· {2}poll failed at \d\d:\d\d:\d\d, retrying in (29|30) s: internal: the server failed$/);
     expect(frame[2]).toBe('No order has changed since 1970-01-01T00:00:00.000Z yet.');
     expect(frame.at(-1)).toBe('no changes yet  ·  stopped');
     // Once the backoff is over (the client may still be retrying), it says so rather than "in 0 s".

@@ -142,10 +142,10 @@ describe('seller papers status', () => {
     const client = clientOf({});
     const bad = await run(['papers', 'status', '--type', 'ip', '--inn', '771234567850'], bufferIO({ env }), { client });
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain('--inn: The second INN check digit (the 12th) does not match. (inn_bad)');
+    expect(bad.err).toContain('--inn: the second INN check digit (the 12th) does not match (inn_bad)');
     const wrongLength = await run(['papers', 'status', '--type', 'company', '--inn', INN_IP], bufferIO({ env }), { client });
     expect(wrongLength.code).toBe(2);
-    expect(wrongLength.err).toContain("A company's INN has 10 digits");
+    expect(wrongLength.err).toContain("a company's INN has 10 digits, not 12 (inn_bad)");
     expect(client).not.toHaveBeenCalled();
   });
 
@@ -172,7 +172,7 @@ describe('seller papers status', () => {
     const result = await run(['papers', 'status'], bufferIO({ env, tty: true }), { client: clientOf({ setStatus }), prompter });
     expect(result.code).toBe(0);
     expect(prompter.asked).toHaveLength(3);
-    expect(result.err).toContain('The INN must have 10 digits');
+    expect(result.err).toContain('the INN must have 10 digits');
     expect(setStatus).toHaveBeenCalledWith({ sellerType: 'ip', inn: INN_IP });
   });
 });
@@ -269,7 +269,7 @@ describe('seller papers payout', () => {
     const client = clientOf({});
     const result = await run(['papers', 'payout', '--method', 'account', '--bik', BIK, '--account', BAD_ACCOUNT, '--name', 'X'], bufferIO({ env }), { client });
     expect(result.code).toBe(2);
-    expect(result.err).toContain('--account: The account ending 2346 fails the control-digit check with BIK 044525225. (account_bad)');
+    expect(result.err).toContain('--account: the account ending 2346 fails the control-digit check with this BIK (account_bad)');
     expect(result.err).not.toContain(BAD_ACCOUNT);
     expect(client).not.toHaveBeenCalled();
   });
@@ -278,13 +278,13 @@ describe('seller papers payout', () => {
     const client = clientOf({});
     const bik = await run(['papers', 'payout', '--method', 'account', '--bik', '123456789', '--account', ACCOUNT_IP, '--name', 'X'], bufferIO({ env }), { client });
     expect(bik.code).toBe(2);
-    expect(bik.err).toContain('--bik: The BIK must begin with 04');
+    expect(bik.err).toContain('--bik: the BIK must begin with 04');
     const short = await run(['papers', 'payout', '--method', 'account', '--account', '123'], bufferIO({ env }), { client });
     expect(short.code).toBe(2);
     expect(short.err).toContain('(account_bad)');
     const phone = await run(['papers', 'payout', '--method', 'sbp', '--phone', '+1 555 123 4567', '--name', 'X'], bufferIO({ env }), { client });
     expect(phone.code).toBe(2);
-    expect(phone.err).toContain('--phone: The phone number must begin with 7. (phone_format)');
+    expect(phone.err).toContain('--phone: the phone number must begin with 7 (phone_format)');
     expect(client).not.toHaveBeenCalled();
   });
 

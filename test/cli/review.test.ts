@@ -32,12 +32,15 @@ describe('answers that are not from the Seller API', () => {
     const page = new ResponseValidationError({ status: 200, body: '<html></html>', issues: [{ path: [], message: 'the answer is not JSON' }] });
     expect(describeError(page).lines[1]).toMatch(ADDRESS);
     const drift = new ResponseValidationError({ status: 200, body: { sellerId: 1 }, issues: [{ path: ['sellerId'], message: 'expected string' }] });
-    expect(describeError(drift).lines[0]).toMatch(/^error: invalid_response: the answer does not match the contract at sellerId/);
+    expect(describeError(drift).lines[0]).toMatch(/^error: invalid_response: the service's answer could not be understood \(at sellerId\)/);
   });
 
-  it('the API’s own errors keep their code, detail and hint', () => {
-    const report = describeError(apiError(404, { error: 'not_found', detail: 'no card 9' }));
-    expect(report.lines).toEqual(['error: not_found: no card 9', 'check the id or slug; records of other sellers look absent too']);
+  it('the API’s own errors keep their code, their data said in words, and their hint', () => {
+    const report = describeError(apiError(404, { error: 'not_found', detail: { message: 'no card 9', record: 'card', id: '9' } }));
+    expect(report.lines).toEqual(['error: not_found: no card 9, or it is not yours', 'check the id or slug; records of other sellers look absent too']);
+    // An older service's sentence is read without failing: the code's own words.
+    const older = describeError(apiError(404, { error: 'not_found', detail: 'no card 9' }));
+    expect(older.lines[0]).toBe('error: not_found: no such record (or it is not yours)');
     const throttled = describeError(apiError(429, 'slow down', { 'retry-after': '3' }));
     expect(throttled.lines).toEqual(['error: rate: too many requests', 'retry in 3 s']);
   });
@@ -70,7 +73,7 @@ describe('common mistakes against a real server', () => {
   it('a base URL with a path the API does not have: exit 1, the hint names the address', async () => {
     const { code, err } = await cli(['--base-url', `${server.url}/docs`, 'whoami']);
     expect(code).toBe(1);
-    expect(err).toMatch(/^error: not_found: no route GET \/docs\/api\/v1\/me\nno such API path; check the service address/);
+    expect(err).toMatch(/^error: not_found: the service has no path GET \/docs\/api\/v1\/me\nno such API path; check the service address/);
   });
 
   it('nothing listening: connection, exit 1', async () => {

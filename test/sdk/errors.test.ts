@@ -5,6 +5,7 @@ import {
   AuthenticationError,
   BadRequestError,
   ConnectionError,
+  detailMessage,
   ERROR_STATUS,
   errorFromResponse,
   IdempotencyMismatchError,
@@ -88,7 +89,17 @@ describe('details', () => {
     expect(err.message).toBe('bad_request: nextChargeDay: a date YYYY-MM-DD [orders.deliver, HTTP 400, request req_123]');
   });
 
-  it('an object detail is shown as JSON, shortened when long', async () => {
+  it("the contract's object detail: its data kept, its English message in the error's message", async () => {
+    const detail = { message: 'body.priceRub: expected int', issues: [{ path: ['body', 'priceRub'], code: 'invalid_type', expected: 'int', message: 'expected int' }] };
+    const err = await deliverFailing(400, { error: 'bad_request', detail });
+    expect(err.detail).toEqual(detail);
+    expect(err.message).toBe('bad_request: body.priceRub: expected int [orders.deliver, HTTP 400, request req_123]');
+    expect(detailMessage(detail)).toBe('body.priceRub: expected int');
+    expect(detailMessage('an older service says it in a sentence')).toBe('an older service says it in a sentence');
+    expect(detailMessage(undefined)).toBeUndefined();
+  });
+
+  it('an object detail without a message is shown as JSON, shortened when long', async () => {
     const err = await deliverFailing(400, { error: 'bad_request', detail: { issues: ['x'.repeat(1000)] } });
     expect(err.detail).toEqual({ issues: ['x'.repeat(1000)] });
     expect(err.message.length).toBeLessThan(400);

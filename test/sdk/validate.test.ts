@@ -247,7 +247,7 @@ describe('validatePayout', () => {
     expect(validatePayout({ ...sbp, account: 'junk', bik: 'junk' }, 'self_employed')).toEqual({ ok: true });
     expect(validatePayout({ ...account, phone: 'junk' }, 'ip')).toEqual({ ok: true });
   });
-  it('answers bad_request for an unknown method', () => {
-    expect(kindOf(validatePayout({ method: 'card' } as unknown as PayoutInput, 'ip'))).toBe('bad_request');
+  it('answers payout_method for an unknown method', () => {
+    expect(kindOf(validatePayout({ method: 'card' } as unknown as PayoutInput, 'ip'))).toBe('payout_method');
   });
 });

@@ -38,7 +38,7 @@ describe('request bodies', () => {
     const big = JSON.stringify({ name: 'x'.repeat(JSON_BODY_LIMIT + 1), scopes: ['stats'] });
     const res = await call(app, seller.apiKey, 'POST', '/api/v1/keys', { raw: big, contentType: 'application/json' });
     expectError(res, 400, 'bad_request');
-    expect(res.body.detail).toBe('body: too large');
+    expect(res.body.detail).toMatchObject({ message: 'body: too large', issues: [{ path: ['body'], code: 'too_large' }] });
   });
 
   it('16 MB of nested arrays is refused quickly, and the server keeps serving', async () => {

@@ -72,6 +72,7 @@ describe('validateCard: each rule broken', () => {
       kind: 'complaint',
       field: 'tariff',
       allowed: ['individual', 'duo', 'family'],
+      reason: 'not_allowed',
     });
   });
 
@@ -88,15 +89,16 @@ describe('validateCard: each rule broken', () => {
       kind: 'complaint',
       field: 'deliveryMethod',
       allowed: ['own_account', 'invite'],
+      reason: 'not_allowed',
     });
   });
 
   it('slaMinutes outside slaChoices → complaint with the choices', () => {
-    expect(validateCard(spotify, { ...sub, slaMinutes: 45 }, ip)).toEqual({ kind: 'complaint', field: 'slaMinutes', allowed: [30, 60, 180, 720] });
+    expect(validateCard(spotify, { ...sub, slaMinutes: 45 }, ip)).toEqual({ kind: 'complaint', field: 'slaMinutes', allowed: [30, 60, 180, 720], reason: 'not_allowed' });
   });
 
   it('guaranteeDays outside guaranteeChoices → complaint with the choices', () => {
-    expect(validateCard(spotify, { ...sub, guaranteeDays: 14 }, ip)).toEqual({ kind: 'complaint', field: 'guaranteeDays', allowed: [0, 7, 30, 90] });
+    expect(validateCard(spotify, { ...sub, guaranteeDays: 14 }, ip)).toEqual({ kind: 'complaint', field: 'guaranteeDays', allowed: [0, 7, 30, 90], reason: 'not_allowed' });
   });
 
   it.each([
@@ -126,6 +128,7 @@ describe('validateCard: credits', () => {
       kind: 'complaint',
       field: 'creditsType',
       allowed: ['rate'],
+      reason: 'not_allowed',
     });
   });
 

@@ -90,14 +90,14 @@ describe('create', () => {
   it('a card cannot be created switched on: isActive in the body is an unknown field', async () => {
     const res = await call(app, seller.apiKey, 'POST', '/api/v1/listings', { ...SUB, isActive: true });
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain('isActive');
+    expect(JSON.stringify(res.body.detail)).toContain('isActive');
   });
 
   it('a missing required field → 400 naming it', async () => {
     const { priceRub: _p, ...body } = SUB;
     const res = await call(app, seller.apiKey, 'POST', '/api/v1/listings', body);
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain('body.priceRub');
+    expect(JSON.stringify(res.body.detail)).toContain('body.priceRub');
   });
 
   it('a replayed create answers the same number and makes one card', async () => {
@@ -256,7 +256,7 @@ describe('read and list', () => {
   it('a malformed filter → 400 naming it', async () => {
     expectError(await call(app, s.apiKey, 'GET', '/api/v1/listings?active=yes'), 400, 'bad_request');
     const res = await call(app, s.apiKey, 'GET', '/api/v1/listings?limit=0');
-    expect(String(res.body.detail)).toContain('query.limit');
+    expect(JSON.stringify(res.body.detail)).toContain('query.limit');
   });
 });
 
@@ -288,13 +288,13 @@ describe('update (PATCH, the whole body)', () => {
     delete body[field];
     const res = await call(app, seller.apiKey, 'PATCH', `/api/v1/listings/${n}`, body);
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain(`body.${field}`);
+    expect(JSON.stringify(res.body.detail)).toContain(`body.${field}`);
   });
 
   it.each(['service', 'tariff'])('%s in the body → 400 unknown field (fixed after creation)', async (field) => {
     const res = await call(app, seller.apiKey, 'PATCH', `/api/v1/listings/${n}`, { ...SUB_UPDATE, [field]: field === 'service' ? 'netflix' : 'duo' });
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain(field);
+    expect(JSON.stringify(res.body.detail)).toContain(field);
   });
 
   it('another product type the position offers → complaint on productType', async () => {
@@ -427,7 +427,7 @@ describe('state', () => {
     const n = await create(seller.apiKey, SUB);
     const res = await call(app, seller.apiKey, 'POST', `/api/v1/listings/${n}/state`, { autoIssue: false });
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain('body.active');
+    expect(JSON.stringify(res.body.detail)).toContain('body.active');
     expectError(await call(app, other.apiKey, 'POST', `/api/v1/listings/${n}/state`, { active: true }), 404, 'not_found');
   });
 });

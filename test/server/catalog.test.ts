@@ -214,7 +214,7 @@ describe('catalogue requests', () => {
     expectError(await call(app, seller.apiKey, 'POST', '/api/v1/catalog/requests', { title: 'ab' }), 400, 'bad_request');
     const badUrl = await call(app, seller.apiKey, 'POST', '/api/v1/catalog/requests', { title: 'Thing', url: 'ftp://x.example' });
     expectError(badUrl, 400, 'bad_request');
-    expect(String(badUrl.body.detail)).toContain('body.url');
+    expect(JSON.stringify(badUrl.body.detail)).toContain('body.url');
     expectError(await call(app, seller.apiKey, 'POST', '/api/v1/catalog/requests', { title: 'Thing', status: 'approved' }), 400, 'bad_request');
   });
 });

@@ -52,19 +52,19 @@ describe('malformed requests', () => {
   it('a body over the size limit → 400 bad_request', async () => {
     const res = await call(app, seller.apiKey, 'POST', '/api/v1/catalog/requests', { title: 'x'.repeat(17 * 1024 * 1024) });
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toMatch(/too large/);
+    expect(JSON.stringify(res.body.detail)).toMatch(/too large/);
   });
 
   it('a repeated query parameter → 400 naming it', async () => {
     const res = await call(app, seller.apiKey, 'GET', '/api/v1/catalog/services?limit=1&limit=2');
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain('limit');
+    expect(JSON.stringify(res.body.detail)).toContain('limit');
   });
 
   it('a path id over 80 characters → 400 naming it', async () => {
     const res = await call(app, seller.apiKey, 'DELETE', `/api/v1/keys/${'k'.repeat(81)}`);
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain('path.id');
+    expect(JSON.stringify(res.body.detail)).toContain('path.id');
   });
 
   it('application/json with a charset parameter is JSON; another +json type is not', async () => {
@@ -79,40 +79,40 @@ describe('body validation', () => {
   it('an unknown body field → 400 bad_request naming the field', async () => {
     const res = await call(app, seller.apiKey, 'POST', '/api/v1/keys', { name: 'k', scopes: ['catalog'], colour: 'red' });
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain('colour');
+    expect(JSON.stringify(res.body.detail)).toContain('colour');
   });
 
   it('an unknown field in a sandbox body → 400 naming the field', async () => {
     const res = await sandbox(app, 'POST', '/sellers', { mode: 'live', extra: 1 });
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain('extra');
+    expect(JSON.stringify(res.body.detail)).toContain('extra');
   });
 
   it('a wrong type names the field', async () => {
     const res = await call(app, seller.apiKey, 'POST', '/api/v1/keys', { name: 42, scopes: ['catalog'] });
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain('body.name');
+    expect(JSON.stringify(res.body.detail)).toContain('body.name');
     const scopes = await call(app, seller.apiKey, 'POST', '/api/v1/keys', { name: 'k', scopes: 'catalog' });
     expectError(scopes, 400, 'bad_request');
-    expect(String(scopes.body.detail)).toContain('body.scopes');
+    expect(JSON.stringify(scopes.body.detail)).toContain('body.scopes');
   });
 
   it('an unknown scope names the array element', async () => {
     const res = await call(app, seller.apiKey, 'POST', '/api/v1/keys', { name: 'k', scopes: ['catalog', 'everything'] });
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain('body.scopes.1');
+    expect(JSON.stringify(res.body.detail)).toContain('body.scopes.1');
   });
 
   it('a missing required field names it', async () => {
     const res = await call(app, seller.apiKey, 'POST', '/api/v1/catalog/requests', { category: 'music' });
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain('body.title');
+    expect(JSON.stringify(res.body.detail)).toContain('body.title');
   });
 
   it('a missing body on an operation that needs one → 400', async () => {
     const res = await call(app, seller.apiKey, 'POST', '/api/v1/keys');
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain('body');
+    expect(JSON.stringify(res.body.detail)).toContain('body');
   });
 
   it('a JSON array or scalar body → 400', async () => {
@@ -125,7 +125,7 @@ describe('body validation', () => {
   it('invalid JSON → 400 bad_request', async () => {
     const res = await call(app, seller.apiKey, 'POST', '/api/v1/keys', { raw: '{"name": "k", scopes:', contentType: 'application/json' });
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toMatch(/JSON/);
+    expect(JSON.stringify(res.body.detail)).toMatch(/JSON/);
   });
 
   it('an empty body with Content-Type application/json → 400 bad_request', async () => {
@@ -138,7 +138,7 @@ describe('body validation', () => {
     async (contentType) => {
       const res = await call(app, seller.apiKey, 'POST', '/api/v1/keys', { raw: 'name=k&scopes=catalog', contentType });
       expectError(res, 400, 'bad_request');
-      expect(String(res.body.detail)).toMatch(/Content-Type/i);
+      expect(JSON.stringify(res.body.detail)).toMatch(/Content-Type/i);
     },
   );
 
@@ -159,7 +159,7 @@ describe('query validation', () => {
   it.each(['0', '201', '-1', 'ten', '1.5', ''])('limit=%s → 400 naming limit', async (limit) => {
     const res = await call(app, seller.apiKey, 'GET', `/api/v1/catalog/services?limit=${limit}`);
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain('limit');
+    expect(JSON.stringify(res.body.detail)).toContain('limit');
   });
 
   it('limit 1 and 200 are accepted', async () => {
@@ -170,7 +170,7 @@ describe('query validation', () => {
   it.each(['not-a-cursor', '!!!', 'zzzz%20zz', 'x'.repeat(600)])('a bogus cursor %j → 400', async (cursor) => {
     const res = await call(app, seller.apiKey, 'GET', `/api/v1/catalog/services?cursor=${cursor}`);
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain('cursor');
+    expect(JSON.stringify(res.body.detail)).toContain('cursor');
   });
 
   it('a bogus cursor on the keys list → 400', async () => {
@@ -181,13 +181,13 @@ describe('query validation', () => {
   it('an unknown query parameter → 400 naming it', async () => {
     const res = await call(app, seller.apiKey, 'GET', '/api/v1/catalog/services?color=red');
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain('color');
+    expect(JSON.stringify(res.body.detail)).toContain('color');
   });
 
   it('a bad path parameter → 400 naming it', async () => {
     const res = await call(app, seller.apiKey, 'GET', '/api/v1/catalog/services/Not_A_Slug');
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain('slug');
+    expect(JSON.stringify(res.body.detail)).toContain('slug');
   });
 });
 

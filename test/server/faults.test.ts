@@ -56,7 +56,7 @@ describe('a status instead of the call', () => {
     for (let i = 0; i < 2; i++) {
       const r = await deliver(order);
       expect(r.status).toBe(503);
-      expect(r.json).toMatchObject({ error: 'internal', detail: expect.stringContaining('sandbox fault') });
+      expect(r.json).toMatchObject({ error: 'internal', detail: { message: expect.stringContaining('sandbox fault') } });
       expect(await orderStatus(order)).toBe('awaiting_delivery');
     }
     expect((await deliver(order)).status).toBe(200);
@@ -213,9 +213,9 @@ describe('the table', () => {
       body: JSON.stringify(body),
     });
     expect(res.status).toBe(400);
-    const answer = (await res.json()) as { error: string; detail: string };
+    const answer = (await res.json()) as { error: string; detail: { message: string } };
     expect(answer.error).toBe('bad_request');
-    expect(answer.detail).toContain(`${field}`);
+    expect(answer.detail.message).toContain(`${field}`);
     expect((await world.sandbox.listFaults()).items).toEqual([]);
   });
 });

@@ -58,7 +58,7 @@ describe('get', () => {
     const seller = await newSeller(app, { scopes: ['orders'] });
     const res = await hooks(app, seller.apiKey);
     expectError(res, 403, 'scope');
-    expect(res.body.detail).toEqual({ needed: 'hooks' });
+    expect(res.body.detail).toMatchObject({ needed: 'hooks' });
   });
 });
 

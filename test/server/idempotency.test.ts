@@ -64,7 +64,7 @@ describe('Idempotency-Key required', () => {
   it('a key longer than 255 characters → 400 bad_request; 255 is fine', async () => {
     const long = await issue('k'.repeat(256));
     expectError(long, 400, 'bad_request');
-    expect(String(long.body.detail)).toContain('Idempotency-Key');
+    expect(JSON.stringify(long.body.detail)).toContain('Idempotency-Key');
     expect((await issue('k'.repeat(255))).status).toBe(201);
   });
 

@@ -36,7 +36,7 @@ describe('card images', () => {
     for (const key of [undefined, other.apiKey, `service_live_${'A'.repeat(40)}`, 'not a key']) {
       const res = await get(key);
       expect(res.statusCode, String(key)).toBe(404);
-      expect(JSON.parse(res.body)).toEqual({ error: 'not_found', detail: 'no such image' });
+      expect(JSON.parse(res.body)).toEqual({ error: 'not_found', detail: { message: 'no such image', record: 'image' } });
     }
     const mine = await get(owner.apiKey);
     expect(mine.statusCode).toBe(200);

@@ -37,7 +37,7 @@ describe('issue', () => {
     expect((await call(app, res.body.key, 'GET', '/api/v1/catalog/services')).status).toBe(200);
     const denied = await call(app, res.body.key, 'GET', '/api/v1/keys');
     expectError(denied, 403, 'scope');
-    expect(denied.body.detail).toEqual({ needed: 'keys' });
+    expect(denied.body.detail).toMatchObject({ needed: 'keys' });
   });
 
   it('the sandbox seller key itself has the key format', () => {
@@ -76,7 +76,7 @@ describe('issue', () => {
     expectError(res, 409, 'rejected');
     expect(res.body.refusal.kind).toBe('scope_escalation');
     expect(res.body.refusal.allowed).toEqual(['keys', 'catalog']);
-    expect(String(res.body.detail)).toContain('documents');
+    expect(JSON.stringify(res.body.detail)).toContain('documents');
     expect((await call(app, narrow.apiKey, 'GET', '/api/v1/keys')).body.items.length).toBe(before);
     // its own scopes, or fewer, are fine
     expect((await call(app, narrow.apiKey, 'POST', '/api/v1/keys', { name: 'same', scopes: ['catalog', 'keys'] })).status).toBe(201);

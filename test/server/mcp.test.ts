@@ -352,23 +352,24 @@ describe('tools/call', () => {
   it('arguments the schema refuses → isError with bad_request naming the argument', async () => {
     const wrong = refusalOf(await result(seller.apiKey, 'service_keys_create', { name: 'x', scopes: ['nope'] }));
     expect(wrong.error).toBe('bad_request');
-    expect(wrong.detail).toMatch(/^arguments\.scopes/);
+    expect(wrong.detail.message).toMatch(/^arguments\.scopes/);
+    expect(wrong.detail.issues[0].path.slice(0, 2)).toEqual(['arguments', 'scopes']);
     const missing = refusalOf(await result(seller.apiKey, 'service_orders_deliver', { note: 'hi' }));
-    expect(missing).toMatchObject({ error: 'bad_request', detail: expect.stringMatching(/arguments\.id/) });
+    expect(missing).toMatchObject({ error: 'bad_request', detail: { message: expect.stringMatching(/arguments\.id/) } });
     const unknown = refusalOf(await result(seller.apiKey, 'service_me', { bogus: 1, other: 2 }));
-    expect(unknown).toEqual({ error: 'bad_request', detail: 'arguments: unknown fields bogus, other' });
+    expect(unknown).toMatchObject({ error: 'bad_request', detail: { message: 'arguments: unknown fields bogus, other', issues: [{ path: ['arguments'], code: 'unrecognized_keys', keys: ['bogus', 'other'] }] } });
     const readKey = refusalOf(await result(seller.apiKey, 'service_orders', { idempotencyKey: 'k' }));
     expect(readKey.error).toBe('bad_request');
     for (const idempotencyKey of [5, '', 'ключ', 'x'.repeat(256)]) {
       const badKey = refusalOf(await result(seller.apiKey, 'service_keys_create', { name: 'x', scopes: ['orders'], idempotencyKey }));
-      expect(badKey).toEqual({ error: 'bad_request', detail: 'arguments.idempotencyKey: a string of 1–255 printable ASCII characters' });
+      expect(badKey).toMatchObject({ error: 'bad_request', detail: { message: 'arguments.idempotencyKey: a string of 1–255 printable ASCII characters' } });
     }
   });
 
   it('a tool beyond the key’s scopes → isError scope naming the needed scope', async () => {
     const catalogKey = await issueKey(app, seller.apiKey, ['catalog']);
     const body = refusalOf(await result(catalogKey.key, 'service_orders', { needsAction: true }));
-    expect(body).toEqual({ error: 'scope', detail: { needed: 'orders' } });
+    expect(body).toMatchObject({ error: 'scope', detail: { needed: 'orders' } });
   });
 
   it('a rule refusal → isError with rejected and refusal.kind (scope escalation)', async () => {
@@ -399,7 +400,7 @@ describe('the image upload tool', () => {
     const card = await call(app, s.apiKey, 'GET', `/api/v1/listings/${number}`);
     expect(card.body.image).not.toBeNull();
     const bad = refusalOf(await result(s.apiKey, 'service_listings_set_image', { number, data: 'not base64!', contentType: 'image/png' }));
-    expect(bad).toEqual({ error: 'bad_request', detail: 'arguments.data: the image bytes in base64' });
+    expect(bad).toMatchObject({ error: 'bad_request', detail: { message: 'arguments.data: the image bytes in base64' } });
     const wrong = refusalOf(await result(s.apiKey, 'service_listings_set_image', { number, data: Buffer.from('GIF89a....').toString('base64'), contentType: 'image/png' }));
     expect(wrong).toMatchObject({ error: 'rejected', refusal: { kind: 'image_type' } });
   });
@@ -519,7 +520,7 @@ describe('resources', () => {
     const ordersKey = await issueKey(app, seller.apiKey, ['orders']);
     const denied = await rpc(ordersKey.key, 'resources/read', { uri: 'service://catalog/spotify' });
     expectRpcError(denied, 200, RpcCode.refused);
-    expect(denied.body.error.data).toEqual({ error: 'scope', detail: { needed: 'catalog' } });
+    expect(denied.body.error.data).toMatchObject({ error: 'scope', detail: { needed: 'catalog' } });
     expect((await rpc(ordersKey.key, 'resources/list')).body.result).toEqual({ resources: [] });
   });
 });

@@ -44,9 +44,10 @@ describe('405 method_not_allowed', () => {
     const res = await ask(method, url);
     expect(res.statusCode, res.body).toBe(405);
     expect(res.headers.allow).toBe(allow);
-    const body = JSON.parse(res.body) as { error: string; detail: string };
+    const body = JSON.parse(res.body) as { error: string; detail: { message: string; allowed: string[] } };
     expect(body.error).toBe('method_not_allowed');
-    expect(body.detail).toContain(`method ${method} is not allowed on ${url.split('?')[0]}`);
+    expect(body.detail.message).toContain(`method ${method} is not allowed on ${url.split('?')[0]}`);
+    expect(body.detail.allowed.join(', ')).toBe(res.headers.allow);
     expect(res.headers['x-request-id']).toBeDefined();
   });
 
@@ -70,7 +71,10 @@ describe('405 method_not_allowed', () => {
     const res = await ask(method, url);
     expect(res.statusCode, res.body).toBe(404);
     expect(res.headers.allow).toBeUndefined();
-    expect(JSON.parse(res.body)).toEqual({ error: 'not_found', detail: `no route ${method} ${url}` });
+    expect(JSON.parse(res.body)).toEqual({
+      error: 'not_found',
+      detail: { message: `no route ${method} ${url}`, record: 'route', id: `${method} ${url}` },
+    });
   });
 
   it('the declared methods still work', async () => {
@@ -83,7 +87,7 @@ describe('PUT /work-mode with a body that is not an object', () => {
   it.each(['null', '[]', '"open"', '42', 'true'])('%s → 400 bad_request on body', async (raw) => {
     const res = await call(app, seller.apiKey, 'PUT', '/api/v1/work-mode', { raw, contentType: 'application/json' });
     expectError(res, 400, 'bad_request');
-    expect(res.body.detail).toMatch(/^body/);
+    expect(res.body.detail.issues[0].path).toEqual(['body']);
   });
 
   it('an absent body still means no change asked (all fields optional), an object works', async () => {

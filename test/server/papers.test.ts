@@ -66,7 +66,7 @@ describe('GET /papers', () => {
     const other = await issueKey(app, seller.apiKey, ['orders']);
     const res = await get(other.key);
     expectError(res, 403, 'scope');
-    expect(res.body.detail).toEqual({ needed: 'documents' });
+    expect(res.body.detail).toMatchObject({ needed: 'documents' });
   });
 });
 

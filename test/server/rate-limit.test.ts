@@ -38,7 +38,7 @@ describe('token bucket per key', () => {
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(res.headers['ratelimit-policy']).toBe('"per-key";q=60;w=60;burst=5');
     expect(res.headers['ratelimit']).toMatch(/^"per-key";r=0;t=5$/);
-    expect(String(res.body.detail)).toMatch(/rate limit/);
+    expect(JSON.stringify(res.body.detail)).toMatch(/rate limit/);
   });
 
   it('Retry-After grows with a slower sustained rate', async () => {

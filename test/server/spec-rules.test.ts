@@ -95,7 +95,7 @@ describe('gaps.md "Scopes of every endpoint": each operation needs exactly its s
       const needed = tableScope(op.path)!;
       const refused = await call(app, allBut.get(needed)!.apiKey, op.method as Method, urlOf(op));
       expectError(refused, 403, 'scope');
-      expect(refused.body.detail).toEqual({ needed });
+      expect(refused.body.detail).toMatchObject({ needed });
       const passed = await call(app, only.get(needed)!.apiKey, op.method as Method, urlOf(op));
       expect(passed.body?.error, `${op.id}: ${passed.text}`).not.toBe('scope');
       expect(passed.status, passed.text).not.toBe(403);

@@ -187,7 +187,7 @@ describe('GET /stats', () => {
     const k = await issueKey(app, seller.apiKey, ['orders']);
     const res = await get('/stats', k.key);
     expectError(res, 403, 'scope');
-    expect(res.body.detail).toEqual({ needed: 'stats' });
+    expect(res.body.detail).toMatchObject({ needed: 'stats' });
   });
 
   it('a test key counts the test orders only', async () => {
@@ -327,7 +327,7 @@ describe('GET /payouts', () => {
     const k = await issueKey(app, seller.apiKey, ['stats']);
     const res = await get('/payouts', k.key);
     expectError(res, 403, 'scope');
-    expect(res.body.detail).toEqual({ needed: 'payouts' });
+    expect(res.body.detail).toMatchObject({ needed: 'payouts' });
   });
 });
 

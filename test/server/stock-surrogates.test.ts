@@ -36,14 +36,14 @@ describe('stock units and lone surrogates', () => {
     const before = await free();
     const res = await refill(`{"items": ["ok-first", ${items}]}`);
     expectError(res, 400, 'bad_request');
-    expect(res.body.detail).toBe(`body.items.${index}: a stock item must be well-formed Unicode text (it holds a lone surrogate)`);
+    expect(res.body.detail.message).toBe(`body.items.${index}: a stock item must be well-formed Unicode text (it holds a lone surrogate)`);
     expect(await free()).toBe(before);
   });
 
   it('two units differing only by a lone surrogate are refused, not merged into one', async () => {
     const res = await refill('{"items": ["same\\ud800", "same\\udbff"]}');
     expectError(res, 400, 'bad_request');
-    expect(res.body.detail).toMatch(/^body\.items\.0: .*; body\.items\.1: /);
+    expect(res.body.detail.message).toMatch(/^body\.items\.0: .*; body\.items\.1: /);
   });
 
   it('paired surrogates (emoji) are well-formed: kept, and two different emoji are two units', async () => {

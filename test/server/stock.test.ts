@@ -92,7 +92,7 @@ describe('refill and read', () => {
     const n = await card();
     const res = await refill(n, items);
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain(field);
+    expect(JSON.stringify(res.body.detail)).toContain(field);
     expect(res.text).not.toContain('SSSSSSSS');
     expect(res.text).not.toContain('SECRET-AS-STRING');
     expect(res.text).not.toContain('item-1000');

@@ -186,7 +186,7 @@ describe('GET /catalog/usual-price', () => {
   ])('a missing or malformed filter %s → 400 naming %s', async (q, field) => {
     const res = await call(app, sellers[0]!.apiKey, 'GET', `/api/v1/catalog/usual-price${q}`);
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain(field);
+    expect(JSON.stringify(res.body.detail)).toContain(field);
   });
 
   it('needs the catalog scope', async () => {
@@ -288,6 +288,6 @@ describe('GET /catalog/demand', () => {
   ])('%s → 400 naming %s', async (q, field) => {
     const res = await call(app, a.apiKey, 'GET', `/api/v1/catalog/demand${q}`);
     expectError(res, 400, 'bad_request');
-    expect(String(res.body.detail)).toContain(field);
+    expect(JSON.stringify(res.body.detail)).toContain(field);
   });
 });

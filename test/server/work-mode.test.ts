@@ -66,7 +66,7 @@ describe('GET /work-mode', () => {
     const other = await issueKey(app, seller.apiKey, ['stats']);
     const res = await get(other.key);
     expectError(res, 403, 'scope');
-    expect(res.body.detail).toEqual({ needed: 'orders' });
+    expect(res.body.detail).toMatchObject({ needed: 'orders' });
   });
 });
 

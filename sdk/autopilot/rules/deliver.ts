@@ -135,7 +135,7 @@ async function refusedOrFailed(ctx: RuleContext, order: Order, entry: JournalEnt
     const phase = kind === 'state_moved' ? 'skipped' : 'failed';
     await step(ctx, id, entry, { phase, delivery: undefined });
     const why = kind === 'state_moved' ? 'the order moved on (cancelled or refunded meanwhile)' : error.message;
-    ctx.emit({ ...base(order), type: kind === 'state_moved' ? 'skipped' : 'refused', message: `${id}: not delivered, ${why}`, detail: { refusal: kind, step: where } });
+    ctx.emit({ ...base(order), type: kind === 'state_moved' ? 'skipped' : 'refused', message: `${id}: not delivered, ${why}`, detail: { refusal: kind, ...(error.refusal.reason === undefined ? {} : { reason: error.refusal.reason }), step: where } });
     return;
   }
   const transient = error instanceof SellerError && ['connection', 'internal', 'rate'].includes(error.code);
