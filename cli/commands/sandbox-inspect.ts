@@ -27,7 +27,7 @@ import { withHints } from './orders-common.ts';
 import type { SandboxClient } from '../../sdk/sandbox.ts';
 
 /** Makes the sandbox client of a run (cli/commands/sandbox.ts `sandboxClient`; passed in, so this file does not import it back). */
-export type ClientOf = (deps: Deps) => SandboxClient;
+export type ClientOf = (deps: Deps, use?: { stream?: boolean }) => SandboxClient;
 
 export function registerInspect(noun: Command, app: App, clientOf: ClientOf): void {
   const seller = noun.commands.find((c) => c.name() === 'seller') ?? noun.command('seller');
@@ -242,7 +242,7 @@ export async function runWatch(opts: { sellerId?: string | undefined }, deps: De
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    for await (const event of clientOf(deps).changes({ sellerId: opts.sellerId, signal: stop.signal })) {
+    for await (const event of clientOf(deps, { stream: true }).changes({ sellerId: opts.sellerId, signal: stop.signal })) {
       if (wantsJson(deps)) {
         deps.io.stdout.write(`${JSON.stringify(event)}\n`);
         continue;

@@ -18,6 +18,7 @@ import type { App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CliError, EXIT, UsageError } from '../lib/errors.ts';
 import { readTextInput } from '../lib/input.ts';
+import { nodeFetch } from '../lib/http.ts';
 import { note, printJson, printTable } from '../lib/output.ts';
 
 export function registerRun(noun: Command, app: App): void {
@@ -46,7 +47,7 @@ export async function runScenarioCommand(opts: { file: string }, deps: Deps): Pr
   try {
     // i18next-instrument-ignore-next-line: a label in the service's refusal detail (English, like every detail)
     const holder = `seller sandbox run ${source}`;
-    const result = await runScenario(text, { ...settings, userAgent: 'seller-cli', holder });
+    const result = await runScenario(text, { ...settings, userAgent: 'seller-cli', holder, fetch: nodeFetch as typeof globalThis.fetch });
     if (json) printJson(deps.io, result);
     else printResult(deps, result);
     note(deps.io, t('scenario.done', { count: result.stepsRun, name: result.name ?? source }));

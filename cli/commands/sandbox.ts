@@ -15,6 +15,7 @@ import { SCOPES, type Scope } from '../../sdk/contract/common.ts';
 import { SELLER_TYPES, type SellerType } from '../../sdk/contract/enums.ts';
 import type { OrderWithMessages } from '../lib/records.ts';
 import { SandboxClient } from '../../sdk/sandbox.ts';
+import { nodeFetch } from '../lib/http.ts';
 import { collect, positiveInt, type App, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
@@ -25,7 +26,7 @@ import { registerFaults } from './sandbox-fault.ts';
 import { printMoved, registerInspect } from './sandbox-inspect.ts';
 
 /** The sandbox client of the invoked command: admin token from the flag or the environment. */
-export function sandboxClient(deps: Deps): SandboxClient {
+export function sandboxClient(deps: Deps, use: { stream?: boolean } = {}): SandboxClient {
   const flag = (deps.globals as { adminToken?: string }).adminToken;
   const adminToken = flag ?? deps.io.env.SERVICE_ADMIN_TOKEN;
   if (!adminToken) {
@@ -35,7 +36,11 @@ export function sandboxClient(deps: Deps): SandboxClient {
     );
   }
   const { baseUrl, strict } = deps.settings();
-  return new SandboxClient({ adminToken, baseUrl, strict, userAgent: 'seller-cli' });
+  // Through node:http as the seller's client (cli/lib/http.ts): in the `seller` bundle ky's Request is
+  // the light one, which only this fetch reads. The change stream is read as it comes, which that
+  // fetch (it answers once the body has ended) cannot do: it goes through Node's own, given a URL.
+  const fetch = use.stream ? undefined : (nodeFetch as typeof globalThis.fetch);
+  return new SandboxClient({ adminToken, baseUrl, strict, userAgent: 'seller-cli', fetch });
 }
 
 const STATE_HINT = (id: string) => t('sandbox.stateHint', { id });

@@ -1,5 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Order, OrderStatus } from '../../sdk/contract/index.ts';
@@ -441,20 +443,20 @@ describe('seller sandbox', () => {
   });
 
   it('seller create prints the key alone on stdout, once, and sends the chosen options', async () => {
-    const bodies: unknown[] = [];
-    const created = { sellerId: 'sel_1', keyId: 'key_1', apiKey: LIVE_KEY };
-    vi.stubGlobal('fetch', async (_input: string, init: RequestInit) => {
-      bodies.push(JSON.parse(String(init.body)));
-      return new Response(JSON.stringify(created), { status: 201, headers: { 'content-type': 'application/json' } });
-    });
-    const result = await run(['sandbox', 'seller', 'create', '--test', '--type', 'ip', '--admission', 'none', '--scope', 'orders', '--admin-token', 'adm'], bufferIO({ env }));
-    expect(result).toMatchObject({ code: 0, out: `${LIVE_KEY}\n` });
-    expect(result.err).toMatch(/Created seller sel_1 with key key_1/);
-    expect(result.err).toMatch(/only time the key is shown/);
-    expect(bodies).toEqual([{ sellerType: 'ip', admission: 'none', mode: 'test', scopes: ['orders'] }]);
-    const bad = await run(['sandbox', 'seller', 'create', '--scope', 'everything', '--admin-token', 'adm'], bufferIO({ env }));
-    expect(bad.code).toBe(2);
-    expect(bodies).toHaveLength(1);
+    const sandbox = await captureServer(201, { sellerId: 'sel_1', keyId: 'key_1', apiKey: LIVE_KEY });
+    try {
+      const sbEnv = { ...env, SERVICE_BASE_URL: sandbox.url };
+      const result = await run(['sandbox', 'seller', 'create', '--test', '--type', 'ip', '--admission', 'none', '--scope', 'orders', '--admin-token', 'adm'], bufferIO({ env: sbEnv }));
+      expect(result).toMatchObject({ code: 0, out: `${LIVE_KEY}\n` });
+      expect(result.err).toMatch(/Created seller sel_1 with key key_1/);
+      expect(result.err).toMatch(/only time the key is shown/);
+      expect(sandbox.calls.map((c) => c.body)).toEqual([{ sellerType: 'ip', admission: 'none', mode: 'test', scopes: ['orders'] }]);
+      const bad = await run(['sandbox', 'seller', 'create', '--scope', 'everything', '--admin-token', 'adm'], bufferIO({ env: sbEnv }));
+      expect(bad.code).toBe(2);
+      expect(sandbox.calls).toHaveLength(1);
+    } finally {
+      await sandbox.close();
+    }
   });
 
   it('reads amounts for clock advance', () => {
@@ -467,24 +469,42 @@ describe('seller sandbox', () => {
   });
 
   it('sends the admin token and the body to the sandbox routes', async () => {
-    const calls: Array<{ url: string; auth: string | null; body: unknown }> = [];
-    vi.stubGlobal('fetch', async (input: string, init: RequestInit) => {
-      calls.push({ url: String(input), auth: new Headers(init.headers).get('authorization'), body: init.body ? JSON.parse(String(init.body)) : undefined });
-      return new Response(JSON.stringify({ now: '2026-11-23T08:00:00.000Z' }), { status: 200, headers: { 'content-type': 'application/json' } });
-    });
-    const result = await run(['sandbox', 'clock', 'advance', '2d', '--admin-token', 'adm', '--base-url', 'http://127.0.0.1:9999'], bufferIO({ env }));
-    expect(result).toMatchObject({ code: 0, out: '2026-11-23T08:00:00.000Z\n' });
-    expect(calls).toEqual([{ url: 'http://127.0.0.1:9999/sandbox/v1/clock/advance', auth: 'Bearer adm', body: { seconds: 172_800 } }]);
-    const fromEnv = await run(['sandbox', 'decide', 'req_1', '--approve'], bufferIO({ env: { ...env, SERVICE_ADMIN_TOKEN: 'adm2' } }));
-    expect(calls[1]).toMatchObject({ url: 'http://127.0.0.1:8787/sandbox/v1/catalog/requests/req_1/decide', auth: 'Bearer adm2', body: { approve: true } });
-    expect(fromEnv.code).toBe(0); // the stub's answer is no catalogue request: shown as it came…
-    const strict = await run(['sandbox', 'decide', 'req_1', '--approve'], bufferIO({ env: { ...env, SERVICE_ADMIN_TOKEN: 'adm2', SELLER_STRICT: '1' } }));
-    expect(strict.code).toBe(1); // …and refused in strict mode
-    expect(strict.err).toMatch(/invalid_response/);
-    const neither = await run(['sandbox', 'decide', 'req_1', '--admin-token', 'adm'], bufferIO({ env }));
-    expect(neither.code).toBe(2);
+    const sandbox = await captureServer(200, { now: '2026-11-23T08:00:00.000Z' });
+    try {
+      const { calls } = sandbox;
+      const result = await run(['sandbox', 'clock', 'advance', '2d', '--admin-token', 'adm', '--base-url', sandbox.url], bufferIO({ env }));
+      expect(result).toMatchObject({ code: 0, out: '2026-11-23T08:00:00.000Z\n' });
+      expect(calls).toEqual([{ method: 'POST', path: '/sandbox/v1/clock/advance', auth: 'Bearer adm', body: { seconds: 172_800 } }]);
+      const sbEnv = { ...env, SERVICE_BASE_URL: sandbox.url };
+      const fromEnv = await run(['sandbox', 'decide', 'req_1', '--approve'], bufferIO({ env: { ...sbEnv, SERVICE_ADMIN_TOKEN: 'adm2' } }));
+      expect(calls[1]).toMatchObject({ path: '/sandbox/v1/catalog/requests/req_1/decide', auth: 'Bearer adm2', body: { approve: true } });
+      expect(fromEnv.code).toBe(0); // the stub's answer is no catalogue request: shown as it came…
+      const strict = await run(['sandbox', 'decide', 'req_1', '--approve'], bufferIO({ env: { ...sbEnv, SERVICE_ADMIN_TOKEN: 'adm2', SELLER_STRICT: '1' } }));
+      expect(strict.code).toBe(1); // …and refused in strict mode
+      expect(strict.err).toMatch(/invalid_response/);
+      const neither = await run(['sandbox', 'decide', 'req_1', '--admin-token', 'adm'], bufferIO({ env: sbEnv }));
+      expect(neither.code).toBe(2);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
+
+/** A local HTTP server that answers every request with one JSON answer and keeps what it was sent. */
+async function captureServer(status: number, answer: unknown) {
+  const calls: Array<{ method: string; path: string; auth: string | null; body: unknown }> = [];
+  const server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    req.on('end', () => {
+      calls.push({ method: req.method ?? '', path: req.url ?? '', auth: req.headers.authorization ?? null, body: text ? JSON.parse(text) : undefined });
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, calls, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
 
 // ---------------------------------------------------------------------------------------------
 // The live table of `seller orders watch` on a terminal (imports are hoisted; kept here with the tests).

@@ -175,11 +175,12 @@ describe('rule 1: the catalogue is read-only for sellers', () => {
     ['POST', '/api/v1/catalog/usual-price'],
     ['POST', '/api/v1/catalog/demand'],
     ['PUT', '/api/v1/catalog/requests'],
-  ] as const)('%s %s → 404 not_found, the position unchanged', async (method, url) => {
+  ] as const)('%s %s → 405 method_not_allowed (the path is read only), the position unchanged', async (method, url) => {
     const s = await newSeller(app, { admission: 'complete' });
     const before = await call(app, s.apiKey, 'GET', '/api/v1/catalog/services/spotify');
     const res = await call(app, s.apiKey, method, url, { title: 'Mine', slaChoices: [1] });
-    expectError(res, 404, 'not_found');
+    expectError(res, 405, 'method_not_allowed');
+    expect(res.headers.allow).not.toMatch(new RegExp(`\\b${method}\\b`));
     expect((await call(app, s.apiKey, 'GET', '/api/v1/catalog/services/spotify')).body).toEqual(before.body);
   });
 
@@ -198,10 +199,16 @@ describe('rule 8: the buyer side and the marketplace are not part of the seller 
     (sop) => !ops.some((op) => op.method === sop.method && op.path === sop.path),
   );
 
-  it.each(sandboxOnly.map((op) => [`${op.method} ${op.path}`, op] as const))('%s under /api/v1 → 404 not_found, even with a full key', async (_name, op) => {
+  it.each(sandboxOnly.map((op) => [`${op.method} ${op.path}`, op] as const))('%s under /api/v1 → not served (404, or 405 where the API has the path with other methods), even with a full key', async (_name, op) => {
     const s = await newSeller(app, { admission: 'complete' });
     const res = await call(app, s.apiKey, op.method as Method, urlOf(op), op.method === 'GET' ? undefined : {});
-    expectError(res, 404, 'not_found');
+    const pathServed = ops.some((o) => o.path === op.path);
+    if (pathServed) {
+      expectError(res, 405, 'method_not_allowed');
+      expect(res.headers.allow).not.toMatch(new RegExp(`\\b${op.method}\\b`));
+    } else {
+      expectError(res, 404, 'not_found');
+    }
   });
 
   it('the admin token opens nothing under /api/v1', async () => {
