@@ -13,13 +13,15 @@ import { ensureProbe, probeTarget, probeUrl } from '../webhooks/probe.ts';
 /** A new signing secret: `whsec_` + 32 base62 characters. */
 const newSecret = () => `whsec_${base62(32)}`;
 
-const view = (doc: SellerDoc) => {
+/** The seller's subscription as `hooks.get` answers it (the sandbox's inspector adds to it). */
+export const hookView = (doc: SellerDoc) => {
   const h = doc.hooks;
   if (!h) return { url: null, events: [], status: 'off' as const, failures: 0, pausedAt: null };
   return { url: h.url, events: h.events, status: h.status, failures: h.failures, pausedAt: h.pausedAt };
 };
 
-const deliveryView = (d: DeliveryRecord) => ({
+/** A delivery as `hooks.deliveries` lists it (the sandbox's inspector adds its attempts and body). */
+export const deliveryView = (d: DeliveryRecord) => ({
   id: d.id,
   event: d.event,
   delivery: d.id,
@@ -56,7 +58,7 @@ function sampleData(doc: SellerDoc, kind: EventKind, now: Date): Record<string, 
 }
 
 export const hookHandlers = apiHandlers({
-  'hooks.get': ({ caller }) => view(caller.doc),
+  'hooks.get': ({ caller }) => hookView(caller.doc),
 
   'hooks.set': ({ svc, caller, now }, { body }) => {
     const doc = caller.doc;
@@ -82,7 +84,7 @@ export const hookHandlers = apiHandlers({
         failures: 0,
         pausedAt: null,
       };
-      return { ...view(doc), secret };
+      return { ...hookView(doc), secret };
     }
     const wasPaused = existing.status === 'paused';
     existing.url = body.url;
@@ -91,7 +93,7 @@ export const hookHandlers = apiHandlers({
     existing.failures = 0;
     existing.pausedAt = null;
     if (wasPaused) rescheduleNow(svc, doc, now);
-    return { ...view(doc), secret: null };
+    return { ...hookView(doc), secret: null };
   },
 
   'hooks.delete': ({ svc, caller }) => {
@@ -100,7 +102,7 @@ export const hookHandlers = apiHandlers({
       doc.hooks = null;
       stopPending(svc, doc);
     }
-    return view(doc);
+    return hookView(doc);
   },
 
   'hooks.rotateSecret': (ctx) => {
@@ -120,7 +122,7 @@ export const hookHandlers = apiHandlers({
     hook.failures = 0;
     hook.pausedAt = null;
     rescheduleNow(ctx.svc, doc, ctx.now);
-    return view(doc);
+    return hookView(doc);
   },
 
   'hooks.test': (ctx, { body }) => {

@@ -5,7 +5,8 @@ import { apiHandlers } from '../http/handlers.ts';
 import { pageOf } from '../http/paging.ts';
 import type { KeyRecord } from '../store/docs.ts';
 
-const view = (k: KeyRecord) => ({
+/** A key as `keys.list` answers it: never its secret or hash. */
+export const keyView = (k: KeyRecord) => ({
   id: k.id,
   name: k.name,
   prefix: k.prefix,
@@ -19,7 +20,7 @@ const view = (k: KeyRecord) => ({
 export const keyHandlers = apiHandlers({
   'keys.list': ({ caller }, { query }) => {
     const page = pageOf(Object.values(caller.doc.keys), query, { key: (k) => `${k.createdAt}|${k.id}`, desc: true });
-    return { items: page.items.map(view), nextCursor: page.nextCursor };
+    return { items: page.items.map(keyView), nextCursor: page.nextCursor };
   },
 
   // The key index is derived from the seller documents: issuing a key writes only the seller's.

@@ -36,7 +36,7 @@ export function TimelinePanel({ live, orderId, onClose }: { live: Live; orderId:
   if (o.paidAt) items.push({ at: o.paidAt, text: t('timeline.paid') });
   for (const m of line.moves) {
     if (m.action === 'pay') continue;
-    items.push({ at: m.at, text: t('timeline.move', { action: m.action, by: t(`by.${m.by}`), from: statusName(m.from), to: statusName(m.to) }) });
+    items.push({ at: m.at, text: t('timeline.move', { action: t(`action.${m.action}`), by: t(`by.${m.by}`), from: statusName(m.from), to: statusName(m.to) }) });
   }
   if (line.deliveredAt) items.push({ at: line.deliveredAt, text: t('timeline.delivered') });
   for (const msg of line.messages) items.push({ at: msg.at, text: t('timeline.message', { from: msg.from, text: msg.text }) });

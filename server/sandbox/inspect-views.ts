@@ -7,23 +7,15 @@ import type { DeliveryAttempt, InspectDelivery, InspectHooks, InspectSeller, Ord
 import type { ServerContext } from '../context.ts';
 import { missingPapers } from '../domain/admission.ts';
 import { canBuyerPutVault, canMessage, deadlineOf, messageView, needsAction, nextStatus, orderView, type OrderAction } from '../domain/orders.ts';
-import type { KeyRecord, SellerDoc, SellerEntry } from '../store/docs.ts';
+import type { SellerDoc, SellerEntry } from '../store/docs.ts';
 import { orderMessages } from '../store/message-pieces.ts';
 import type { DeliveryRecord } from '../store/records/hooks.ts';
 import type { OrderRecord, VaultRecord } from '../store/records/orders.ts';
 import { probeUrl } from '../webhooks/probe.ts';
+import { deliveryView as subscriberDeliveryView, hookView } from '../routes/hooks.ts';
+import { keyView } from '../routes/keys.ts';
 import { deliveryBody } from '../webhooks/sender.ts';
 
-const keyView = (k: KeyRecord) => ({
-  id: k.id,
-  name: k.name,
-  prefix: k.prefix,
-  scopes: k.scopes,
-  mode: k.mode,
-  createdAt: k.createdAt,
-  lastUsedAt: k.lastUsedAt,
-  revoked: k.revoked,
-});
 
 export function sellerView(entry: SellerEntry, doc: SellerDoc): InspectSeller {
   const cards = Object.values(doc.cards);
@@ -44,24 +36,13 @@ export function sellerView(entry: SellerEntry, doc: SellerDoc): InspectSeller {
 }
 
 export function hooksView(svc: ServerContext, doc: SellerDoc): InspectHooks {
-  const h = doc.hooks;
-  const probe = doc.probe ? probeUrl(svc, doc.probe.token) : null;
-  if (!h) return { url: null, events: [], status: 'off', failures: 0, pausedAt: null, probeUrl: probe };
-  return { url: h.url, events: h.events, status: h.status, failures: h.failures, pausedAt: h.pausedAt, probeUrl: probe };
+  return { ...hookView(doc), probeUrl: doc.probe ? probeUrl(svc, doc.probe.token) : null };
 }
 
 export function deliveryView(d: DeliveryRecord): InspectDelivery {
   const attemptLog: DeliveryAttempt[] = (d.attemptLog ?? []).map((a) => ({ attempt: a.attempt, at: a.at, status: a.status, error: a.error, durationMs: a.durationMs }));
   return {
-    id: d.id,
-    event: d.event,
-    delivery: d.id,
-    attempts: d.attempts,
-    lastStatus: d.lastStatus,
-    lastError: d.lastError,
-    nextAttemptAt: d.nextAttemptAt,
-    deliveredAt: d.deliveredAt,
-    test: d.test,
+    ...subscriberDeliveryView(d),
     createdAt: d.createdAt,
     eventId: d.eventId,
     data: d.data,

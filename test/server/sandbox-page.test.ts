@@ -15,6 +15,8 @@ import { PAGE_BUDGET_GZIP } from '../../server/sandbox-page/bundle.derived.ts';
 import { money, t, time, useLanguage } from '../../server/sandbox-page/i18n.ts';
 import { pageLanguageOf } from '../../server/sandbox-page-route.ts';
 import { ADMIN, makeApp } from './helpers.ts';
+import { ORDER_ACTIONS, Mover } from '../../sdk/contract/sandbox-inspect.ts';
+import { ORDER_STATUSES } from '../../sdk/contract/enums.ts';
 
 let app: FastifyInstance;
 beforeAll(async () => {
@@ -114,6 +116,15 @@ describe("the page's catalogues", () => {
     }
     expect(used.size).toBeGreaterThan(50);
     expect([...used].filter((key) => !base(e).has(key))).toEqual([]);
+  });
+
+  it("have words for every order status, move and mover of the contract (no raw value on the page)", () => {
+    const dynamic = [
+      ...ORDER_STATUSES.map((s) => `status.${s}`),
+      ...ORDER_ACTIONS.map((a) => `action.${a}`),
+      ...Mover.options.map((m) => `by.${m}`),
+    ];
+    expect(dynamic.filter((key) => !e.has(key) || !r.has(key))).toEqual([]);
   });
 
   it('keep the same placeholders in both languages', () => {
