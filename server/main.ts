@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { keptAdminToken } from './demo.ts';
 import { DOCS_PATH } from './docs.ts';
 import { OPENAPI_PATH } from './docs-page.ts';
+import { SANDBOX_PAGE_PATH } from './sandbox-page-route.ts';
 import { StoreError } from './store/store.ts';
 import { startServer } from './index.ts';
 import { describeRateLimit, parseRateLimit, RATE_LIMIT_ENV } from './http/rate-limit-option.ts';
@@ -126,6 +127,7 @@ async function main(): Promise<void> {
   if (args['no-fsync'] && !args.memory) out('warning: --no-fsync: answered writes may be lost on a power cut');
   if (args['allow-local-hooks']) out('warning: webhook addresses on loopback over http are allowed (local development only)');
   out(`API reference: ${server.url}${DOCS_PATH} (the OpenAPI document: ${server.url}${OPENAPI_PATH})`);
+  out(`sandbox page: ${server.url}${SANDBOX_PAGE_PATH} (sign in with the admin token)`);
   out(`listening on ${server.url}`);
   const stop = () => {
     void server.close().then(() => process.exit(0));

@@ -90,6 +90,7 @@ describe('seller-server', () => {
     // the listening line comes last, after where the reference is
     expect(r.stdout().trimEnd().split('\n').at(-1)).toBe(`listening on ${url}`);
     expect(r.stdout()).toContain(`API reference: ${url}/docs`);
+    expect(r.stdout()).toContain(`sandbox page: ${url}/sandbox (sign in with the admin token)`);
 
     // the root is not a bare 404: it says what this is and where the docs are
     const root = await fetch(`${url}/`);
