@@ -19,6 +19,10 @@ import {
   stockStep,
   emptyState,
 } from '../../sdk/autopilot/index.ts';
+import { deliverOrder, resumeDelivery } from '../../sdk/autopilot/rules/deliver.ts';
+import type { RuleContext } from '../../sdk/autopilot/context.ts';
+import type { AutopilotEvent, JournalEntry } from '../../sdk/autopilot/index.ts';
+import type { SellerClient } from '../../sdk/client.ts';
 import { netflixOrder } from '../helpers/fixtures.ts';
 
 const times = { deliverBy: '2030-01-01T12:00:00.000Z', createdAt: '2030-01-01T10:00:00.000Z', paidAt: '2030-01-01T11:00:00.000Z', updatedAt: '2030-01-01T11:00:00.000Z' };
@@ -82,6 +86,54 @@ describe('deliver', () => {
     for (const status of ['awaiting_payment', 'awaiting_confirmation', 'delivered', 'cancelled'] as const) {
       expect(pickDeliverRule(netflixOrder('ord_a', status, times), rules), status).toBeUndefined();
     }
+  });
+
+  /**
+   * A context whose every save records what a crash right after it would leave: the journal on
+   * disk and the events printed so far. The service delivers whatever it is asked to.
+   */
+  function crashPoints(status: 'awaiting_delivery' | 'delivered') {
+    const events: Array<Omit<AutopilotEvent, 'at'>> = [];
+    const saves: Array<{ phases: Record<string, string>; reported: string[] }> = [];
+    const order = netflixOrder('ord_a', status, times);
+    const client = {
+      orders: {
+        get: async () => order,
+        deliver: async () => ({ status: 'delivered', noteRejected: null }),
+        putVault: async () => ({}),
+      },
+    } as unknown as SellerClient;
+    const ctx: RuleContext = {
+      client,
+      config: defineAutopilot({ deliver: [{ name: 'subs', match: { service: 'netflix' }, action: { command: `node -e "process.stdout.write('{}')"` } }] }),
+      state: emptyState(),
+      save: async () => {
+        const phases = Object.fromEntries(Object.entries(ctx.state.journal).map(([id, entry]) => [id, entry.phase]));
+        saves.push({ phases, reported: events.filter((e) => e.type === 'delivered' || e.type === 'already-delivered').map((e) => e.order!) });
+      },
+      emit: (event) => void events.push(event),
+      dryRun: false,
+      now: () => Date.parse(times.paidAt),
+      signal: new AbortController().signal,
+    };
+    return { ctx, order, events, saves };
+  }
+
+  it('prints an order delivered before the journal closes it (a crash between the two reports it again, never not at all)', async () => {
+    const { ctx, order, events, saves } = crashPoints('awaiting_delivery');
+    await deliverOrder(ctx, order, ctx.config.deliver![0]!, 'subs');
+    expect(events.map((e) => e.type)).toEqual(['delivered']);
+    expect(saves.at(-1)?.phases).toEqual({ ord_a: 'done' });
+    for (const save of saves) if (save.phases.ord_a === 'done') expect(save.reported).toContain('ord_a');
+
+    // After a restart: an order the killed run delivered (journalled `ready`) is reported before it is closed.
+    const resumed = crashPoints('delivered');
+    const entry: JournalEntry = { phase: 'ready', rule: 'subs', at: '', attempts: 1, delivery: {} };
+    resumed.ctx.state.journal.ord_a = entry;
+    await resumeDelivery(resumed.ctx, 'ord_a', entry);
+    expect(resumed.events.map((e) => e.type)).toEqual(['resumed', 'already-delivered']);
+    expect(resumed.saves.at(-1)?.phases).toEqual({ ord_a: 'done' });
+    for (const save of resumed.saves) if (save.phases.ord_a === 'done') expect(save.reported).toContain('ord_a');
   });
 
   it('withholds a note with contacts, prefers the action’s note', () => {

@@ -10,7 +10,9 @@
  * interrupted order from its step: a `ready` order is only delivered; a `running` one has its action
  * run again with `SERVICE_AUTOPILOT_ATTEMPT` > 1 (the action must then make sure it does not act
  * twice for `SERVICE_ORDER_ID`). Changing calls carry idempotency keys made of the order id and the
- * attempt, so a repeated call replays the first answer.
+ * attempt, so a repeated call replays the first answer. `done` is journalled only after the
+ * `delivered` event was printed: a crash between the two makes the restart report the order as
+ * `already-delivered` (reported twice rather than never).
  *
  * A refusal (`state_moved`: cancelled or refunded meanwhile; `need_next_charge`; …) and a failed
  * action are reported and not retried. A failed connection to the service leaves a `ready` order to
@@ -119,12 +121,18 @@ export async function deliverOrder(ctx: RuleContext, order: Order, rule: Deliver
   };
   try {
     const answer = await ctx.client.orders.deliver(id, body, { idempotencyKey: idempotencyKey('deliver', id, entry.attempts) });
-    await step(ctx, id, entry, { phase: 'done', delivery: undefined });
+    // Reported before the journal closes the order. The state is one shared object and writes
+    // are shared (state.ts): once `done` is in it, any save (another order's step, the watermark)
+    // may put it on disk, and a crash before the event was printed would leave an order delivered
+    // that no run ever reports; the restart skips a `done` order. This way a crash between the
+    // two leaves it `ready`, and the restart finds it delivered and reports `already-delivered`.
     const filtered = answer.noteRejected !== null ? ` (the service filtered the note: ${answer.noteRejected})` : '';
     ctx.emit({ ...base(order), type: 'delivered', message: `${id} (#${order.number} ${order.productType}) delivered by ${name}${filtered}`, detail: { status: answer.status, noteRejected: answer.noteRejected } });
   } catch (error) {
     await refusedOrFailed(ctx, order, entry, error, 'deliver');
+    return;
   }
+  await step(ctx, id, entry, { phase: 'done', delivery: undefined });
 }
 
 /** A refusal ends the order's delivery (logged, not retried); a failed connection leaves a `ready` order for the next round. */
@@ -162,11 +170,13 @@ export async function resumeDelivery(ctx: RuleContext, id: string, entry: Journa
   ctx.emit({ rule: 'deliver', type: 'resumed', order: id, card: order.number, message: `${id}: resuming its delivery from step ${entry.phase} (now ${order.status})` });
   if (order.status !== 'awaiting_delivery') {
     const delivered = order.status === 'delivered' || order.status === 'completed';
+    // Reported before the journal closes the order: a crash between the two reports it again on
+    // the next start instead of never.
+    ctx.emit({ rule: 'deliver', type: delivered ? 'already-delivered' : 'skipped', order: id, card: order.number, message: delivered ? `${id} was already delivered before the restart` : `${id}: not delivered, it is ${order.status} now` });
     entry.phase = delivered ? 'done' : 'skipped';
     entry.delivery = undefined;
     entry.at = new Date().toISOString();
     await ctx.save();
-    ctx.emit({ rule: 'deliver', type: delivered ? 'already-delivered' : 'skipped', order: id, card: order.number, message: delivered ? `${id} was already delivered before the restart` : `${id}: not delivered, it is ${order.status} now` });
     return;
   }
   const picked = ctx.config.deliver?.find((rule, index) => (rule.name ?? `deliver#${index}`) === entry.rule);
