@@ -41,6 +41,10 @@ export type CardUpdate = z.input<typeof CardUpdate>;
 
 export const StockCounts = z.object({ free: z.number().int().min(0), issued: z.number().int().min(0) });
 
+/** Switching a card on or off (and its auto-delivery): the body, and the state it leaves. */
+export const CardStateChange = z.strictObject({ active: z.boolean(), autoIssue: z.boolean().optional() });
+export const CardState = z.object({ number: z.number().int().min(1), isActive: z.boolean(), autoIssue: z.boolean() });
+
 export const Card = z.object({
   number: z.number().int().min(1),
   service: Slug,
@@ -112,8 +116,8 @@ export const listingOperations = {
   }),
   'listings.setState': op(R['listings.setState'], {
     params: number,
-    body: z.strictObject({ active: z.boolean(), autoIssue: z.boolean().optional() }),
-    answer: z.object({ number: z.number().int().min(1), isActive: z.boolean(), autoIssue: z.boolean() }),
+    body: CardStateChange,
+    answer: CardState,
   }),
   'listings.copy': op(R['listings.copy'], {
     params: number,

@@ -13,7 +13,7 @@ import { CardNumberParam, IdParam, intParam, page, pageQuery, prefixedId, Timest
 import { STOCK_BATCH_MAX } from './constants.ts';
 import { ProbeHit, Delivery, Hooks } from './hooks.ts';
 import { ApiKey } from './keys.ts';
-import { Card, CardCreated, NewCard } from './listings.ts';
+import { Card, CardCreated, CardState, CardStateChange, NewCard, StockCounts } from './listings.ts';
 import { Message, Order } from './orders.ts';
 import { Review } from './account.ts';
 import { KeyMode, OrderStatus, SellerType } from './enums.ts';
@@ -238,12 +238,12 @@ export const sandboxInspectOperations = {
   'sandbox.refill': op(R['sandbox.refill'], {
     params: CardNumberParam,
     body: z.strictObject({ count: z.number().int().min(1).max(STOCK_BATCH_MAX) }),
-    answer: z.object({ number: z.number().int(), added: z.number().int(), free: z.number().int(), issued: z.number().int() }),
+    answer: z.object({ number: z.number().int().min(1), added: z.number().int().min(0), ...StockCounts.shape }),
   }),
   'sandbox.setCardState': op(R['sandbox.setCardState'], {
     params: CardNumberParam,
-    body: z.strictObject({ active: z.boolean(), autoIssue: z.boolean().optional() }),
-    answer: z.object({ number: z.number().int(), isActive: z.boolean(), autoIssue: z.boolean() }),
+    body: CardStateChange,
+    answer: CardState,
   }),
   'sandbox.sellerOrders': op(R['sandbox.sellerOrders'], {
     params: sellerParam,

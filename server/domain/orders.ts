@@ -9,7 +9,7 @@
  * Everything here is synchronous, so a handler that read an order changes it without interleaving.
  * `touched` and `orderCreated` also keep the seller's list index (server/store/order-index.ts).
  */
-import type { EventKind, Message, Mover, Order, OrderStatus, OrderWithMessages } from '../../sdk/contract/index.ts';
+import type { EventKind, Message, Mover, Order, OrderAction, OrderStatus, OrderWithMessages } from '../../sdk/contract/index.ts';
 import type { ServerContext } from '../context.ts';
 import { newId } from '../ids.ts';
 import type { SellerDoc } from '../store/docs.ts';
@@ -28,28 +28,13 @@ export const PAYMENT_WINDOW_MS = 24 * 60 * 60 * 1000;
 const MINUTE_MS = 60 * 1000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
-export type OrderAction =
-  /** buyer pays */
-  | 'pay'
-  /** seller confirms an order of a card with `confirmRequired` */
-  | 'confirm'
-  /** seller declines; the buyer is refunded */
-  | 'decline'
-  /** seller (or auto-delivery) delivers */
-  | 'deliver'
-  /** buyer cancels */
-  | 'cancel'
-  /** buyer confirms receipt */
-  | 'accept'
-  /** buyer opens a dispute */
-  | 'dispute'
-  /** the marketplace resolves a dispute */
-  | 'resolveForSeller'
-  | 'resolveForBuyer'
-  /** the clock: payment never came, the SLA deadline passed, the guarantee ended */
-  | 'expirePayment'
-  | 'missDeadline'
-  | 'endGuarantee';
+/**
+ * What moves an order (the contract's `ORDER_ACTIONS`, which the sandbox's timeline shows): the buyer pays,
+ * cancels, accepts or disputes; the seller confirms, declines or delivers; the marketplace resolves a
+ * dispute for the seller or the buyer; the clock expires the payment window, misses the SLA deadline
+ * or ends the guarantee.
+ */
+export type { OrderAction };
 
 export interface Transition {
   from: readonly OrderStatus[];
