@@ -39,9 +39,11 @@ const plain = (raw: string) => raw.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').repl
 
 /** Starts `seller ARGS…` on a pseudo-terminal (English unless `env` sets LANG). */
 export function sellerInPty(args: string[], env: Record<string, string | undefined> = {}): PtyRun {
-  const command = [process.execPath, join(ROOT, 'bin/seller.js'), ...args].map(quote).join(' ');
+  // script runs the command through $SHELL: /bin/sh here whatever the machine's is, and `exec`, since dash
+  // does not replace itself with a lone command: it would take the terminal's Ctrl-C too and end with 130.
+  const command = `exec ${[process.execPath, join(ROOT, 'bin/seller.js'), ...args].map(quote).join(' ')}`;
   // -q quiet, -f flush at once, -e the child's exit code, -c the command; the typescript file is /dev/null.
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: ROOT, env: { ...childEnv(env), TERM: env.TERM ?? 'xterm', COLUMNS: '120', LINES: '40' } });
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: ROOT, env: { ...childEnv(env), SHELL: '/bin/sh', TERM: env.TERM ?? 'xterm', COLUMNS: '120', LINES: '40' } });
   let raw = '';
   let mark = 0;
   child.stdout.setEncoding('utf8').on('data', (text: string) => (raw += text));
