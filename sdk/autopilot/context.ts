@@ -2,7 +2,11 @@
 import type { SellerClient } from '../client.ts';
 import type { AutopilotConfig } from './config.ts';
 import type { AutopilotEvent, AutopilotRuleName } from './events.ts';
+import type { AutopilotSay } from './words.ts';
 import type { AutopilotState } from './state.ts';
+
+/** An event as a rule emits it: the runner adds the time. */
+export type EmittedEvent = Omit<AutopilotEvent, 'at' | 'say'> & { say: AutopilotSay };
 
 export interface RuleContext {
   client: SellerClient;
@@ -10,7 +14,8 @@ export interface RuleContext {
   state: AutopilotState;
   /** Puts the state on disk (a no-op in a dry run); resolves when it is there. */
   save(): Promise<void>;
-  emit(event: Omit<AutopilotEvent, 'at'>): void;
+  /** Reports an event; every event says its words as data (`say`, words.ts `says()`). */
+  emit(event: EmittedEvent): void;
   /** Nothing is changed: no changing call, no action run, no audit line. */
   dryRun: boolean;
   /** The service's clock as best known (see clock.ts), in ms. */

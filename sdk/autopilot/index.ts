@@ -25,12 +25,14 @@ export { startEventReceiver } from './listener.ts';
 export type { EventReceiver, ListenConfig, ReceiverCallbacks } from './listener.ts';
 export type { AutopilotOptions, AutopilotSummary } from './runner.ts';
 export type { AutopilotEvent, AutopilotRuleName, EventSink } from './events.ts';
+export { AUTOPILOT_VALUES, AUTOPILOT_WORDS, englishOf } from './words.ts';
+export type { AutopilotFailure, AutopilotForm, AutopilotSay, AutopilotSayValue, AutopilotValueKind, AutopilotValueName } from './words.ts';
 export { emptyState, fileAutopilotStore, memoryAutopilotStore } from './state.ts';
 export type { AutopilotState, AutopilotStore, JournalEntry, JournalPhase } from './state.ts';
 export { ServiceClock } from './clock.ts';
 export { ActionError, lastLines } from './actions.ts';
 export { pacedFetch } from '../pacing.ts';
-export { movedMessage } from './rules/moved.ts';
+export { movedMessage, movedSays } from './rules/moved.ts';
 export type { DeliveryOutput } from './actions.ts';
 // The rules' decisions, pure functions (for tests of a configuration, or a bot of your own).
 export { pickDeliverRule, noteToSend } from './rules/deliver.ts';

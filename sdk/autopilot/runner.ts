@@ -22,8 +22,9 @@ import { abortableSleep, type Watermark, type WatermarkStore } from '../watch.ts
 import type { Sleep } from '../transport.ts';
 import { parseAutopilotConfig, type AutopilotConfig, type AutopilotConfigInput } from './config.ts';
 import { ServiceClock } from './clock.ts';
-import { reason, type RuleContext } from './context.ts';
-import type { AutopilotEvent, EventSink } from './events.ts';
+import type { EmittedEvent, RuleContext } from './context.ts';
+import { failureOf, part, says } from './words.ts';
+import type { EventSink } from './events.ts';
 import { fileAutopilotStore, memoryAutopilotStore, pruneState, type AutopilotStore } from './state.ts';
 import { runBacklog } from './rules/backlog.ts';
 import { runDeadlineGuard } from './rules/deadline.ts';
@@ -109,7 +110,8 @@ export class Autopilot {
       signal: new AbortController().signal,
     };
     const rules = (['deliver', 'deadline', 'backlog', 'stock', 'reprice', 'replies'] as const).filter((r) => this.config[r] !== undefined);
-    this.#emit({ rule: 'autopilot', type: 'started', dryRun: dryRun || undefined, message: `autopilot started${dryRun ? ' (dry run: nothing is changed)' : ''}: ${rules.join(', ')}; ${state.watermark ? `resuming from ${state.watermark.since}` : 'first run: every order is looked at once'}` });
+    const from = state.watermark ? part('resumingFrom', { since: state.watermark.since }) : part('firstRun');
+    this.#emit({ rule: 'autopilot', type: 'started', dryRun: dryRun || undefined, ...says('started', { dry: dryRun ? part('dryRun') : null, rules, from }) });
     if (signal?.aborted) return this.#stop(ctx);
 
     await this.#loadOpenOrders(ctx);
@@ -138,12 +140,12 @@ export class Autopilot {
     const secret = await this.#webhookSecret(cfg.secretFile);
     const receiver = await startEventReceiver(cfg.listen, secret, {
       genuine: (event, delivery) => {
-        this.#emit({ rule: 'webhooks', type: 'event', message: `${event} (${delivery}): polling now`, detail: { event, delivery } });
+        this.#emit({ rule: 'webhooks', type: 'event', ...says('webhookEvent', { event, delivery }), detail: { event, delivery } });
         this.wake();
       },
-      refused: (why) => this.#emit({ rule: 'webhooks', type: 'refused', message: `a delivery was refused: ${why} (wrong secret, or not from the marketplace)`, detail: { reason: why } }),
+      refused: (why) => this.#emit({ rule: 'webhooks', type: 'refused', ...says('webhookRefused', { why }), detail: { reason: why } }),
     });
-    this.#emit({ rule: 'webhooks', type: 'listening', message: `listening for webhook deliveries at ${receiver.url} (polling stays the source)`, detail: { url: receiver.url } });
+    this.#emit({ rule: 'webhooks', type: 'listening', ...says('listening', { url: receiver.url }), detail: { url: receiver.url } });
     return receiver;
   }
 
@@ -157,7 +159,7 @@ export class Autopilot {
     return text;
   }
 
-  #emit(event: Omit<AutopilotEvent, 'at'>): void {
+  #emit(event: EmittedEvent): void {
     const key = `${event.rule}.${event.type}`;
     this.#summary[key] = (this.#summary[key] ?? 0) + 1;
     this.#options.onEvent?.({ at: new Date().toISOString(), ...event });
@@ -166,7 +168,7 @@ export class Autopilot {
   async #stop(ctx: RuleContext): Promise<AutopilotSummary> {
     await Promise.all(this.#inFlight.values());
     await ctx.save();
-    this.#emit({ rule: 'autopilot', type: 'stopped', message: 'autopilot stopped; everything in progress was finished and the state saved' });
+    this.#emit({ rule: 'autopilot', type: 'stopped', ...says('stopped') });
     return this.#summary;
   }
 
@@ -177,7 +179,7 @@ export class Autopilot {
       try {
         for await (const order of this.#client.orders.list({ status, limit: 200 })) this.#track(order);
       } catch (error) {
-        ctx.emit({ rule: 'autopilot', type: 'error', message: `cannot list the ${status} orders (${reason(error)}); the deadline guard and the backlog see them when they change` });
+        ctx.emit({ rule: 'autopilot', type: 'error', ...says('cannotList', { status, reason: failureOf(error) }) });
       }
     }
   }
@@ -218,7 +220,7 @@ export class Autopilot {
       signal,
       sleep,
       limit: 200,
-      onError: (error, retry) => ctx.emit({ rule: 'autopilot', type: 'poll-failed', message: `polling failed (${reason(error)}); retrying in ${Math.ceil(retry.delayMs / 1000)} s` }),
+      onError: (error, retry) => ctx.emit({ rule: 'autopilot', type: 'poll-failed', ...says('pollFailed', { reason: failureOf(error), seconds: Math.ceil(retry.delayMs / 1000) }) }),
     });
     for await (const order of changes) {
       this.#track(order);
@@ -232,7 +234,7 @@ export class Autopilot {
           await ctx.save();
         }
         const task = deliverOrder(ctx, order, picked.rule, picked.name)
-          .catch((error: unknown) => ctx.emit({ rule: 'deliver', type: 'error', order: order.id, message: `${order.id}: ${reason(error)}` }))
+          .catch((error: unknown) => ctx.emit({ rule: 'deliver', type: 'error', order: order.id, ...says('orderError', { id: order.id, reason: failureOf(error) }) }))
           .finally(() => this.#inFlight.delete(order.id));
         this.#inFlight.set(order.id, task);
       }
@@ -259,7 +261,7 @@ export class Autopilot {
           if (entry.phase === 'ready' && !this.#inFlight.has(id) && !signal?.aborted) await resumeDelivery(ctx, id, entry);
         }
       } catch (error) {
-        ctx.emit({ rule: 'autopilot', type: 'error', message: `a timed rule failed: ${reason(error)}` });
+        ctx.emit({ rule: 'autopilot', type: 'error', ...says('timedRuleFailed', { reason: failureOf(error) }) });
       }
       try {
         await abortableSleep(this.config.pollSeconds * 1000, signal);

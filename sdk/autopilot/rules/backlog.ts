@@ -6,7 +6,8 @@
  * decide (spec rule 5), and quiet hours are left as they are.
  */
 import type { RuleContext } from '../context.ts';
-import { idempotencyKey, reason } from '../context.ts';
+import { idempotencyKey } from '../context.ts';
+import { failureOf, says } from '../words.ts';
 
 export type BacklogStep = 'engage' | 'restore' | null;
 
@@ -24,7 +25,7 @@ export async function runBacklog(ctx: RuleContext, open: number): Promise<void> 
   const what = backlogStep(open, cfg, memory.engaged);
   if (what === null) return;
   if (ctx.dryRun) {
-    ctx.emit({ rule: 'backlog', type: what === 'engage' ? 'would-engage' : 'would-restore', dryRun: true, message: `${open} open orders: would ${what === 'engage' ? 'set' : 'restore'} the work mode` });
+    ctx.emit({ rule: 'backlog', type: what === 'engage' ? 'would-engage' : 'would-restore', dryRun: true, ...says(what === 'engage' ? 'wouldEngage' : 'wouldRestore', { count: open }) });
     memory.engaged = what === 'engage';
     return;
   }
@@ -37,7 +38,7 @@ export async function runBacklog(ctx: RuleContext, open: number): Promise<void> 
       await ctx.client.workMode.set(body, { idempotencyKey: idempotencyKey('backlog', 'engage', Date.now()) });
       memory.engaged = true;
       await ctx.save();
-      ctx.emit({ rule: 'backlog', type: 'engaged', message: `${open} open orders (more than ${cfg.above}): work mode set to ${JSON.stringify(body)}`, detail: { open, set: body } });
+      ctx.emit({ rule: 'backlog', type: 'engaged', ...says('engaged', { count: open, above: cfg.above, body }), detail: { open, set: body } });
     } else {
       const saved = memory.saved ?? { capacity: null, doNotDisturb: false };
       const body = { ...(cfg.set.capacity !== undefined ? { capacity: saved.capacity } : {}), ...(cfg.set.doNotDisturb !== undefined ? { doNotDisturb: saved.doNotDisturb } : {}) };
@@ -45,9 +46,9 @@ export async function runBacklog(ctx: RuleContext, open: number): Promise<void> 
       memory.engaged = false;
       memory.saved = undefined;
       await ctx.save();
-      ctx.emit({ rule: 'backlog', type: 'restored', message: `${open} open orders: work mode restored to ${JSON.stringify(body)}`, detail: { open, set: body } });
+      ctx.emit({ rule: 'backlog', type: 'restored', ...says('restored', { count: open, body }), detail: { open, set: body } });
     }
   } catch (error) {
-    ctx.emit({ rule: 'backlog', type: 'error', message: `could not ${what === 'engage' ? 'set' : 'restore'} the work mode: ${reason(error)}; trying again next round` });
+    ctx.emit({ rule: 'backlog', type: 'error', ...says(what === 'engage' ? 'cannotEngage' : 'cannotRestore', { reason: failureOf(error) }) });
   }
 }

@@ -10,6 +10,7 @@
 import type { Order } from '../../records.ts';
 import type { RuleContext } from '../context.ts';
 import { notify } from './notify.ts';
+import { says } from '../words.ts';
 
 export interface Warning {
   order: Order;
@@ -45,9 +46,11 @@ export const missedKey = (deliverBy: string): string => `missed:${deliverBy}`;
 /** The key of a deadline's warning, given before it passed. */
 export const slaKey = (deliverBy: string): string => `sla:${deliverBy}`;
 
+/** The words of a deadline that passed with no warning given. */
+export const missedSays = (order: Pick<Order, 'id' | 'number' | 'deliverBy'>) => says('missed', { id: order.id, number: order.number, deliverBy: order.deliverBy });
+
 /** The line of a deadline that passed with no warning given. */
-export const missedMessage = (order: Pick<Order, 'id' | 'number' | 'deliverBy'>): string =>
-  `${order.id} (#${order.number}) missed its delivery deadline ${order.deliverBy} with no warning given (the autopilot was not running, or the clock jumped)`;
+export const missedMessage = (order: Pick<Order, 'id' | 'number' | 'deliverBy'>): string => missedSays(order).message;
 
 export async function runDeadlineGuard(ctx: RuleContext, open: Iterable<Order>): Promise<void> {
   const cfg = ctx.config.deadline;
@@ -55,13 +58,13 @@ export async function runDeadlineGuard(ctx: RuleContext, open: Iterable<Order>):
   const warnings = dueWarnings(open, ctx.now(), cfg, ctx.state.warned);
   for (const w of warnings) {
     const { order } = w;
-    const message =
+    const said =
       w.kind === 'missed'
-        ? missedMessage(order)
+        ? missedSays(order)
         : w.kind === 'sla'
-          ? `${order.id} (#${order.number}) must be delivered within ${w.minutesLeft} min (by ${order.deliverBy})`
-          : `${order.id} (#${order.number}) is disputed: answer the dispute`;
-    ctx.emit({ rule: 'deadline', type: w.kind === 'sla' ? 'warned' : w.kind, order: order.id, card: order.number, message, dryRun: ctx.dryRun || undefined, detail: { deliverBy: order.deliverBy, minutesLeft: w.minutesLeft } });
+          ? says('within', { id: order.id, number: order.number, minutes: w.minutesLeft ?? null, deliverBy: order.deliverBy })
+          : says('disputed', { id: order.id, number: order.number });
+    ctx.emit({ rule: 'deadline', type: w.kind === 'sla' ? 'warned' : w.kind, order: order.id, card: order.number, ...said, dryRun: ctx.dryRun || undefined, detail: { deliverBy: order.deliverBy, minutesLeft: w.minutesLeft } });
     ctx.state.warned[order.id] = w.key;
     await notify(ctx, 'deadline', cfg.notify, { type: w.kind, order: order.id, card: order.number, status: order.status, deliverBy: order.deliverBy, minutesLeft: w.minutesLeft });
   }

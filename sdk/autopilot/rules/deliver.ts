@@ -20,12 +20,13 @@
  */
 import { isRejected, SellerError } from '../../errors.ts';
 import type { Order } from '../../records.ts';
-import { contactsIn, contactsSentence } from '../../contact-words.ts';
+import { contactsIn } from '../../contact-words.ts';
 import type { ContactKind } from '../../contacts.ts';
 import { nextChargeProblem } from '../../next-charge.ts';
 import { matches, type AutopilotConfig, type DeliverRule } from '../config.ts';
 import { ActionError, parseDelivery, runAction } from '../actions.ts';
-import { idempotencyKey, reason, type RuleContext } from '../context.ts';
+import { idempotencyKey, type RuleContext } from '../context.ts';
+import { failureOf, part, says } from '../words.ts';
 import type { JournalEntry } from '../state.ts';
 
 /** The first deliver rule that takes this order, with its name; `undefined` when none does. */
@@ -72,8 +73,8 @@ async function step(ctx: RuleContext, id: string, entry: JournalEntry, patch: Pa
 export async function deliverOrder(ctx: RuleContext, order: Order, rule: DeliverRule, name: string): Promise<void> {
   const id = order.id;
   if (ctx.dryRun) {
-    const how = rule.action.command !== undefined ? 'run its command' : 'call its hook';
-    ctx.emit({ ...base(order), type: 'would-deliver', dryRun: true, message: `${id} (#${order.number} ${order.productType}): would ${how} and deliver (${name})` });
+    const form = rule.action.command !== undefined ? 'wouldRun' : 'wouldCall';
+    ctx.emit({ ...base(order), type: 'would-deliver', dryRun: true, ...says(form, { id, number: order.number, productType: order.productType, name }) });
     return;
   }
   const entry: JournalEntry = ctx.state.journal[id] ?? { phase: 'running', rule: name, at: '', attempts: 0 };
@@ -99,11 +100,11 @@ export async function deliverOrder(ctx: RuleContext, order: Order, rule: Deliver
     } catch (error) {
       await step(ctx, id, entry, { phase: 'failed' });
       const output = error instanceof ActionError ? error.output : undefined;
-      ctx.emit({ ...base(order), type: 'failed', message: `${id}: not delivered, ${reason(error)}; deliver it by hand`, detail: { step: 'action', ...(output ? { output } : {}) } });
+      ctx.emit({ ...base(order), type: 'failed', ...says('failed', { id, reason: failureOf(error) }), detail: { step: 'action', ...(output ? { output } : {}) } });
       return;
     }
     const { note, withheld } = noteToSend(output.note, rule.note);
-    if (withheld) ctx.emit({ ...base(order), type: 'note-withheld', message: `${id}: ${contactsSentence('the note', { kinds: withheld })}; it is not sent`, detail: { kinds: withheld } });
+    if (withheld) ctx.emit({ ...base(order), type: 'note-withheld', ...says('noteWithheld', { id, kinds: withheld }), detail: { kinds: withheld } });
     if (output.secret !== undefined) {
       try {
         await ctx.client.orders.putVault(id, { secret: output.secret }, { idempotencyKey: idempotencyKey('deliver', id, entry.attempts, 'vault') });
@@ -126,8 +127,8 @@ export async function deliverOrder(ctx: RuleContext, order: Order, rule: Deliver
     // may put it on disk, and a crash before the event was printed would leave an order delivered
     // that no run ever reports; the restart skips a `done` order. This way a crash between the
     // two leaves it `ready`, and the restart finds it delivered and reports `already-delivered`.
-    const filtered = answer.noteRejected !== null ? ` (the service filtered the note: ${answer.noteRejected})` : '';
-    ctx.emit({ ...base(order), type: 'delivered', message: `${id} (#${order.number} ${order.productType}) delivered by ${name}${filtered}`, detail: { status: answer.status, noteRejected: answer.noteRejected } });
+    const filtered = answer.noteRejected !== null ? part('noteFiltered', { why: answer.noteRejected }) : null;
+    ctx.emit({ ...base(order), type: 'delivered', ...says('delivered', { id, number: order.number, productType: order.productType, name, filtered }), detail: { status: answer.status, noteRejected: answer.noteRejected } });
   } catch (error) {
     await refusedOrFailed(ctx, order, entry, error, 'deliver');
     return;
@@ -142,17 +143,17 @@ async function refusedOrFailed(ctx: RuleContext, order: Order, entry: JournalEnt
     const kind = error.refusal.kind;
     const phase = kind === 'state_moved' ? 'skipped' : 'failed';
     await step(ctx, id, entry, { phase, delivery: undefined });
-    const why = kind === 'state_moved' ? 'the order moved on (cancelled or refunded meanwhile)' : error.message;
-    ctx.emit({ ...base(order), type: kind === 'state_moved' ? 'skipped' : 'refused', message: `${id}: not delivered, ${why}`, detail: { refusal: kind, ...(error.refusal.reason === undefined ? {} : { reason: error.refusal.reason }), step: where } });
+    const said = kind === 'state_moved' ? says('movedOn', { id }) : says('refused', { id, reason: failureOf(error, true) });
+    ctx.emit({ ...base(order), type: kind === 'state_moved' ? 'skipped' : 'refused', ...said, detail: { refusal: kind, ...(error.refusal.reason === undefined ? {} : { reason: error.refusal.reason }), step: where } });
     return;
   }
   const transient = error instanceof SellerError && ['connection', 'internal', 'rate'].includes(error.code);
   if (where === 'deliver' && transient && !(error instanceof ActionError)) {
-    ctx.emit({ ...base(order), type: 'retrying', message: `${id}: delivery failed (${reason(error)}); trying again next round`, detail: { step: where } });
+    ctx.emit({ ...base(order), type: 'retrying', ...says('retrying', { id, reason: failureOf(error) }), detail: { step: where } });
     return;
   }
   await step(ctx, id, entry, { phase: 'failed', delivery: undefined });
-  ctx.emit({ ...base(order), type: 'failed', message: `${id}: not delivered, ${reason(error)}; deliver it by hand`, detail: { step: where } });
+  ctx.emit({ ...base(order), type: 'failed', ...says('failed', { id, reason: failureOf(error) }), detail: { step: where } });
 }
 
 /**
@@ -164,15 +165,15 @@ export async function resumeDelivery(ctx: RuleContext, id: string, entry: Journa
   try {
     order = await ctx.client.orders.get(id);
   } catch (error) {
-    ctx.emit({ rule: 'deliver', type: 'error', order: id, message: `${id}: cannot read it to resume its delivery (${reason(error)}); trying again next round` });
+    ctx.emit({ rule: 'deliver', type: 'error', order: id, ...says('cannotResume', { id, reason: failureOf(error) }) });
     return;
   }
-  ctx.emit({ rule: 'deliver', type: 'resumed', order: id, card: order.number, message: `${id}: resuming its delivery from step ${entry.phase} (now ${order.status})` });
+  ctx.emit({ rule: 'deliver', type: 'resumed', order: id, card: order.number, ...says('resumed', { id, phase: entry.phase, status: order.status }) });
   if (order.status !== 'awaiting_delivery') {
     const delivered = order.status === 'delivered' || order.status === 'completed';
     // Reported before the journal closes the order: a crash between the two reports it again on
     // the next start instead of never.
-    ctx.emit({ rule: 'deliver', type: delivered ? 'already-delivered' : 'skipped', order: id, card: order.number, message: delivered ? `${id} was already delivered before the restart` : `${id}: not delivered, it is ${order.status} now` });
+    ctx.emit({ rule: 'deliver', type: delivered ? 'already-delivered' : 'skipped', order: id, card: order.number, ...(delivered ? says('alreadyDelivered', { id }) : says('notAwaiting', { id, status: order.status })) });
     entry.phase = delivered ? 'done' : 'skipped';
     entry.delivery = undefined;
     entry.at = new Date().toISOString();
@@ -183,7 +184,7 @@ export async function resumeDelivery(ctx: RuleContext, id: string, entry: Journa
   if (!picked) {
     entry.phase = 'failed';
     await ctx.save();
-    ctx.emit({ rule: 'deliver', type: 'failed', order: id, message: `${id}: its rule ${entry.rule} is no longer in the config; deliver it by hand` });
+    ctx.emit({ rule: 'deliver', type: 'failed', order: id, ...says('ruleGone', { id, rule: entry.rule }) });
     return;
   }
   await deliverOrder(ctx, order, picked, entry.rule);

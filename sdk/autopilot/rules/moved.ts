@@ -12,43 +12,45 @@
  */
 import type { Order } from '../../records.ts';
 import type { RuleContext } from '../context.ts';
-import { missedKey, missedMessage, slaKey } from './deadline.ts';
+import { missedKey, missedSays, slaKey } from './deadline.ts';
+import { says, type AutopilotSay } from '../words.ts';
 
 type Moved = Pick<Order, 'id' | 'number' | 'status' | 'deliverBy' | 'updatedAt'>;
 
 /** Refunded after its delivery deadline had passed (the marketplace's refund of a late order). */
 const refundedLate = (order: Moved): boolean => order.status === 'refunded' && order.deliverBy !== null && Date.parse(order.deliverBy) <= Date.parse(order.updatedAt);
 
-/** The line for an order that moved, or undefined when the status is not one reported. */
-export function movedMessage(order: Moved): string | undefined {
-  const at = `#${order.number}`;
+/** The words for an order that moved, or undefined when the status is not one reported. */
+export function movedSays(order: Moved): { say: AutopilotSay; message: string } | undefined {
+  const values = { id: order.id, number: order.number };
   switch (order.status) {
     case 'refunded':
-      return refundedLate(order)
-        ? `${order.id} (${at}) was refunded: its delivery deadline ${order.deliverBy} passed before it was delivered`
-        : `${order.id} (${at}) was refunded to the buyer (a dispute or the marketplace)`;
+      return refundedLate(order) ? says('refundedLate', { ...values, deliverBy: order.deliverBy }) : says('refunded', values);
     case 'cancelled':
-      return `${order.id} (${at}) was cancelled by the buyer`;
+      return says('cancelled', values);
     case 'disputed':
-      return `${order.id} (${at}) is disputed by the buyer: answer the dispute (seller orders dispute-reply ${order.id})`;
+      return says('disputedByBuyer', values);
     default:
       return undefined;
   }
 }
 
+/** The line for an order that moved, or undefined when the status is not one reported. */
+export const movedMessage = (order: Moved): string | undefined => movedSays(order)?.message;
+
 export async function reportMoved(ctx: RuleContext, order: Order): Promise<void> {
-  const message = movedMessage(order);
-  if (message === undefined) return;
+  const said = movedSays(order);
+  if (said === undefined) return;
   // The deadline guard warns about disputes itself when asked to.
   if (order.status === 'disputed' && ctx.config.deadline?.disputes) return;
   const seen = ctx.state.moved[order.id];
   if (seen !== undefined && seen.split(' ')[0] === order.status) return;
   ctx.state.moved[order.id] = `${order.status} ${new Date().toISOString()}`;
-  ctx.emit({ rule: 'orders', type: order.status, order: order.id, card: order.number, message, dryRun: ctx.dryRun || undefined, detail: { status: order.status, deliverBy: order.deliverBy } });
+  ctx.emit({ rule: 'orders', type: order.status, order: order.id, card: order.number, ...said, dryRun: ctx.dryRun || undefined, detail: { status: order.status, deliverBy: order.deliverBy } });
   const deadline = order.deliverBy;
   if (refundedLate(order) && ctx.config.deadline && deadline !== null && ctx.state.warned[order.id] !== missedKey(deadline) && ctx.state.warned[order.id] !== slaKey(deadline)) {
     ctx.state.warned[order.id] = missedKey(deadline);
-    ctx.emit({ rule: 'deadline', type: 'missed', order: order.id, card: order.number, message: missedMessage(order), dryRun: ctx.dryRun || undefined, detail: { deliverBy: deadline } });
+    ctx.emit({ rule: 'deadline', type: 'missed', order: order.id, card: order.number, ...missedSays(order), dryRun: ctx.dryRun || undefined, detail: { deliverBy: deadline } });
   }
   await ctx.save();
 }

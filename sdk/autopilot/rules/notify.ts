@@ -1,7 +1,8 @@
 /** Sends a warning or an alert to the rule's `notify` command or hook (besides the status line). */
 import type { Notify } from '../config.ts';
 import { runAction } from '../actions.ts';
-import { reason, type RuleContext } from '../context.ts';
+import type { RuleContext } from '../context.ts';
+import { failureOf, says } from '../words.ts';
 import type { AutopilotRuleName } from '../events.ts';
 
 export async function notify(ctx: RuleContext, rule: AutopilotRuleName, target: Notify | undefined, input: Record<string, unknown>): Promise<void> {
@@ -12,6 +13,6 @@ export async function notify(ctx: RuleContext, rule: AutopilotRuleName, target: 
   try {
     await runAction(target, input, env, ctx.signal);
   } catch (error) {
-    ctx.emit({ rule, type: 'notify-failed', message: `the ${rule} notification failed: ${reason(error)}`, detail: { for: input.type } });
+    ctx.emit({ rule, type: 'notify-failed', ...says('notifyFailed', { rule, reason: failureOf(error) }), detail: { for: input.type } });
   }
 }

@@ -10,7 +10,8 @@ import type { Message, Order } from '../../records.ts';
 import { hasContacts } from '../../contacts.ts';
 import { isRejected } from '../../errors.ts';
 import type { AutopilotConfig } from '../config.ts';
-import { idempotencyKey, reason, type RuleContext } from '../context.ts';
+import { idempotencyKey, type RuleContext } from '../context.ts';
+import { failureOf, refusalOf, says } from '../words.ts';
 
 type Template = NonNullable<AutopilotConfig['replies']>['templates'][number];
 
@@ -52,7 +53,7 @@ export async function runOrderReplies(ctx: RuleContext, order: Order): Promise<v
   try {
     full = await ctx.client.orders.get(order.id);
   } catch (error) {
-    ctx.emit({ rule: 'replies', type: 'error', order: order.id, message: `${order.id}: cannot read its messages (${reason(error)})` });
+    ctx.emit({ rule: 'replies', type: 'error', order: order.id, ...says('cannotReadMessages', { id: order.id, reason: failureOf(error) }) });
     return;
   }
   const memory = ctx.state.replies[order.id];
@@ -69,26 +70,26 @@ export async function runOrderReplies(ctx: RuleContext, order: Order): Promise<v
   if (decided.kind === 'capped') {
     remember(memory?.count ?? 0);
     await ctx.save();
-    ctx.emit({ rule: 'replies', type: 'capped', order: order.id, card: order.number, message: `${order.id}: already answered ${memory?.count ?? 0} time(s); this message is left to you` });
+    ctx.emit({ rule: 'replies', type: 'capped', order: order.id, card: order.number, ...says('capped', { id: order.id, count: memory?.count ?? 0 }) });
     return;
   }
   if (hasContacts(decided.template.text)) return; // checked at load; never send one that slipped through
   if (ctx.dryRun) {
-    ctx.emit({ rule: 'replies', type: 'would-reply', order: order.id, card: order.number, dryRun: true, message: `${order.id}: would answer with ${decided.name}` });
+    ctx.emit({ rule: 'replies', type: 'would-reply', order: order.id, card: order.number, dryRun: true, ...says('wouldReply', { id: order.id, name: decided.name }) });
     return;
   }
   try {
     await ctx.client.orders.message(order.id, { text: decided.template.text }, { idempotencyKey: idempotencyKey('replies', order.id, decided.message) });
     remember((memory?.count ?? 0) + 1);
     await ctx.save();
-    ctx.emit({ rule: 'replies', type: 'replied', order: order.id, card: order.number, message: `${order.id}: answered with ${decided.name}`, detail: { template: decided.name } });
+    ctx.emit({ rule: 'replies', type: 'replied', order: order.id, card: order.number, ...says('replied', { id: order.id, name: decided.name }), detail: { template: decided.name } });
   } catch (error) {
     if (isRejected(error)) {
       remember(memory?.count ?? 0);
       await ctx.save();
-      ctx.emit({ rule: 'replies', type: 'refused', order: order.id, message: `${order.id}: reply refused (${error.refusal.kind})`, detail: { refusal: error.refusal.kind } });
+      ctx.emit({ rule: 'replies', type: 'refused', order: order.id, ...says('replyRefused', { id: order.id, refusal: refusalOf(error.refusal) }), detail: { refusal: error.refusal.kind } });
     } else {
-      ctx.emit({ rule: 'replies', type: 'error', order: order.id, message: `${order.id}: reply failed (${reason(error)}); trying again on its next change` });
+      ctx.emit({ rule: 'replies', type: 'error', order: order.id, ...says('replyFailed', { id: order.id, reason: failureOf(error) }) });
     }
   }
 }
@@ -101,7 +102,7 @@ export async function runQuestionReplies(ctx: RuleContext): Promise<void> {
   try {
     items = (await ctx.client.questions.list({ onlyUnanswered: true, limit: 100 })).items;
   } catch (error) {
-    ctx.emit({ rule: 'replies', type: 'error', message: `cannot list the questions (${reason(error)})` });
+    ctx.emit({ rule: 'replies', type: 'error', ...says('cannotListQuestions', { reason: failureOf(error) }) });
     return;
   }
   let changed = false;
@@ -114,16 +115,16 @@ export async function runQuestionReplies(ctx: RuleContext): Promise<void> {
       continue;
     }
     if (ctx.dryRun) {
-      ctx.emit({ rule: 'replies', type: 'would-answer', card: question.number, dryRun: true, message: `question ${question.id} on #${question.number}: would answer with ${found.name}` });
+      ctx.emit({ rule: 'replies', type: 'would-answer', card: question.number, dryRun: true, ...says('wouldAnswer', { question: question.id, card: question.number, name: found.name }) });
       continue;
     }
     try {
       await ctx.client.questions.answer(question.id, { text: found.template.text }, { idempotencyKey: idempotencyKey('replies', question.id) });
       ctx.state.questions[question.id] = found.name;
       changed = true;
-      ctx.emit({ rule: 'replies', type: 'answered', card: question.number, message: `question ${question.id} on #${question.number}: answered with ${found.name}`, detail: { template: found.name, question: question.id } });
+      ctx.emit({ rule: 'replies', type: 'answered', card: question.number, ...says('answered', { question: question.id, card: question.number, name: found.name }), detail: { template: found.name, question: question.id } });
     } catch (error) {
-      ctx.emit({ rule: 'replies', type: 'error', card: question.number, message: `question ${question.id}: not answered (${reason(error)})` });
+      ctx.emit({ rule: 'replies', type: 'error', card: question.number, ...says('questionFailed', { question: question.id, reason: failureOf(error) }) });
     }
   }
   if (changed) await ctx.save();

@@ -7,7 +7,8 @@
  * `--dry-run` prints the change and writes nothing.
  */
 import type { Card, CardUpdate } from '../../records.ts';
-import { idempotencyKey, reason, type RuleContext } from '../context.ts';
+import { idempotencyKey, type RuleContext } from '../context.ts';
+import { AUTOPILOT_WORDS, failureOf, part, says } from '../words.ts';
 
 export interface RepriceCard {
   floor: number;
@@ -16,7 +17,10 @@ export interface RepriceCard {
   maxStepRub?: number | undefined;
 }
 
-/** The price to set now, or `null` to leave it; `why` says what decided. */
+/** What decided a change: the floor or the ceiling stopped it, or it moved toward the usual price (its words: `why.<toward>` in words.ts). */
+export type RepriceToward = 'floor' | 'ceiling' | 'usual';
+
+/** The price to set now, or `null` to leave it; `why` says what decided, and `toward`, for a change, as data. */
 export function repriceStep(
   current: number,
   usual: number | null,
@@ -24,7 +28,7 @@ export function repriceStep(
   lastChangeMs: number | undefined,
   nowMs: number,
   intervalMs: number,
-): { after: number | null; why: string } {
+): { after: number | null; why: string; toward?: RepriceToward } {
   if (lastChangeMs !== undefined && nowMs - lastChangeMs < intervalMs) return { after: null, why: 'changed less than an interval ago' };
   if (usual === null) return { after: null, why: 'no usual price (fewer than three live cards)' };
   const target = Math.min(cfg.ceiling, Math.max(cfg.floor, usual + cfg.offsetRub));
@@ -33,7 +37,8 @@ export function repriceStep(
   // A price outside the bounds (set by hand) is brought inside them.
   after = Math.min(cfg.ceiling, Math.max(cfg.floor, after));
   if (after === current) return { after: null, why: target === cfg.floor ? 'at the floor' : target === cfg.ceiling ? 'at the ceiling' : 'at the target' };
-  return { after, why: after === cfg.floor ? 'stopped at the floor' : after === cfg.ceiling ? 'stopped at the ceiling' : 'toward the usual price' };
+  const toward: RepriceToward = after === cfg.floor ? 'floor' : after === cfg.ceiling ? 'ceiling' : 'usual';
+  return { after, why: AUTOPILOT_WORDS[`why.${toward}`], toward };
 }
 
 /** The whole PATCH body of a card with another price (PATCH replaces every editable field). */
@@ -73,21 +78,21 @@ export async function runReprice(ctx: RuleContext): Promise<void> {
       card = await ctx.client.listings.get(item.card);
       usual = (await ctx.client.catalog.usualPrice({ service: card.service, productType: card.productType })).usualPriceRub;
     } catch (error) {
-      ctx.emit({ rule: 'reprice', type: 'error', card: item.card, message: `#${item.card}: cannot read the card or its usual price (${reason(error)})` });
+      ctx.emit({ rule: 'reprice', type: 'error', card: item.card, ...says('cannotReadPrice', { card: item.card, reason: failureOf(error) }) });
       continue;
     }
-    const { after, why } = repriceStep(card.priceRub, usual, item, lastMs, ctx.now(), intervalMs);
-    if (after === null) continue;
+    const { after, why, toward } = repriceStep(card.priceRub, usual, item, lastMs, ctx.now(), intervalMs);
+    if (after === null || toward === undefined) continue;
     const detail = { before: card.priceRub, after, usual, floor: item.floor, ceiling: item.ceiling };
-    const message = `#${item.card}: ${card.priceRub} → ${after} RUB (usual ${usual}, floor ${item.floor}, ceiling ${item.ceiling}; ${why})`;
+    const said = says('repriced', { card: item.card, before: card.priceRub, after, usual, floor: item.floor, ceiling: item.ceiling, why: part(`why.${toward}`) });
     if (ctx.dryRun) {
-      ctx.emit({ rule: 'reprice', type: 'would-reprice', card: item.card, dryRun: true, message, detail });
+      ctx.emit({ rule: 'reprice', type: 'would-reprice', card: item.card, dryRun: true, ...said, detail });
       continue;
     }
     try {
       await ctx.client.listings.update(item.card, updateOf(card, after), { idempotencyKey: idempotencyKey('reprice', item.card, card.updatedAt, after) });
     } catch (error) {
-      ctx.emit({ rule: 'reprice', type: 'error', card: item.card, message: `#${item.card}: price not changed (${reason(error)})`, detail });
+      ctx.emit({ rule: 'reprice', type: 'error', card: item.card, ...says('priceNotChanged', { card: item.card, reason: failureOf(error) }), detail });
       continue;
     }
     const at = new Date(ctx.now()).toISOString();
@@ -96,8 +101,8 @@ export async function runReprice(ctx: RuleContext): Promise<void> {
     try {
       await audit(cfg.auditLog, { at, card: item.card, service: card.service, productType: card.productType, ...detail, why });
     } catch (error) {
-      ctx.emit({ rule: 'reprice', type: 'error', card: item.card, message: `#${item.card}: the audit log could not be written (${reason(error)})` });
+      ctx.emit({ rule: 'reprice', type: 'error', card: item.card, ...says('auditFailed', { card: item.card, reason: failureOf(error) }) });
     }
-    ctx.emit({ rule: 'reprice', type: 'repriced', card: item.card, message, detail });
+    ctx.emit({ rule: 'reprice', type: 'repriced', card: item.card, ...said, detail });
   }
 }

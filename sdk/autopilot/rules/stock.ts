@@ -6,7 +6,8 @@
  * whose auto-delivery the seller turned off while it had stock, is never touched.
  */
 import type { Card } from '../../records.ts';
-import { idempotencyKey, reason, type RuleContext } from '../context.ts';
+import { idempotencyKey, type RuleContext } from '../context.ts';
+import { failureOf, says } from '../words.ts';
 import { notify } from './notify.ts';
 
 export interface StockMemory {
@@ -47,29 +48,29 @@ export async function runStockCare(ctx: RuleContext): Promise<void> {
     try {
       card = await ctx.client.listings.get(item.card);
     } catch (error) {
-      ctx.emit({ rule: 'stock', type: 'error', card: item.card, message: `#${item.card}: cannot read the card (${reason(error)})` });
+      ctx.emit({ rule: 'stock', type: 'error', card: item.card, ...says('cannotReadCard', { card: item.card, reason: failureOf(error) }) });
       continue;
     }
     const key = String(item.card);
     const decided = stockStep(card, item, ctx.state.stock[key]);
     if (decided.low) {
-      ctx.emit({ rule: 'stock', type: 'low', card: item.card, message: `#${item.card}: ${card.stock.free} free unit${card.stock.free === 1 ? '' : 's'} left (alert at ${item.lowAt})`, detail: { free: card.stock.free } });
+      ctx.emit({ rule: 'stock', type: 'low', card: item.card, ...says('low', { card: item.card, count: card.stock.free, lowAt: item.lowAt ?? null }), detail: { free: card.stock.free } });
       await notify(ctx, 'stock', cfg.notify, { type: 'low', card: item.card, free: card.stock.free });
     }
     if (decided.reenable) {
       if (ctx.dryRun) {
-        ctx.emit({ rule: 'stock', type: 'would-reenable', card: item.card, dryRun: true, message: `#${item.card}: refilled (${card.stock.free} free): would switch auto-delivery back on` });
+        ctx.emit({ rule: 'stock', type: 'would-reenable', card: item.card, dryRun: true, ...says('wouldReenable', { card: item.card, free: card.stock.free }) });
       } else {
         try {
           await ctx.client.listings.setState(item.card, { active: true, autoIssue: true }, { idempotencyKey: idempotencyKey('stock', item.card, card.updatedAt) });
           decided.memory.offByStock = false;
-          ctx.emit({ rule: 'stock', type: 'reenabled', card: item.card, message: `#${item.card}: refilled (${card.stock.free} free): auto-delivery is on again`, detail: { free: card.stock.free } });
+          ctx.emit({ rule: 'stock', type: 'reenabled', card: item.card, ...says('reenabled', { card: item.card, free: card.stock.free }), detail: { free: card.stock.free } });
         } catch (error) {
-          ctx.emit({ rule: 'stock', type: 'error', card: item.card, message: `#${item.card}: could not switch auto-delivery back on (${reason(error)})` });
+          ctx.emit({ rule: 'stock', type: 'error', card: item.card, ...says('cannotReenable', { card: item.card, reason: failureOf(error) }) });
         }
       }
     } else if (decided.memory.offByStock && !ctx.state.stock[key]?.offByStock) {
-      ctx.emit({ rule: 'stock', type: 'out', card: item.card, message: `#${item.card}: out of stock, auto-delivery is off until a refill` });
+      ctx.emit({ rule: 'stock', type: 'out', card: item.card, ...says('out', { card: item.card }) });
     }
     ctx.state.stock[key] = decided.memory;
   }
