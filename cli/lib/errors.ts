@@ -138,8 +138,8 @@ function detailOf(error: SellerError): string {
   return detailMessage(error.detail) ?? stripCode(error.message);
 }
 
-/** No answer: where the call went and the system's code, or the time limit (data of the SDK's error, not its English). */
-function connectionWords(error: ConnectionError): string {
+/** No answer: where the call went and the system's code, or the time limit (data of the SDK's error, not its English; the autopilot's failures carry the same). */
+export function connectionWords(error: Pick<ConnectionError, 'timedOut' | 'timeoutMs' | 'origin' | 'errno'>): string {
   if (error.timedOut) return error.timeoutMs === undefined ? t('errors.detail.timedOut') : t('errors.detail.timedOutIn', { seconds: error.timeoutMs / 1000 });
   if (error.origin === undefined) return t('errors.detail.connection');
   return error.errno === undefined ? t('errors.detail.connectionTo', { origin: error.origin }) : t('errors.detail.connectionToWhy', { origin: error.origin, errno: error.errno });

@@ -55,7 +55,7 @@ export const AUTOPILOT_WORDS = {
   cannotReadPrice: '#{{card}}: cannot read the card or its usual price ({{reason}})',
   priceNotChanged: '#{{card}}: price not changed ({{reason}})',
   auditFailed: '#{{card}}: the audit log could not be written ({{reason}})',
-  repriced: '#{{card}}: {{before}} → {{after}} RUB (usual {{usual}}, floor {{floor}}, ceiling {{ceiling}}; {{why}})',
+  repriced: '#{{card}}: {{before}} → {{after}} RUB (usual {{usual}}, floor {{floor}}, ceiling {{ceiling}}; {{toward}})',
   'why.floor': 'stopped at the floor',
   'why.ceiling': 'stopped at the ceiling',
   'why.usual': 'toward the usual price',
@@ -142,6 +142,7 @@ export const AUTOPILOT_VALUES = {
   filtered: 'part',
   dry: 'part',
   from: 'part',
+  toward: 'part',
 } as const;
 
 export type AutopilotValueName = keyof typeof AUTOPILOT_VALUES;

@@ -84,7 +84,7 @@ export async function runReprice(ctx: RuleContext): Promise<void> {
     const { after, why, toward } = repriceStep(card.priceRub, usual, item, lastMs, ctx.now(), intervalMs);
     if (after === null || toward === undefined) continue;
     const detail = { before: card.priceRub, after, usual, floor: item.floor, ceiling: item.ceiling };
-    const said = says('repriced', { card: item.card, before: card.priceRub, after, usual, floor: item.floor, ceiling: item.ceiling, why: part(`why.${toward}`) });
+    const said = says('repriced', { card: item.card, before: card.priceRub, after, usual, floor: item.floor, ceiling: item.ceiling, toward: part(`why.${toward}`) });
     if (ctx.dryRun) {
       ctx.emit({ rule: 'reprice', type: 'would-reprice', card: item.card, dryRun: true, ...said, detail });
       continue;
