@@ -84,6 +84,13 @@ function sayIt(say: AutopilotSay, short: boolean): string {
   return t(key, values);
 }
 
+/** Whether the event's words start with its rule and type (`autopilot started: …`), which the line's columns already say. */
+export function repeatsColumns(event: AutopilotEvent): boolean {
+  if (isSay(event.say) && knows(event.say)) return has(`${SHORT}.${event.say.form}`);
+  // i18next-instrument-ignore-next-line: the SDK's English words a line starts with, matched
+  return event.message.startsWith(`${event.rule} ${event.type}`);
+}
+
 /**
  * The event's message for people in the active language; `short`: without the rule and type it
  * starts with (`autopilot started: …` under the columns `autopilot started`).

@@ -24,7 +24,7 @@ import { note } from '../lib/output.ts';
 import { language, t } from '../i18n/index.ts';
 import { clockTime } from '../i18n/format.ts';
 import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
-import { eventMessage, eventType } from './autopilot-lines.ts';
+import { eventMessage, eventType, repeatsColumns } from './autopilot-lines.ts';
 
 export interface AutopilotCliOptions {
   config: string;
@@ -88,10 +88,8 @@ export async function runAutopilotCommand(opts: AutopilotCliOptions, deps: Deps)
 export function eventLine(event: AutopilotEvent): string {
   // English keeps the line it always printed; other languages show the time by the locale and --utc.
   const time = language() === 'en' ? new Date(event.at).toTimeString().slice(0, 8) : clockTime(Date.parse(event.at));
-  // i18next-instrument-ignore-next-line: the SDK's English words a line starts with, matched
-  const repeats = event.message.startsWith(`${event.rule} ${event.type}`);
   // i18next-instrument-ignore-next-line: the columns of the line; each is translated
-  return `${time}  ${event.rule.padEnd(9)} ${eventType(event.type).padEnd(14)} ${eventMessage(event, repeats)}`;
+  return `${time}  ${event.rule.padEnd(9)} ${eventType(event.type).padEnd(14)} ${eventMessage(event, repeatsColumns(event))}`;
 }
 
 /** Event types counted in the panel's header. */

@@ -215,7 +215,7 @@ describe('repricing', () => {
   const hour = 3_600_000;
 
   it('never goes below the floor nor above the ceiling', () => {
-    expect(repriceStep(500, 325, cfg, undefined, 0, hour)).toEqual({ after: 400, why: 'stopped at the floor' });
+    expect(repriceStep(500, 325, cfg, undefined, 0, hour)).toEqual({ after: 400, why: 'stopped at the floor', toward: 'floor' });
     expect(repriceStep(400, 325, cfg, undefined, 0, hour)).toEqual({ after: null, why: 'at the floor' });
     expect(repriceStep(500, 5000, cfg, undefined, 0, hour)).toMatchObject({ after: 900 });
     expect(repriceStep(300, 100, cfg, undefined, 0, hour)).toMatchObject({ after: 400 }); // a price under the floor is lifted
