@@ -74,7 +74,7 @@ describe('seller autopilot under LANG=ru_RU.UTF-8', () => {
 
     const id = await buy(cards.subs);
     const delivered = await until('delivery', run, () => run.line(new RegExp(`${id} .*выдан по правилу subs`)));
-    expect(delivered).toMatch(new RegExp(`deliver   выдан\\s+${id} \\(№${cards.subs} subscription\\) выдан по правилу subs$`));
+    expect(delivered).toMatch(new RegExp(`deliver   выдан\\s+${id} \\(№${cards.subs} подписка\\) выдан по правилу subs$`));
 
     // The usual price of netflix codes is 1275 (the median, ours at 1500 among them): the reprice moves to it, in roubles.
     const repriced = await until('reprice', run, () => run.line(/^\S+  reprice /));
@@ -105,8 +105,11 @@ describe('seller autopilot under LANG=ru_RU.UTF-8', () => {
     const line = await until('start', run, () => run.stdout.split('\n').find((l) => l.includes('"started"')));
     run.child.kill('SIGINT');
     await run.closed;
-    const event = JSON.parse(line) as { message: string; dryRun?: boolean };
+    const event = JSON.parse(line) as { message: string; dryRun?: boolean; say?: { form: string; values: Record<string, unknown> } };
     expect(event.message).toMatch(/^autopilot started \(dry run: nothing is changed\): deliver, deadline, stock, reprice; resuming from /);
+    // The words as data beside the English: the form, and raw values (a list of rules, the parts by their forms, an ISO time).
+    expect(event.say).toMatchObject({ form: 'started', values: { dry: { form: 'dryRun' }, rules: ['deliver', 'deadline', 'stock', 'reprice'], from: { form: 'resumingFrom' } } });
+    expect(Date.parse((event.say!.values['from'] as { values: { since: string } }).values.since)).not.toBeNaN();
     expect(run.stdout).not.toMatch(/[а-яё]/i);
   }, 60_000);
 });
