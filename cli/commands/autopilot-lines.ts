@@ -16,14 +16,11 @@ import { contactWord } from '../i18n/contacts.ts';
 import { detailWords, refusalWords } from '../i18n/error-words.ts';
 import { connectionWords } from '../lib/errors.ts';
 import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
-import { AUTOPILOT_VALUES, type AutopilotFailure, type AutopilotSay, type AutopilotValueKind } from '../../sdk/autopilot/words.ts';
+import { AUTOPILOT_VALUES, isSay, type AutopilotFailure, type AutopilotSay, type AutopilotValueKind } from '../../sdk/autopilot/words.ts';
 
 const EVENTS = 'autopilot.events';
 /** The words of a form under the columns that already say the rule and type (`autopilot started`). */
 const SHORT = 'autopilot.short';
-
-const isSay = (value: unknown): value is AutopilotSay =>
-  typeof value === 'object' && value !== null && typeof (value as AutopilotSay).form === 'string' && typeof (value as AutopilotSay).values === 'object' && (value as AutopilotSay).values !== null;
 
 /** The catalogue has the form (a plural one as its `_other`). */
 const knownForm = (form: string): boolean => has(`${EVENTS}.${form}`) || has(`${EVENTS}.${form}_other`);
@@ -33,8 +30,9 @@ export function knows(say: AutopilotSay): boolean {
   return knownForm(say.form) && Object.values(say.values).every((value) => !isSay(value) || knows(value));
 }
 
-/** A failure in words: a refusal's, a service failure's by its code, else the English it came with. */
-export function failureWords(failure: AutopilotFailure): string {
+/** A failure in words: its own words (an action's), a refusal's, a service failure's by its code, else the English it came with. */
+export function failureWords(failure: AutopilotFailure, short = false): string {
+  if (isSay(failure.say) && knows(failure.say)) return sayIt(failure.say, short);
   if (failure.refusal && typeof failure.refusal.kind === 'string') return refusalWords(failure.refusal) ?? failure.message;
   if (failure.code === 'connection') return connectionWords(failure as Parameters<typeof connectionWords>[0]);
   if (typeof failure.code === 'string') {

@@ -8,6 +8,7 @@
  * the last of a hook's answer), bounded and on one line ({@link lastLines}). What a command writes
  * to stderr is read only for that, and only its tail is kept; a successful action's is dropped.
  */
+import { englishOf, part, type AutopilotSay } from './words.ts';
 
 export interface ActionSpec {
   command?: string | undefined;
@@ -18,12 +19,17 @@ export interface ActionSpec {
 
 export class ActionError extends Error {
   override name = 'ActionError';
+  /** What failed, as data: a form `action.*` of words.ts and its values (with the output, `action.output`); undefined when made from a bare message. */
+  readonly say: AutopilotSay | undefined;
   constructor(
-    message: string,
+    /** What failed: its words as data (`part('action.exitCode', { exitCode: 3 })`), or a message in English. */
+    what: string | AutopilotSay,
     /** The last lines of the command's stderr (or of a hook's answer), on one line; undefined when it wrote nothing. */
     readonly output?: string | undefined,
   ) {
-    super(output ? `${message}: ${output}` : message);
+    const said = typeof what === 'string' ? undefined : output ? part('action.output', { action: what, output }) : what;
+    super(said ? englishOf(said) : output ? `${what as string}: ${output}` : (what as string));
+    this.say = said;
   }
 }
 
@@ -51,7 +57,7 @@ export function lastLines(text: string): string | undefined {
 export async function runAction(spec: ActionSpec, input: unknown, env: Record<string, string>, signal?: AbortSignal): Promise<string> {
   if (spec.command !== undefined) return runCommand(spec.command, input, env, spec.timeoutSeconds * 1000);
   if (spec.hook !== undefined) return callHook(spec.hook, spec.headers ?? {}, input, spec.timeoutSeconds * 1000, signal);
-  throw new ActionError('the action has neither a command nor a hook');
+  throw new ActionError(part('action.none'));
 }
 
 async function runCommand(command: string, input: unknown, env: Record<string, string>, timeoutMs: number): Promise<string> {
@@ -80,14 +86,14 @@ async function runCommand(command: string, input: unknown, env: Record<string, s
     });
     child.once('error', (error) => {
       clearTimeout(timer);
-      reject(new ActionError(`the command could not start: ${error.message}`));
+      reject(new ActionError(part('action.cannotStart', { why: error.message })));
     });
     child.once('close', (code, killedBy) => {
       clearTimeout(timer);
       const said = lastLines(err);
-      if (timedOut) reject(new ActionError(`the command timed out after ${timeoutMs / 1000} s`, said));
-      else if (killedBy) reject(new ActionError(`the command was killed by ${killedBy}`, said));
-      else if (code !== 0) reject(new ActionError(`the command failed with exit code ${code}`, said));
+      if (timedOut) reject(new ActionError(part('action.timedOut', { seconds: timeoutMs / 1000 }), said));
+      else if (killedBy) reject(new ActionError(part('action.killed', { signal: killedBy }), said));
+      else if (code !== 0) reject(new ActionError(part('action.exitCode', { exitCode: code }), said));
       else resolve(out.trim());
     });
     child.stdin.on('error', () => {}); // the command need not read its input
@@ -106,12 +112,12 @@ async function callHook(url: string, headers: Record<string, string>, input: unk
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
   } catch (error) {
-    if (timeout.aborted) throw new ActionError(`the hook did not answer within ${timeoutMs / 1000} s`);
+    if (timeout.aborted) throw new ActionError(part('action.hookTimedOut', { seconds: timeoutMs / 1000 }));
     const why = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    throw new ActionError(`the hook could not be reached: ${why}`);
+    throw new ActionError(part('action.hookUnreachable', { why }));
   }
   const text = await res.text();
-  if (!res.ok) throw new ActionError(`the hook answered HTTP ${res.status}`, lastLines(text.slice(-STDERR_KEPT)));
+  if (!res.ok) throw new ActionError(part('action.hookStatus', { httpStatus: res.status }), lastLines(text.slice(-STDERR_KEPT)));
   return text.trim();
 }
 
@@ -129,16 +135,16 @@ export function parseDelivery(text: string): DeliveryOutput {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ActionError('the action did not answer JSON ({"nextChargeDay"?, "note"?, "secret"?})');
+    throw new ActionError(part('action.notJson'));
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ActionError('the action did not answer a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ActionError(part('action.notObject'));
   const out: DeliveryOutput = {};
   for (const [key, field] of Object.entries(value)) {
-    if (!['nextChargeDay', 'note', 'secret'].includes(key)) throw new ActionError(`the action answered an unknown field "${key}"`);
+    if (!['nextChargeDay', 'note', 'secret'].includes(key)) throw new ActionError(part('action.unknownField', { field: key }));
     if (field === null || field === undefined) continue;
-    if (typeof field !== 'string') throw new ActionError(`the action's "${key}" is not a string`);
+    if (typeof field !== 'string') throw new ActionError(part('action.notString', { field: key }));
     out[key as keyof DeliveryOutput] = field;
   }
-  if (out.nextChargeDay !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(out.nextChargeDay)) throw new ActionError('the action\'s "nextChargeDay" is not YYYY-MM-DD');
+  if (out.nextChargeDay !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(out.nextChargeDay)) throw new ActionError(part('action.nextChargeFormat'));
   return out;
 }

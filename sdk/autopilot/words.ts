@@ -13,7 +13,6 @@
  */
 import { SellerError, RejectedError, ConnectionError } from '../errors.ts';
 import { CONTACT_WORDS } from '../contact-words.ts';
-import { ActionError } from './actions.ts';
 import { reason } from './context.ts';
 
 /** The English of every form. A form whose words depend on a number gives them per English plural category of its `count`. */
@@ -81,6 +80,23 @@ export const AUTOPILOT_WORDS = {
   webhookEvent: '{{event}} ({{delivery}}): polling now',
   webhookRefused: 'a delivery was refused: {{why}} (wrong secret, or not from the marketplace)',
   listening: 'listening for webhook deliveries at {{url}} (polling stays the source)',
+  // what failed in an action (a deliver command or hook, a notification): a failure's own words
+  'action.none': 'the action has neither a command nor a hook',
+  'action.cannotStart': 'the command could not start: {{why}}',
+  'action.timedOut': 'the command timed out after {{seconds}} s',
+  'action.killed': 'the command was killed by {{signal}}',
+  'action.exitCode': 'the command failed with exit code {{exitCode}}',
+  'action.hookTimedOut': 'the hook did not answer within {{seconds}} s',
+  'action.hookUnreachable': 'the hook could not be reached: {{why}}',
+  'action.hookStatus': 'the hook answered HTTP {{httpStatus}}',
+  'action.output': '{{action}}: {{output}}',
+  'action.notJson': 'the action did not answer JSON ({"nextChargeDay"?, "note"?, "secret"?})',
+  'action.notObject': 'the action did not answer a JSON object',
+  'action.unknownField': 'the action answered an unknown field "{{field}}"',
+  'action.notString': 'the action\'s "{{field}}" is not a string',
+  'action.nextChargeFormat': 'the action\'s "nextChargeDay" is not YYYY-MM-DD',
+  'action.nextChargeNotDate': 'the action\'s "nextChargeDay" {{day}} is not a real date',
+  'action.nextChargePast': 'the action\'s "nextChargeDay" {{day}} is in the past (the service\'s today is {{today}})',
   // the runner
   started: 'autopilot started{{dry}}: {{rules}}; {{from}}',
   dryRun: ' (dry run: nothing is changed)',
@@ -116,7 +132,14 @@ export const AUTOPILOT_VALUES = {
   delivery: 'text',
   url: 'text',
   why: 'text',
+  signal: 'text',
+  output: 'text',
+  field: 'text',
+  day: 'text',
+  today: 'text',
   number: 'number',
+  exitCode: 'number',
+  httpStatus: 'number',
   card: 'number',
   lowAt: 'number',
   free: 'number',
@@ -143,6 +166,7 @@ export const AUTOPILOT_VALUES = {
   dry: 'part',
   from: 'part',
   toward: 'part',
+  action: 'part',
 } as const;
 
 export type AutopilotValueName = keyof typeof AUTOPILOT_VALUES;
@@ -177,13 +201,22 @@ export interface AutopilotFailure {
   timeoutMs?: number | undefined;
   /** A failed action (a deliver command or hook, a notification): its last output lines, as it wrote them. */
   output?: string | undefined;
+  /** The failure's own words as data, when it has them (an action's: a form `action.*`). */
+  say?: AutopilotSay | undefined;
 }
+
+/** Whether a value is a say (a form and its values). */
+export const isSay = (value: unknown): value is AutopilotSay =>
+  typeof value === 'object' && value !== null && typeof (value as AutopilotSay).form === 'string' && typeof (value as AutopilotSay).values === 'object' && (value as AutopilotSay).values !== null;
 
 /** The failure `error` as data; its `message` is what `reason()` (context.ts) says, or the error's whole message with `whole`. */
 export function failureOf(error: unknown, whole = false): AutopilotFailure {
   const message = whole && error instanceof Error ? error.message : reason(error);
-  if (error instanceof ActionError) return { message, ...(error.output !== undefined ? { output: error.output } : {}) };
-  if (!(error instanceof SellerError)) return { message };
+  if (!(error instanceof SellerError)) {
+    // An error that carries its words as data (an ActionError), and an action's output.
+    const { say, output } = (typeof error === 'object' && error !== null ? error : {}) as { say?: unknown; output?: unknown };
+    return { message, ...(isSay(say) ? { say } : {}), ...(typeof output === 'string' ? { output } : {}) };
+  }
   return {
     message,
     code: error.code,
@@ -212,8 +245,6 @@ function contactList(kinds: readonly string[]): string {
   const words = kinds.map((kind) => (Object.hasOwn(CONTACT_WORDS, kind) ? CONTACT_WORDS[kind as keyof typeof CONTACT_WORDS] : kind));
   return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
 }
-
-const isSay = (value: unknown): value is AutopilotSay => typeof value === 'object' && value !== null && typeof (value as AutopilotSay).form === 'string' && typeof (value as AutopilotSay).values === 'object';
 
 /** One value in English, by what its name holds. */
 function english(name: string, value: AutopilotSayValue | undefined): string {

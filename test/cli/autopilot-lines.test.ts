@@ -16,6 +16,7 @@ import { missedSays } from '../../sdk/autopilot/rules/deadline.ts';
 import { movedSays } from '../../sdk/autopilot/rules/moved.ts';
 import { AUTOPILOT_WORDS, failureOf, part, says, type AutopilotSay } from '../../sdk/autopilot/words.ts';
 import { ConnectionError, NotFoundError, RateLimitError, RejectedError } from '../../sdk/errors.ts';
+import { ActionError } from '../../sdk/autopilot/actions.ts';
 
 const at = '2026-11-25T09:00:05.000Z';
 type Said = { say: AutopilotSay; message: string };
@@ -37,7 +38,7 @@ const SAMPLES: Array<[AutopilotEvent, string]> = [
   ],
   [ev('deliver.note-withheld', says('noteWithheld', { id: 'ord_1', kinds: ['email', 'phone'] })), 'ord_1: the note contains an e-mail address and a phone number; contacts are not allowed; it is not sent'],
   [ev('deliver.failed', says('ruleGone', { id: 'ord_1', rule: 'subs' })), 'ord_1: its rule subs is no longer in the config; deliver it by hand'],
-  [ev('deliver.failed', says('failed', { id: 'ord_1', reason: why('the command failed with exit code 3') })), 'ord_1: not delivered, the command failed with exit code 3; deliver it by hand'],
+  [ev('deliver.failed', says('failed', { id: 'ord_1', reason: failureOf(new ActionError(part('action.exitCode', { exitCode: 3 }))) })), 'ord_1: not delivered, the command failed with exit code 3; deliver it by hand'],
   [ev('deliver.skipped', says('movedOn', { id: 'ord_1' })), 'ord_1: not delivered, the order moved on (cancelled or refunded meanwhile)'],
   [ev('deliver.skipped', says('notAwaiting', { id: 'ord_1', status: 'cancelled' })), 'ord_1: not delivered, it is cancelled now'],
   [
@@ -119,8 +120,36 @@ const SAMPLES: Array<[AutopilotEvent, string]> = [
   [ev('autopilot.poll-failed', says('pollFailed', { reason: why('connection'), seconds: 4 })), 'polling failed (connection); retrying in 4 s'],
 ];
 
-/** Every form a sample's say uses, its parts' included. */
-const formsOf = (say: AutopilotSay): string[] => [say.form, ...Object.values(say.values).flatMap((v) => (typeof v === 'object' && v !== null && 'form' in v ? formsOf(v as AutopilotSay) : []))];
+/** What an action's failure says, made as the SDK makes it (sdk/autopilot/actions.ts), with the English it always said. */
+const ACTIONS: Array<[ActionError, string]> = [
+  [new ActionError(part('action.none')), 'the action has neither a command nor a hook'],
+  [new ActionError(part('action.cannotStart', { why: 'spawn /bin/sh ENOENT' })), 'the command could not start: spawn /bin/sh ENOENT'],
+  [new ActionError(part('action.timedOut', { seconds: 10 }), 'still working | almost'), 'the command timed out after 10 s: still working | almost'],
+  [new ActionError(part('action.killed', { signal: 'SIGTERM' })), 'the command was killed by SIGTERM'],
+  [new ActionError(part('action.exitCode', { exitCode: 3 }), 'no such plan'), 'the command failed with exit code 3: no such plan'],
+  [new ActionError(part('action.hookTimedOut', { seconds: 5 })), 'the hook did not answer within 5 s'],
+  [new ActionError(part('action.hookUnreachable', { why: 'connect ECONNREFUSED 127.0.0.1:9' })), 'the hook could not be reached: connect ECONNREFUSED 127.0.0.1:9'],
+  [new ActionError(part('action.hookStatus', { httpStatus: 502 })), 'the hook answered HTTP 502'],
+  [new ActionError(part('action.notJson')), 'the action did not answer JSON ({"nextChargeDay"?, "note"?, "secret"?})'],
+  [new ActionError(part('action.notObject')), 'the action did not answer a JSON object'],
+  [new ActionError(part('action.unknownField', { field: 'login' })), 'the action answered an unknown field "login"'],
+  [new ActionError(part('action.notString', { field: 'note' })), 'the action\'s "note" is not a string'],
+  [new ActionError(part('action.nextChargeFormat')), 'the action\'s "nextChargeDay" is not YYYY-MM-DD'],
+  [new ActionError(part('action.nextChargeNotDate', { day: '2026-02-30' })), 'the action\'s "nextChargeDay" 2026-02-30 is not a real date'],
+  [new ActionError(part('action.nextChargePast', { day: '2026-11-01', today: '2026-11-25' })), 'the action\'s "nextChargeDay" 2026-11-01 is in the past (the service\'s today is 2026-11-25)'],
+];
+for (const [error] of ACTIONS) SAMPLES.push([ev('deliver.failed', says('failed', { id: 'ord_1', reason: failureOf(error) })), `ord_1: not delivered, ${error.message}; deliver it by hand`]);
+
+/** Every form a sample's say uses, its parts' and its failures' included. */
+const formsOf = (say: AutopilotSay): string[] => [
+  say.form,
+  ...Object.values(say.values).flatMap((v) => {
+    if (typeof v !== 'object' || v === null) return [];
+    if ('form' in v) return formsOf(v as AutopilotSay);
+    const own = (v as { say?: AutopilotSay }).say;
+    return own ? formsOf(own) : [];
+  }),
+];
 
 afterEach(async () => {
   await useLanguage('en');
@@ -132,6 +161,13 @@ describe('autopilot lines', () => {
     const used = new Set(SAMPLES.flatMap(([event]) => formsOf(event.say!)));
     expect(Object.keys(AUTOPILOT_WORDS).filter((form) => !used.has(form))).toEqual([]);
     for (const [event, english] of SAMPLES) expect(event.message).toBe(english);
+  });
+
+  it('makes an action\'s failure the English it always said', () => {
+    for (const [error, english] of ACTIONS) expect(error.message).toBe(english);
+    // An ActionError made from a bare message (a caller of its own) still says it.
+    expect(new ActionError('it broke', 'tail').message).toBe('it broke: tail');
+    expect(failureOf(new ActionError('it broke', 'tail'))).toEqual({ message: 'it broke: tail', output: 'tail' });
   });
 
   it('prints the SDK\'s line in English as it came (the English catalogue holds the same words: autopilot-forms.test.ts)', () => {
@@ -184,6 +220,15 @@ describe('autopilot lines', () => {
     expect(eventMessage(ev('stock.error', rate))).toBe(`№12: не удалось прочитать карточку (${t('errors.detail.rate')})`);
     expect(eventMessage(ev('autopilot.poll-failed', lost))).toBe(`опрос не удался (${t('errors.detail.connectionToWhy', { origin: 'http://127.0.0.1:1', errno: 'ECONNREFUSED' })}); повторю через 4 с`);
     expect(eventMessage(ev('stock.error', gone))).toBe(`№12: не удалось прочитать карточку (${t('errors.notFound.card.withId', { id: '12' })})`);
+  });
+
+  it("says an action's failure in words, its output as the command wrote it", async () => {
+    await useLanguage('ru');
+    const failed = (error: ActionError) => eventMessage(ev('deliver.failed', says('failed', { id: 'ord_1', reason: failureOf(error) })));
+    expect(failed(new ActionError(part('action.exitCode', { exitCode: 3 }), 'no such plan'))).toBe('ord_1: не выдан, команда завершилась с кодом 3: no such plan; выдайте заказ вручную');
+    expect(failed(new ActionError(part('action.hookStatus', { httpStatus: 502 })))).toBe('ord_1: не выдан, хук ответил HTTP 502; выдайте заказ вручную');
+    // An action's failure of a form this CLI does not know: its English.
+    expect(failed(new ActionError({ form: 'action.outOfMemory', values: {} }))).toBe('ord_1: не выдан, action.outOfMemory; выдайте заказ вручную');
   });
 
   it('prints the message as it came for an event without say, of a form the catalogue lacks, or with a part it lacks', async () => {

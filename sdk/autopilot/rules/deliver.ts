@@ -50,8 +50,8 @@ export function noteToSend(actionNote: string | undefined, ruleNote: string | un
 /** The action's next charge day must be a real date, not before the service's today (as the CLI's `--next-charge`). */
 function checkNextCharge(day: string | undefined, nowMs: number): void {
   const problem = day === undefined ? undefined : nextChargeProblem(day, nowMs);
-  if (problem?.kind === 'not_a_date') throw new ActionError(`the action's "nextChargeDay" ${day} is not a real date`);
-  if (problem?.kind === 'past') throw new ActionError(`the action's "nextChargeDay" ${day} is in the past (the service's today is ${problem.today})`);
+  if (problem?.kind === 'not_a_date') throw new ActionError(part('action.nextChargeNotDate', { day: day! }));
+  if (problem?.kind === 'past') throw new ActionError(part('action.nextChargePast', { day: day!, today: problem.today }));
 }
 
 /** Whether a journal entry means the order needs no more work. */
