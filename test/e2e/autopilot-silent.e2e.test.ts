@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SellerClient } from '../../sdk/index.ts';
-import { runAutopilot, type AutopilotEvent } from '../../sdk/autopilot/index.ts';
+import { englishOf, runAutopilot, type AutopilotEvent } from '../../sdk/autopilot/index.ts';
 import type { AutopilotConfigInput } from '../../sdk/autopilot/config.ts';
 import { OUTPUT_TAIL_CHARS } from '../../sdk/autopilot/actions.ts';
 import { pacedFetch } from '../../sdk/pacing.ts';
@@ -52,6 +52,8 @@ async function runUntil(client: SellerClient, config: AutopilotConfigInput, stat
     stop.abort();
     await running;
   }
+  // Every event says its words as data, and its English line is made from them.
+  expect(events.filter((e) => e.say === undefined || englishOf(e.say) !== e.message).map((e) => e.message)).toEqual([]);
   return events;
 }
 
@@ -67,6 +69,11 @@ describe('a failed action says why', () => {
     expect(failed.message).toContain('the command failed with exit code 3: connecting to the vendor | step 2 of 3 | vendor API: 403 Forbidden (token expired)');
     expect(failed.message).not.toContain('\n');
     expect(failed.detail).toMatchObject({ step: 'action', output: 'connecting to the vendor | step 2 of 3 | vendor API: 403 Forbidden (token expired)' });
+    // The same as data: the exit code, and the output as the command wrote it.
+    expect(failed.say).toMatchObject({
+      form: 'failed',
+      values: { id, reason: { say: { form: 'action.output', values: { action: { form: 'action.exitCode', values: { exitCode: 3 } }, output: 'connecting to the vendor | step 2 of 3 | vendor API: 403 Forbidden (token expired)' } } } },
+    });
     expect(eventLine(failed).split('\n')).toHaveLength(1);
     expect((await client.orders.get(id)).status).toBe('awaiting_delivery');
   });
