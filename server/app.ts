@@ -42,6 +42,7 @@ import { WebhookOutbox } from './webhooks/outbox-state.ts';
 import { registerProbeRoute } from './webhooks/probe.ts';
 import { ATTEMPT_TIMEOUT_MS } from './webhooks/sender.ts';
 import { RouteMethods } from './http/method-not-allowed.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
 
 export interface AppOptions {
   /** Directory of the data files. Omit (or pass `memory: true`) for an in-memory store. */
@@ -92,6 +93,7 @@ declare module 'fastify' {
 export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> {
   const svc = await buildContext(opts);
   await seedCatalog(svc);
+  let routes: RouteMethods | undefined;
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: JSON_BODY_LIMIT,
@@ -106,9 +108,11 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
       reply.header('x-request-id', req.id);
       return reply.code(400).send(err.code === 'FST_ERR_BAD_URL' ? requestError(['path'], 'bad_url', 'not a valid URL') : requestError([], 'custom', 'malformed request'));
     },
+    // What Node's HTTP parser refuses (a method it does not know: `FOO`) never reaches the router.
+    clientErrorHandler: clientErrorHandler(() => routes!),
   });
   app.decorate('service', svc);
-  const routes = new RouteMethods(app); // before any route: it collects them as they are registered
+  routes = new RouteMethods(app); // before any route: it collects them as they are registered
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   // fastify parses text/plain into a string by default; JSON routes must see it as a non-JSON body.
   app.removeContentTypeParser('text/plain');

@@ -34,6 +34,13 @@ describe('a method the path does not take', () => {
     expect((err as MethodNotAllowedError).allowed).toEqual(['GET', 'HEAD']);
   });
 
+  it('the same for a method Node’s HTTP parser does not know (FOO), not a bare 400', async () => {
+    const client = new SellerClient({ apiKey, baseUrl: server.url, maxRetries: 0 });
+    const err = await client.request({ method: 'FOO', path: '/api/v1/me' }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(MethodNotAllowedError);
+    expect((err as MethodNotAllowedError).allowed).toEqual(['GET', 'HEAD']);
+  });
+
   it('seller api DELETE /me: the code, the detail and a hint naming GET; exit 1', async () => {
     const { code, err } = await cli(['api', 'DELETE', '/me']);
     expect(code).toBe(1);
