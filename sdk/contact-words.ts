@@ -41,6 +41,10 @@ export function contactsSentence(subject: string, found: Pick<ContactsFound, 'ki
   const words = found.kinds.map((kind) => CONTACT_WORDS[kind] ?? kind);
   // The first contact, shown as written, follows the word of its kind (the first kind found).
   if (opts.quote && found.first !== undefined) words[0] = `${words[0]} "${found.first}"`;
-  const list = words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
-  return `${subject} contains ${list}; contacts are not allowed`;
+  return `${subject} contains ${contactList(words)}; contacts are not allowed`;
+}
+
+/** Contact words as one English list: `a phone number`, `an e-mail address and a phone number`, `a, b and c`. */
+export function contactList(words: readonly string[]): string {
+  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
 }

@@ -12,7 +12,7 @@
  * or words chosen by a value) as a nested {@link AutopilotSay} of its own form, or null when absent.
  */
 import { SellerError, RejectedError, ConnectionError } from '../errors.ts';
-import { CONTACT_WORDS } from '../contact-words.ts';
+import { CONTACT_WORDS, contactList } from '../contact-words.ts';
 import { reason } from './context.ts';
 
 /** The English of every form. A form whose words depend on a number gives them per English plural category of its `count`. */
@@ -240,18 +240,16 @@ export const part = (form: AutopilotForm, values: AutopilotSay['values'] = {}): 
 
 const plural = new Intl.PluralRules('en');
 
-/** A contact kind list in English: `a phone number and an e-mail address` (the SDK's one wording, sdk/contact-words.ts). */
-function contactList(kinds: readonly string[]): string {
-  const words = kinds.map((kind) => (Object.hasOwn(CONTACT_WORDS, kind) ? CONTACT_WORDS[kind as keyof typeof CONTACT_WORDS] : kind));
-  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
-}
+/** Contact kinds in English: `a phone number and an e-mail address` (the SDK's one wording, sdk/contact-words.ts). */
+const contactKinds = (kinds: readonly string[]): string =>
+  contactList(kinds.map((kind) => (Object.hasOwn(CONTACT_WORDS, kind) ? CONTACT_WORDS[kind as keyof typeof CONTACT_WORDS] : kind)));
 
 /** One value in English, by what its name holds. */
 function english(name: string, value: AutopilotSayValue | undefined): string {
   if (value === null || value === undefined) return '';
   if (isSay(value)) return englishOf(value);
   const kind = (AUTOPILOT_VALUES as Record<string, string>)[name];
-  if (kind === 'contactKinds' && Array.isArray(value)) return contactList(value);
+  if (kind === 'contactKinds' && Array.isArray(value)) return contactKinds(value);
   if (kind === 'workMode') return JSON.stringify(value);
   if (kind === 'failure') return (value as AutopilotFailure).message;
   if (kind === 'refusal') return (value as { kind: string }).kind;
