@@ -22,8 +22,11 @@ const EVENTS = 'autopilot.events';
 /** The words of a form under the columns that already say the rule and type (`autopilot started`). */
 const SHORT = 'autopilot.short';
 
+/** The catalogue has a message (not a group of them) under `key`. */
+const isMessage = (key: string): boolean => has(key) && typeof (t(key, { returnObjects: true }) as unknown) === 'string';
+
 /** The catalogue has the form (a plural one as its `_other`). */
-const knownForm = (form: string): boolean => has(`${EVENTS}.${form}`) || has(`${EVENTS}.${form}_other`);
+const knownForm = (form: string): boolean => isMessage(`${EVENTS}.${form}`) || isMessage(`${EVENTS}.${form}_other`);
 
 /** Whether the catalogue has words for the say and every part of it. */
 export function knows(say: AutopilotSay): boolean {

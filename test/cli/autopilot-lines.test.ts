@@ -236,6 +236,9 @@ describe('autopilot lines', () => {
     const plain: AutopilotEvent = { at, rule: 'deliver', type: 'delivered', message: 'ord_1 handed over some new way' };
     expect(eventMessage(plain)).toBe('ord_1 handed over some new way');
     expect(eventMessage({ ...plain, say: { form: 'handedOverNewWay', values: { id: 'ord_1' } } })).toBe('ord_1 handed over some new way');
+    // A group of the catalogue is no form.
+    expect(eventMessage({ ...plain, say: { form: 'action', values: {} } })).toBe('ord_1 handed over some new way');
+    expect(eventMessage({ ...plain, say: { form: 'constructor', values: {} } })).toBe('ord_1 handed over some new way');
     const newerPart = { form: 'delivered', values: { ...base, productType: 'subscription', name: 'subs', filtered: { form: 'noteShortened', values: {} } } };
     expect(eventMessage({ ...plain, say: newerPart })).toBe('ord_1 handed over some new way');
     // A value the catalogue shows by what its name holds, and a status the catalogue does not know, as it came.
