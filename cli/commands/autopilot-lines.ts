@@ -43,7 +43,7 @@ export function failureWords(failure: AutopilotFailure, short = false): string {
     if (said !== undefined) return said;
     if (has(`errors.detail.${failure.code}`)) return t(`errors.detail.${failure.code}`);
   }
-  return failure.message;
+  return failure.message ?? '';
 }
 
 const list = (words: string[]): string => (words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${t('words.and')} ${words.at(-1)!}`);
