@@ -23,6 +23,7 @@ import { deliverOrder, resumeDelivery } from '../../sdk/autopilot/rules/deliver.
 import type { RuleContext } from '../../sdk/autopilot/context.ts';
 import type { AutopilotEvent, JournalEntry } from '../../sdk/autopilot/index.ts';
 import type { SellerClient } from '../../sdk/client.ts';
+import { RejectedError, SellerError } from '../../sdk/errors.ts';
 import { netflixOrder } from '../helpers/fixtures.ts';
 
 const times = { deliverBy: '2030-01-01T12:00:00.000Z', createdAt: '2030-01-01T10:00:00.000Z', paidAt: '2030-01-01T11:00:00.000Z', updatedAt: '2030-01-01T11:00:00.000Z' };
@@ -92,14 +93,14 @@ describe('deliver', () => {
    * A context whose every save records what a crash right after it would leave: the journal on
    * disk and the events printed so far. The service delivers whatever it is asked to.
    */
-  function crashPoints(status: 'awaiting_delivery' | 'delivered') {
+  function crashPoints(status: 'awaiting_delivery' | 'delivered', deliver: () => Promise<unknown> = async () => ({ status: 'delivered', noteRejected: null })) {
     const events: Array<Omit<AutopilotEvent, 'at'>> = [];
     const saves: Array<{ phases: Record<string, string>; reported: string[] }> = [];
     const order = netflixOrder('ord_a', status, times);
     const client = {
       orders: {
         get: async () => order,
-        deliver: async () => ({ status: 'delivered', noteRejected: null }),
+        deliver,
         putVault: async () => ({}),
       },
     } as unknown as SellerClient;
@@ -126,14 +127,42 @@ describe('deliver', () => {
     expect(saves.at(-1)?.phases).toEqual({ ord_a: 'done' });
     for (const save of saves) if (save.phases.ord_a === 'done') expect(save.reported).toContain('ord_a');
 
-    // After a restart: an order the killed run delivered (journalled `ready`) is reported before it is closed.
+    // After a restart: an order the killed run delivered (journalled `ready`) is sent again under its
+    // key; the service's replay makes it `delivered`, reported before it is closed.
     const resumed = crashPoints('delivered');
     const entry: JournalEntry = { phase: 'ready', rule: 'subs', at: '', attempts: 1, delivery: {} };
     resumed.ctx.state.journal.ord_a = entry;
     await resumeDelivery(resumed.ctx, 'ord_a', entry);
-    expect(resumed.events.map((e) => e.type)).toEqual(['resumed', 'already-delivered']);
+    expect(resumed.events.map((e) => e.type)).toEqual(['resumed', 'delivered']);
     expect(resumed.saves.at(-1)?.phases).toEqual({ ord_a: 'done' });
     for (const save of resumed.saves) if (save.phases.ord_a === 'done') expect(save.reported).toContain('ord_a');
+  });
+
+  it('a ready order found delivered otherwise (the send again is refused) is already-delivered, closed, and not failed', async () => {
+    const sent: string[] = [];
+    const refused = async () => {
+      sent.push('deliver');
+      throw new RejectedError({ code: 'rejected', status: 409, refusal: { kind: 'state_moved' }, text: 'the order is delivered' });
+    };
+    const resumed = crashPoints('delivered', refused);
+    const entry: JournalEntry = { phase: 'ready', rule: 'subs', at: '', attempts: 1, delivery: {} };
+    resumed.ctx.state.journal.ord_a = entry;
+    await resumeDelivery(resumed.ctx, 'ord_a', entry);
+    expect(sent).toEqual(['deliver']);
+    expect(resumed.events.map((e) => e.type)).toEqual(['resumed', 'already-delivered']);
+    expect(resumed.saves.at(-1)?.phases).toEqual({ ord_a: 'done' });
+  });
+
+  it('a ready order found delivered whose send again cannot reach the service stays ready for the next round', async () => {
+    const unreachable = async () => {
+      throw new SellerError({ code: 'connection', text: 'could not reach the service' });
+    };
+    const resumed = crashPoints('delivered', unreachable);
+    const entry: JournalEntry = { phase: 'ready', rule: 'subs', at: '', attempts: 1, delivery: {} };
+    resumed.ctx.state.journal.ord_a = entry;
+    await resumeDelivery(resumed.ctx, 'ord_a', entry);
+    expect(resumed.events.map((e) => e.type)).toEqual(['resumed', 'retrying']);
+    expect(entry.phase).toBe('ready');
   });
 
   it('withholds a note with contacts, prefers the action’s note', () => {

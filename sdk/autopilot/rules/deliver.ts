@@ -11,8 +11,10 @@
  * run again with `SERVICE_AUTOPILOT_ATTEMPT` > 1 (the action must then make sure it does not act
  * twice for `SERVICE_ORDER_ID`). Changing calls carry idempotency keys made of the order id and the
  * attempt, so a repeated call replays the first answer. `done` is journalled only after the
- * `delivered` event was printed: a crash between the two makes the restart report the order as
- * `already-delivered` (reported twice rather than never).
+ * `delivered` event was printed: a crash between the two makes the restart report the order again
+ * (twice rather than never). A `ready` order found delivered is sent again under the same key: the
+ * service's replay says the delivery was this rule's (`delivered`); a refusal says it was made
+ * otherwise, by hand or by a rule before a restart whose key has expired (`already-delivered`).
  *
  * A refusal (`state_moved`: cancelled or refunded meanwhile; `need_next_charge`; …) and a failed
  * action are reported and not retried. A failed connection to the service leaves a `ready` order to
@@ -115,6 +117,18 @@ export async function deliverOrder(ctx: RuleContext, order: Order, rule: Deliver
     }
     await step(ctx, id, entry, { phase: 'ready', delivery: { nextChargeDay: output.nextChargeDay, note } });
   }
+  const error = await sendDelivery(ctx, order, entry, name);
+  if (error !== undefined) await refusedOrFailed(ctx, order, entry, error, 'deliver');
+}
+
+/**
+ * Sends the journalled delivery of a `ready` order under its attempt's idempotency key and, once
+ * answered, reports it `delivered` and closes it in the journal; answers the error otherwise. A send
+ * whose answer was lost (a dropped connection after the service delivered) is sent again the same
+ * way: the service replays its answer, and the order is reported as delivered by this rule.
+ */
+async function sendDelivery(ctx: RuleContext, order: Order, entry: JournalEntry, name: string): Promise<unknown> {
+  const id = order.id;
   const delivery = entry.delivery ?? {};
   const body = {
     ...(delivery.nextChargeDay !== undefined ? { nextChargeDay: delivery.nextChargeDay } : {}),
@@ -126,14 +140,14 @@ export async function deliverOrder(ctx: RuleContext, order: Order, rule: Deliver
     // are shared (state.ts): once `done` is in it, any save (another order's step, the watermark)
     // may put it on disk, and a crash before the event was printed would leave an order delivered
     // that no run ever reports; the restart skips a `done` order. This way a crash between the
-    // two leaves it `ready`, and the restart finds it delivered and reports `already-delivered`.
+    // two leaves it `ready`, and the restart sends it again, is answered by the replay and reports it.
     const filtered = answer.noteRejected !== null ? part('noteFiltered', { why: answer.noteRejected }) : null;
     ctx.emit({ ...base(order), type: 'delivered', ...says('delivered', { id, number: order.number, productType: order.productType, name, filtered }), detail: { status: answer.status, noteRejected: answer.noteRejected } });
   } catch (error) {
-    await refusedOrFailed(ctx, order, entry, error, 'deliver');
-    return;
+    return error;
   }
   await step(ctx, id, entry, { phase: 'done', delivery: undefined });
+  return undefined;
 }
 
 /** A refusal ends the order's delivery (logged, not retried); a failed connection leaves a `ready` order for the next round. */
@@ -171,6 +185,17 @@ export async function resumeDelivery(ctx: RuleContext, id: string, entry: Journa
   ctx.emit({ rule: 'deliver', type: 'resumed', order: id, card: order.number, ...says('resumed', { id, phase: entry.phase, status: order.status }) });
   if (order.status !== 'awaiting_delivery') {
     const delivered = order.status === 'delivered' || order.status === 'completed';
+    // A `ready` order found delivered may be this rule's own delivery whose answer was lost (the
+    // connection dropped after the service delivered, or a crash before the event was printed): sent
+    // again under the same key, the service replays its answer. Refused, it was delivered otherwise.
+    if (delivered && entry.phase === 'ready') {
+      const error = await sendDelivery(ctx, order, entry, entry.rule);
+      if (error === undefined) return;
+      if (!isRejected(error)) {
+        await refusedOrFailed(ctx, order, entry, error, 'deliver');
+        return;
+      }
+    }
     // Reported before the journal closes the order: a crash between the two reports it again on
     // the next start instead of never.
     ctx.emit({ rule: 'deliver', type: delivered ? 'already-delivered' : 'skipped', order: id, card: order.number, ...(delivered ? says('alreadyDelivered', { id }) : says('notAwaiting', { id, status: order.status })) });
