@@ -4,7 +4,7 @@
  * and reports a ratio; nothing here asserts a time.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -135,11 +135,26 @@ export async function startChild(config) {
   child.stdout.resume();
   return {
     ...info,
+    pid: child.pid,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
     },
   };
+}
+
+/**
+ * User + system CPU time of a process in ms, from /proc (Linux; clock ticks at 100 Hz), or undefined
+ * where there is no /proc. CPU per request moves less from run to run than requests per second,
+ * which the load generator shares the cores for.
+ */
+export function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs a command to its end; answers the wall time in ms. Throws when it fails. */

@@ -8,10 +8,10 @@
  *   node bench/server-cpu.mjs [requests=150000] [rounds=3]     (dist/ must be built)
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { ROOT, tempDir } from './lib.mjs';
+import { cpuMs, ROOT, tempDir } from './lib.mjs';
 
 const REQUESTS = Number(process.argv[2] ?? 150_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -29,12 +29,6 @@ function start(config) {
       if (out.includes('\n')) resolve({ child, info: JSON.parse(out.split('\n')[0]) });
     });
   });
-}
-
-/** User + system CPU of a process in ms (clock ticks at 100 Hz). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const load = (url, headers) => new Promise((resolve) => autocannon({ url, connections: 50, amount: REQUESTS, headers }, (_err, result) => resolve(result)));
