@@ -93,6 +93,9 @@ describe('deliver', () => {
    * A context whose every save records what a crash right after it would leave: the journal on
    * disk and the events printed so far. The service delivers whatever it is asked to.
    */
+  /** The events that end an order's delivery: each must be printed before the journal closes the order. */
+  const CLOSING = ['delivered', 'already-delivered', 'failed', 'refused', 'skipped'];
+
   function crashPoints(status: 'awaiting_delivery' | 'delivered', deliver: () => Promise<unknown> = async () => ({ status: 'delivered', noteRejected: null })) {
     const events: Array<Omit<AutopilotEvent, 'at'>> = [];
     const saves: Array<{ phases: Record<string, string>; reported: string[] }> = [];
@@ -110,7 +113,7 @@ describe('deliver', () => {
       state: emptyState(),
       save: async () => {
         const phases = Object.fromEntries(Object.entries(ctx.state.journal).map(([id, entry]) => [id, entry.phase]));
-        saves.push({ phases, reported: events.filter((e) => e.type === 'delivered' || e.type === 'already-delivered').map((e) => e.order!) });
+        saves.push({ phases, reported: events.filter((e) => CLOSING.includes(e.type)).map((e) => e.order!) });
       },
       emit: (event) => void events.push(event),
       dryRun: false,
@@ -136,6 +139,27 @@ describe('deliver', () => {
     expect(resumed.events.map((e) => e.type)).toEqual(['resumed', 'delivered']);
     expect(resumed.saves.at(-1)?.phases).toEqual({ ord_a: 'done' });
     for (const save of resumed.saves) if (save.phases.ord_a === 'done') expect(save.reported).toContain('ord_a');
+  });
+
+  it.each<[string, () => Promise<unknown>, string, string]>([
+    ['refused (need_next_charge)', async () => Promise.reject(new RejectedError({ code: 'rejected', status: 409, refusal: { kind: 'need_next_charge', reason: 'required' }, text: 'the next charge day is required' })), 'refused', 'failed'],
+    ['moved on (state_moved)', async () => Promise.reject(new RejectedError({ code: 'rejected', status: 409, refusal: { kind: 'state_moved' }, text: 'the order was refunded' })), 'skipped', 'skipped'],
+    ['not authorised (bad_key)', async () => Promise.reject(new SellerError({ code: 'bad_key', status: 401, text: 'unknown key' })), 'failed', 'failed'],
+  ])('a delivery %s is printed before the journal closes it', async (_name, deliver, type, phase) => {
+    const { ctx, order, events, saves } = crashPoints('awaiting_delivery', deliver);
+    await deliverOrder(ctx, order, ctx.config.deliver![0]!, 'subs');
+    expect(events.map((e) => e.type)).toEqual([type]);
+    expect(saves.at(-1)?.phases).toEqual({ ord_a: phase });
+    for (const save of saves) if (save.phases.ord_a === phase) expect(save.reported).toContain('ord_a');
+  });
+
+  it('a failed action is printed before the journal closes the order', async () => {
+    const { ctx, order, events, saves } = crashPoints('awaiting_delivery');
+    const rule = defineAutopilot({ deliver: [{ name: 'subs', match: { service: 'netflix' }, action: { command: `node -e "process.exit(3)"` } }] }).deliver![0]!;
+    await deliverOrder(ctx, order, rule, 'subs');
+    expect(events.map((e) => e.type)).toEqual(['failed']);
+    expect(saves.at(-1)?.phases).toEqual({ ord_a: 'failed' });
+    for (const save of saves) if (save.phases.ord_a === 'failed') expect(save.reported).toContain('ord_a');
   });
 
   it('a ready order found delivered otherwise (the send again is refused) is already-delivered, closed, and not failed', async () => {

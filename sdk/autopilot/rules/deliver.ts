@@ -17,8 +17,8 @@
  * otherwise, by hand or by a rule before a restart whose key has expired (`already-delivered`).
  *
  * A refusal (`state_moved`: cancelled or refunded meanwhile; `need_next_charge`; …) and a failed
- * action are reported and not retried. A failed connection to the service leaves a `ready` order to
- * the next round.
+ * action are reported and not retried (reported first, then closed in the journal). A failed
+ * connection to the service leaves a `ready` order to the next round.
  */
 import { isRejected, SellerError } from '../../errors.ts';
 import type { Order } from '../../records.ts';
@@ -100,9 +100,9 @@ export async function deliverOrder(ctx: RuleContext, order: Order, rule: Deliver
       output = parseDelivery(text);
       checkNextCharge(output.nextChargeDay, ctx.now());
     } catch (error) {
-      await step(ctx, id, entry, { phase: 'failed' });
       const output = error instanceof ActionError ? error.output : undefined;
       ctx.emit({ ...base(order), type: 'failed', ...says('failed', { id, reason: failureOf(error) }), detail: { step: 'action', ...(output ? { output } : {}) } });
+      await step(ctx, id, entry, { phase: 'failed' });
       return;
     }
     const { note, withheld } = noteToSend(output.note, rule.note);
@@ -150,15 +150,19 @@ async function sendDelivery(ctx: RuleContext, order: Order, entry: JournalEntry,
   return undefined;
 }
 
-/** A refusal ends the order's delivery (logged, not retried); a failed connection leaves a `ready` order for the next round. */
+/**
+ * A refusal ends the order's delivery (logged, not retried); a failed connection leaves a `ready` order for the next round.
+ * As with `delivered`, the event is printed before the journal closes the order: a crash between the two makes the
+ * restart take the order up again from its step and report it again, rather than never.
+ */
 async function refusedOrFailed(ctx: RuleContext, order: Order, entry: JournalEntry, error: unknown, where: 'vault' | 'deliver'): Promise<void> {
   const id = order.id;
   if (isRejected(error)) {
     const kind = error.refusal.kind;
     const phase = kind === 'state_moved' ? 'skipped' : 'failed';
-    await step(ctx, id, entry, { phase, delivery: undefined });
     const said = kind === 'state_moved' ? says('movedOn', { id }) : says('refused', { id, reason: failureOf(error, true) });
     ctx.emit({ ...base(order), type: kind === 'state_moved' ? 'skipped' : 'refused', ...said, detail: { refusal: kind, ...(error.refusal.reason === undefined ? {} : { reason: error.refusal.reason }), step: where } });
+    await step(ctx, id, entry, { phase, delivery: undefined });
     return;
   }
   const transient = error instanceof SellerError && ['connection', 'internal', 'rate'].includes(error.code);
@@ -166,8 +170,8 @@ async function refusedOrFailed(ctx: RuleContext, order: Order, entry: JournalEnt
     ctx.emit({ ...base(order), type: 'retrying', ...says('retrying', { id, reason: failureOf(error) }), detail: { step: where } });
     return;
   }
-  await step(ctx, id, entry, { phase: 'failed', delivery: undefined });
   ctx.emit({ ...base(order), type: 'failed', ...says('failed', { id, reason: failureOf(error) }), detail: { step: where } });
+  await step(ctx, id, entry, { phase: 'failed', delivery: undefined });
 }
 
 /**
