@@ -116,7 +116,7 @@ export class Autopilot {
 
     await this.#loadOpenOrders(ctx);
     for (const [id, entry] of Object.entries(state.journal)) {
-      if (!finished(entry) && !signal?.aborted) await resumeDelivery(ctx, id, entry);
+      if (!finished(entry) && !signal?.aborted) await resumeDelivery(ctx, id, entry, { restart: true });
     }
     const receiver = await this.#receive();
     const ticker = this.#tickLoop(ctx);
@@ -258,7 +258,7 @@ export class Autopilot {
         await runQuestionReplies(ctx);
         // Deliveries left `ready` by a failed connection.
         for (const [id, entry] of Object.entries(ctx.state.journal)) {
-          if (entry.phase === 'ready' && !this.#inFlight.has(id) && !signal?.aborted) await resumeDelivery(ctx, id, entry);
+          if (entry.phase === 'ready' && !this.#inFlight.has(id) && !signal?.aborted) await resumeDelivery(ctx, id, entry, { restart: false });
         }
       } catch (error) {
         ctx.emit({ rule: 'autopilot', type: 'error', ...says('timedRuleFailed', { reason: failureOf(error) }) });

@@ -32,7 +32,8 @@ export const AUTOPILOT_WORDS = {
   cannotResume: '{{id}}: cannot read it to resume its delivery ({{reason}}); trying again next round',
   orderError: '{{id}}: {{reason}}',
   resumed: '{{id}}: resuming its delivery from step {{phase}} (now {{status}})',
-  alreadyDelivered: '{{id}} was already delivered otherwise; nothing was sent',
+  alreadyDelivered: '{{id}} was already delivered before the restart',
+  deliveredOtherwise: '{{id}} was delivered otherwise meanwhile; nothing was sent',
   // deadline
   within: '{{id}} (#{{number}}) must be delivered within {{minutes}} min (by {{deliverBy}})',
   disputed: '{{id}} (#{{number}}) is disputed: answer the dispute',

@@ -49,7 +49,8 @@ const SAMPLES: Array<[AutopilotEvent, string]> = [
   [ev('deliver.error', says('cannotResume', { id: 'ord_1', reason: why('server failed') })), 'ord_1: cannot read it to resume its delivery (server failed); trying again next round'],
   [ev('deliver.error', says('orderError', { id: 'ord_1', reason: why('something broke') })), 'ord_1: something broke'],
   [ev('deliver.resumed', says('resumed', { id: 'ord_1', phase: 'ready', status: 'awaiting_delivery' })), 'ord_1: resuming its delivery from step ready (now awaiting_delivery)'],
-  [ev('deliver.already-delivered', says('alreadyDelivered', { id: 'ord_1' })), 'ord_1 was already delivered otherwise; nothing was sent'],
+  [ev('deliver.already-delivered', says('alreadyDelivered', { id: 'ord_1' })), 'ord_1 was already delivered before the restart'],
+  [ev('deliver.already-delivered', says('deliveredOtherwise', { id: 'ord_1' })), 'ord_1 was delivered otherwise meanwhile; nothing was sent'],
   [ev('deadline.warned', says('within', { ...base, minutes: 12, deliverBy: '2026-11-25T09:12:00.000Z' })), 'ord_1 (#12) must be delivered within 12 min (by 2026-11-25T09:12:00.000Z)'],
   [ev('deadline.dispute', says('disputed', base)), 'ord_1 (#12) is disputed: answer the dispute'],
   [

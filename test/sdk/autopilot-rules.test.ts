@@ -20,7 +20,7 @@ import {
   emptyState,
 } from '../../sdk/autopilot/index.ts';
 import { deliverOrder, resumeDelivery } from '../../sdk/autopilot/rules/deliver.ts';
-import type { RuleContext } from '../../sdk/autopilot/context.ts';
+import { idempotencyKey, type RuleContext } from '../../sdk/autopilot/context.ts';
 import type { AutopilotEvent, JournalEntry } from '../../sdk/autopilot/index.ts';
 import type { SellerClient } from '../../sdk/client.ts';
 import { RejectedError, SellerError } from '../../sdk/errors.ts';
@@ -96,7 +96,7 @@ describe('deliver', () => {
   /** The events that end an order's delivery: each must be printed before the journal closes the order. */
   const CLOSING = ['delivered', 'already-delivered', 'failed', 'refused', 'skipped'];
 
-  function crashPoints(status: 'awaiting_delivery' | 'delivered', deliver: () => Promise<unknown> = async () => ({ status: 'delivered', noteRejected: null })) {
+  function crashPoints(status: 'awaiting_delivery' | 'delivered', deliver: (...args: unknown[]) => Promise<unknown> = async () => ({ status: 'delivered', noteRejected: null })) {
     const events: Array<Omit<AutopilotEvent, 'at'>> = [];
     const saves: Array<{ phases: Record<string, string>; reported: string[] }> = [];
     const order = netflixOrder('ord_a', status, times);
@@ -130,12 +130,30 @@ describe('deliver', () => {
     expect(saves.at(-1)?.phases).toEqual({ ord_a: 'done' });
     for (const save of saves) if (save.phases.ord_a === 'done') expect(save.reported).toContain('ord_a');
 
-    // After a restart: an order the killed run delivered (journalled `ready`) is sent again under its
-    // key; the service's replay makes it `delivered`, reported before it is closed.
-    const resumed = crashPoints('delivered');
+    // After a restart: an order the killed run delivered (journalled `ready`) is reported before it is
+    // closed, as `already-delivered` and with no call: the killed run may have printed `delivered`.
+    const sent: string[] = [];
+    const resumed = crashPoints('delivered', async () => sent.push('deliver'));
     const entry: JournalEntry = { phase: 'ready', rule: 'subs', at: '', attempts: 1, delivery: {} };
     resumed.ctx.state.journal.ord_a = entry;
-    await resumeDelivery(resumed.ctx, 'ord_a', entry);
+    await resumeDelivery(resumed.ctx, 'ord_a', entry, { restart: true });
+    expect(sent).toEqual([]);
+    expect(resumed.events.map((e) => e.type)).toEqual(['resumed', 'already-delivered']);
+    expect(resumed.events[1]!.say?.form).toBe('alreadyDelivered');
+    expect(resumed.saves.at(-1)?.phases).toEqual({ ord_a: 'done' });
+    for (const save of resumed.saves) if (save.phases.ord_a === 'done') expect(save.reported).toContain('ord_a');
+  });
+
+  it('in a run, a ready order found delivered (its answer lost) is sent again under its key and the replay makes it delivered', async () => {
+    const keys: unknown[] = [];
+    const resumed = crashPoints('delivered', async (...args: unknown[]) => {
+      keys.push((args[2] as { idempotencyKey?: string }).idempotencyKey);
+      return { status: 'delivered', noteRejected: null };
+    });
+    const entry: JournalEntry = { phase: 'ready', rule: 'subs', at: '', attempts: 2, delivery: {} };
+    resumed.ctx.state.journal.ord_a = entry;
+    await resumeDelivery(resumed.ctx, 'ord_a', entry, { restart: false });
+    expect(keys).toEqual([idempotencyKey('deliver', 'ord_a', 2)]);
     expect(resumed.events.map((e) => e.type)).toEqual(['resumed', 'delivered']);
     expect(resumed.saves.at(-1)?.phases).toEqual({ ord_a: 'done' });
     for (const save of resumed.saves) if (save.phases.ord_a === 'done') expect(save.reported).toContain('ord_a');
@@ -162,7 +180,7 @@ describe('deliver', () => {
     for (const save of saves) if (save.phases.ord_a === 'failed') expect(save.reported).toContain('ord_a');
   });
 
-  it('a ready order found delivered otherwise (the send again is refused) is already-delivered, closed, and not failed', async () => {
+  it('in a run, a ready order found delivered otherwise (the send again is refused) is already-delivered, closed, and not failed', async () => {
     const sent: string[] = [];
     const refused = async () => {
       sent.push('deliver');
@@ -171,20 +189,21 @@ describe('deliver', () => {
     const resumed = crashPoints('delivered', refused);
     const entry: JournalEntry = { phase: 'ready', rule: 'subs', at: '', attempts: 1, delivery: {} };
     resumed.ctx.state.journal.ord_a = entry;
-    await resumeDelivery(resumed.ctx, 'ord_a', entry);
+    await resumeDelivery(resumed.ctx, 'ord_a', entry, { restart: false });
     expect(sent).toEqual(['deliver']);
     expect(resumed.events.map((e) => e.type)).toEqual(['resumed', 'already-delivered']);
+    expect(resumed.events[1]!.say?.form).toBe('deliveredOtherwise');
     expect(resumed.saves.at(-1)?.phases).toEqual({ ord_a: 'done' });
   });
 
-  it('a ready order found delivered whose send again cannot reach the service stays ready for the next round', async () => {
+  it('in a run, a ready order found delivered whose send again cannot reach the service stays ready for the next round', async () => {
     const unreachable = async () => {
       throw new SellerError({ code: 'connection', text: 'could not reach the service' });
     };
     const resumed = crashPoints('delivered', unreachable);
     const entry: JournalEntry = { phase: 'ready', rule: 'subs', at: '', attempts: 1, delivery: {} };
     resumed.ctx.state.journal.ord_a = entry;
-    await resumeDelivery(resumed.ctx, 'ord_a', entry);
+    await resumeDelivery(resumed.ctx, 'ord_a', entry, { restart: false });
     expect(resumed.events.map((e) => e.type)).toEqual(['resumed', 'retrying']);
     expect(entry.phase).toBe('ready');
   });

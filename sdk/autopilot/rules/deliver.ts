@@ -11,10 +11,9 @@
  * run again with `SERVICE_AUTOPILOT_ATTEMPT` > 1 (the action must then make sure it does not act
  * twice for `SERVICE_ORDER_ID`). Changing calls carry idempotency keys made of the order id and the
  * attempt, so a repeated call replays the first answer. `done` is journalled only after the
- * `delivered` event was printed: a crash between the two makes the restart report the order again
- * (twice rather than never). A `ready` order found delivered is sent again under the same key: the
- * service's replay says the delivery was this rule's (`delivered`); a refusal says it was made
- * otherwise, by hand or by a rule before a restart whose key has expired (`already-delivered`).
+ * `delivered` event was printed: a crash between the two makes the restart report the order as
+ * `already-delivered` (reported twice rather than never). In a run, a `ready` order found delivered
+ * is sent again under the same key (its answer may have been lost): see {@link resumeDelivery}.
  *
  * A refusal (`state_moved`: cancelled or refunded meanwhile; `need_next_charge`; …) and a failed
  * action are reported and not retried (reported first, then closed in the journal). A failed
@@ -175,10 +174,17 @@ async function refusedOrFailed(ctx: RuleContext, order: Order, entry: JournalEnt
 }
 
 /**
- * After a restart: finishes a journalled delivery that a crash interrupted. The order is read
- * again first: one that no longer awaits delivery is closed in the journal without any call.
+ * Finishes a journalled delivery: after a restart (`restart`), one a crash interrupted; in a run,
+ * a `ready` one whose send failed to reach the service. The order is read again first: one that no
+ * longer awaits delivery is closed in the journal without any call, except a `ready` one found
+ * delivered in the same run: its send may have reached the service with the answer lost (a
+ * connection dropped after the service delivered), and this run never reported it. It is sent
+ * again under the same key: the service replays its answer and it is reported `delivered`; refused,
+ * it was delivered otherwise meanwhile (`already-delivered`). After a restart no call is made: the
+ * run before may have printed `delivered` just before it was killed, and an order is reported
+ * `delivered` once at most (`already-delivered` after it).
  */
-export async function resumeDelivery(ctx: RuleContext, id: string, entry: JournalEntry): Promise<void> {
+export async function resumeDelivery(ctx: RuleContext, id: string, entry: JournalEntry, { restart }: { restart: boolean }): Promise<void> {
   let order: Order;
   try {
     order = await ctx.client.orders.get(id);
@@ -189,10 +195,7 @@ export async function resumeDelivery(ctx: RuleContext, id: string, entry: Journa
   ctx.emit({ rule: 'deliver', type: 'resumed', order: id, card: order.number, ...says('resumed', { id, phase: entry.phase, status: order.status }) });
   if (order.status !== 'awaiting_delivery') {
     const delivered = order.status === 'delivered' || order.status === 'completed';
-    // A `ready` order found delivered may be this rule's own delivery whose answer was lost (the
-    // connection dropped after the service delivered, or a crash before the event was printed): sent
-    // again under the same key, the service replays its answer. Refused, it was delivered otherwise.
-    if (delivered && entry.phase === 'ready') {
+    if (delivered && entry.phase === 'ready' && !restart) {
       const error = await sendDelivery(ctx, order, entry, entry.rule);
       if (error === undefined) return;
       if (!isRejected(error)) {
@@ -202,7 +205,8 @@ export async function resumeDelivery(ctx: RuleContext, id: string, entry: Journa
     }
     // Reported before the journal closes the order: a crash between the two reports it again on
     // the next start instead of never.
-    ctx.emit({ rule: 'deliver', type: delivered ? 'already-delivered' : 'skipped', order: id, card: order.number, ...(delivered ? says('alreadyDelivered', { id }) : says('notAwaiting', { id, status: order.status })) });
+    const said = !delivered ? says('notAwaiting', { id, status: order.status }) : restart ? says('alreadyDelivered', { id }) : says('deliveredOtherwise', { id });
+    ctx.emit({ rule: 'deliver', type: delivered ? 'already-delivered' : 'skipped', order: id, card: order.number, ...said });
     entry.phase = delivered ? 'done' : 'skipped';
     entry.delivery = undefined;
     entry.at = new Date().toISOString();
