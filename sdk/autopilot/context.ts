@@ -26,9 +26,3 @@ export interface RuleContext {
 
 /** An idempotency key for a rule's change: the same order and step give the same key, so a retry after a crash replays. */
 export const idempotencyKey = (rule: AutopilotRuleName, ...parts: Array<string | number>): string => `autopilot:${rule}:${parts.join(':')}`.slice(0, 255);
-
-/** A short reason from an error, without anything a buyer wrote. */
-export function reason(error: unknown): string {
-  if (error instanceof Error) return error.message.split('\n')[0]!.slice(0, 300);
-  return String(error).slice(0, 300);
-}

@@ -13,7 +13,12 @@
  */
 import { SellerError, RejectedError, ConnectionError } from '../errors.ts';
 import { CONTACT_WORDS, contactList } from '../contact-words.ts';
-import { reason } from './context.ts';
+
+/** A short reason from an error, without anything a buyer wrote. */
+export function reason(error: unknown): string {
+  if (error instanceof Error) return error.message.split('\n')[0]!.slice(0, 300);
+  return String(error).slice(0, 300);
+}
 
 /** The English of every form. A form whose words depend on a number gives them per English plural category of its `count`. */
 export const AUTOPILOT_WORDS = {
@@ -210,7 +215,7 @@ export interface AutopilotFailure {
 export const isSay = (value: unknown): value is AutopilotSay =>
   typeof value === 'object' && value !== null && typeof (value as AutopilotSay).form === 'string' && typeof (value as AutopilotSay).values === 'object' && (value as AutopilotSay).values !== null;
 
-/** The failure `error` as data; its `message` is what `reason()` (context.ts) says, or the error's whole message with `whole`. */
+/** The failure `error` as data; its `message` is what `reason()` says, or the error's whole message with `whole`. */
 export function failureOf(error: unknown, whole = false): AutopilotFailure {
   const message = whole && error instanceof Error ? error.message : reason(error);
   if (!(error instanceof SellerError)) {
