@@ -10,7 +10,7 @@
  * English catalogue holds. An event without `say`, or whose form (or a part's) the catalogue does
  * not have (a newer SDK's), is printed as its `message` says it, in English (a tolerant reader).
  */
-import { has, language, t } from '../i18n/index.ts';
+import { has, language, t, tOr } from '../i18n/index.ts';
 import { dateTime, money, word } from '../i18n/format.ts';
 import { contactWord } from '../i18n/contacts.ts';
 import { detailWords, refusalWords } from '../i18n/error-words.ts';
@@ -48,6 +48,20 @@ export function failureWords(failure: AutopilotFailure, short = false): string {
 
 const list = (words: string[]): string => (words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${t('words.and')} ${words.at(-1)!}`);
 
+/** The work mode the backlog rule set or restored (`{capacity?, doNotDisturb?}`), in words; a field not known here as JSON. */
+function workModeWords(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  const parts: string[] = [];
+  for (const [field, set] of Object.entries(value)) {
+    if (field === 'capacity' && (set === null || typeof set === 'number')) {
+      parts.push(t('autopilot.workModeParts.capacity', { value: set === null ? t('workMode.noLimit') : t('workMode.atATime', { count: set }) }));
+    } else if (field === 'doNotDisturb' && typeof set === 'boolean') {
+      parts.push(t('autopilot.workModeParts.doNotDisturb', { value: set ? t('workMode.on') : t('workMode.off') }));
+    } else parts.push(`${field}: ${JSON.stringify(set)}`);
+  }
+  return parts.length > 0 ? parts.join(', ') : JSON.stringify(value);
+}
+
 /** How each kind of value is shown in the active language (the SDK declares which name holds which kind). */
 const SHOW: Record<AutopilotValueKind, (value: unknown) => unknown> = {
   text: String,
@@ -59,10 +73,10 @@ const SHOW: Record<AutopilotValueKind, (value: unknown) => unknown> = {
   time: (value) => dateTime(String(value)),
   orderStatus: (value) => word('orderStatus', String(value)),
   productType: (value) => word('productType', String(value)),
-  phase: String,
+  phase: (value) => tOr(`autopilot.phases.${String(value)}`, String(value)),
   rules: (value) => (Array.isArray(value) ? value.join(', ') : String(value)),
   contactKinds: (value) => (Array.isArray(value) ? list(value.map((kind) => contactWord(String(kind)))) : String(value)),
-  workMode: (value) => JSON.stringify(value),
+  workMode: workModeWords,
   failure: (value) => (typeof value === 'object' && value !== null ? failureWords(value as AutopilotFailure) : String(value)),
   refusal: (value) => {
     const refusal = value as { kind?: unknown; reason?: unknown };

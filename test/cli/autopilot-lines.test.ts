@@ -199,7 +199,15 @@ describe('autopilot lines', () => {
     expect(say('stock.low', says('low', { card: 12, count: 2, lowAt: 3 }))).toBe('№12: осталось 2 свободных единицы (порог 3)');
     expect(say('stock.low', says('low', { card: 12, count: 5, lowAt: 5 }))).toBe('№12: осталось 5 свободных единиц (порог 5)');
     expect(say('stock.low', says('low', { card: 12, count: 21, lowAt: 30 }))).toBe('№12: осталась 21 свободная единица (порог 30)');
-    expect(say('backlog.engaged', says('engaged', { count: 7, above: 5, body: { doNotDisturb: true } }))).toBe('7 открытых заказов (больше 5): режим работы теперь {"doNotDisturb":true}');
+    expect(say('backlog.engaged', says('engaged', { count: 7, above: 5, body: { doNotDisturb: true } }))).toBe('7 открытых заказов (больше 5): режим работы теперь «не беспокоить» — включено');
+    expect(say('backlog.engaged', says('engaged', { count: 7, above: 5, body: { capacity: 3, doNotDisturb: false } }))).toBe(
+      '7 открытых заказов (больше 5): режим работы теперь загрузка — 3 заказа одновременно, «не беспокоить» — выключено',
+    );
+    expect(say('backlog.restored', says('restored', { count: 2, body: { capacity: null, quietHours: 'later' } }))).toBe(
+      '2 открытых заказа: режим работы возвращён: загрузка — без ограничения, quietHours: "later"',
+    );
+    expect(say('deliver.resumed', says('resumed', { id: 'ord_1', phase: 'ready', status: 'awaiting_delivery' }))).toBe('ord_1: продолжаю выдачу с шага «вызов выдачи» (сейчас «ждёт выдачи»)');
+    expect(say('deliver.resumed', says('resumed', { id: 'ord_1', phase: 'later', status: 'awaiting_delivery' }))).toBe('ord_1: продолжаю выдачу с шага later (сейчас «ждёт выдачи»)');
     expect(say('deliver.delivered', says('delivered', { ...base, productType: 'subscription', name: 'subs', filtered: null }))).toBe('ord_1 (№12 подписка) выдан по правилу subs');
     expect(say('deliver.skipped', says('notAwaiting', { id: 'ord_1', status: 'cancelled' }))).toBe('ord_1: не выдан, сейчас его статус «отменён»');
     expect(say('deliver.note-withheld', says('noteWithheld', { id: 'ord_1', kinds: ['email', 'phone', 'link'] }))).toBe(
