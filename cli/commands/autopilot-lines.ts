@@ -10,6 +10,7 @@
  * English catalogue holds. An event without `say`, or whose form (or a part's) the catalogue does
  * not have (a newer SDK's), is printed as its `message` says it, in English (a tolerant reader).
  */
+import { reasonWords } from './hooks-reasons.ts';
 import { has, language, t, tOr } from '../i18n/index.ts';
 import { dateTime, money, word } from '../i18n/format.ts';
 import { contactWord } from '../i18n/contacts.ts';
@@ -82,6 +83,7 @@ const SHOW: Record<AutopilotValueKind, (value: unknown) => unknown> = {
     const refusal = value as { kind?: unknown; reason?: unknown };
     return typeof refusal?.kind === 'string' ? (refusalWords({ kind: refusal.kind, reason: refusal.reason }) ?? refusal.kind) : String(value);
   },
+  webhookCheck: (value) => reasonWords(String(value)),
   part: String,
 };
 

@@ -12,6 +12,7 @@
  * - Says `listening on http://127.0.0.1:PORT` on stderr once ready (`--port 0` takes a free port).
  * - Runs until Ctrl-C / SIGTERM (exit 0), or until `--count N` valid deliveries have come.
  */
+import { invalidVerdict } from './hooks-reasons.ts';
 import { t } from '../i18n/index.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -288,7 +289,7 @@ async function forward(url: string, req: IncomingMessage, body: Buffer): Promise
 
 /** A delivery's line: aligned on a terminal, tab-separated when piped. */
 export function formatRecord(record: ListenRecord, tty: boolean): string {
-  const verdict = record.valid ? t(record.test ? 'hooks.validTest' : 'hooks.validMark') : t('hooks.invalid', { reason: record.reason ?? t('hooks.unknownReason') });
+  const verdict = record.valid ? t(record.test ? 'hooks.validTest' : 'hooks.validMark') : invalidVerdict(record.reason);
   const forward =
     // i18next-instrument-ignore-next-line: an arrow before an HTTP status
     record.duplicate ? t('hooks.duplicateNotForwarded') : record.forward === undefined ? '' : 'status' in record.forward ? `→ ${record.forward.status}` : t('hooks.forwardFailed', { error: failureText(record.forward.error) });

@@ -12,6 +12,7 @@
  * - `--forward-to URL` relays each new hit to a local handler instead of printing it
  *   (hooks-relay.ts): a status line per hit (NDJSON with `--json`), at most once per hit.
  */
+import { invalidVerdict } from './hooks-reasons.ts';
 import { t } from '../i18n/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
@@ -168,7 +169,7 @@ function printHit(deps: Deps, record: ProbeRecord, json: boolean): void {
     io.stdout.write(`${JSON.stringify(record)}\n`);
     return;
   }
-  const verdict = record.valid === undefined ? undefined : record.valid ? t('hooks.validMark') : t('hooks.invalid', { reason: record.reason });
+  const verdict = record.valid === undefined ? undefined : record.valid ? t('hooks.validMark') : invalidVerdict(record.reason);
   const cells = [
     shortTime(record.receivedAt, io.stdoutIsTTY),
     record.event ?? '-',

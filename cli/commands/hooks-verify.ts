@@ -12,6 +12,7 @@
  * - Exit 0 when valid (the event kind and delivery id, or the event JSON with `--json`); exit 1 with
  *   the reason code and what to do about it on stderr otherwise; exit 2 for usage errors.
  */
+import { verificationWords } from './hooks-reasons.ts';
 import { both } from '../i18n/format.ts';
 import { t } from '../i18n/index.ts';
 import type { Command } from 'commander';
@@ -138,7 +139,7 @@ export async function runHooksVerify(opts: HooksVerifyOptions, deps: Deps): Prom
   say(deps.io, t('hooks.valid', { event: event.event, delivery: event.delivery, extras: extras.join(', ') }));
 }
 
-/** Exit 1 with the reason code, the verifier's explanation and a hint for the CLI's inputs. */
+/** Exit 1 with the reason code, what failed in the seller's language and a hint for the CLI's inputs. */
 function verificationFailure(
   error: WebhookVerificationError,
   body: Buffer,
@@ -146,8 +147,8 @@ function verificationFailure(
   secrets: string[],
   options: { toleranceSeconds?: number; now?: number },
 ): CliError {
-  // i18next-instrument-ignore-next-line: the reason code and the SDK's own explanation; the hint below is translated
-  return new CliError(`${error.reason}: ${error.message}`, EXIT.error, hintFor(error, body, headers, secrets, options));
+  // i18next-instrument-ignore-next-line: the reason code, then its words from the catalogue (hooks-reasons.ts)
+  return new CliError(`${error.reason}: ${verificationWords(error, options.toleranceSeconds)}`, EXIT.error, hintFor(error, body, headers, secrets, options));
 }
 
 function hintFor(

@@ -143,7 +143,7 @@ export class Autopilot {
         this.#emit({ rule: 'webhooks', type: 'event', ...says('webhookEvent', { event, delivery }), detail: { event, delivery } });
         this.wake();
       },
-      refused: (why) => this.#emit({ rule: 'webhooks', type: 'refused', ...says('webhookRefused', { why }), detail: { reason: why } }),
+      refused: (why) => this.#emit({ rule: 'webhooks', type: 'refused', ...says('webhookRefused', { check: why }), detail: { reason: why } }),
     });
     this.#emit({ rule: 'webhooks', type: 'listening', ...says('listening', { url: receiver.url }), detail: { url: receiver.url } });
     return receiver;

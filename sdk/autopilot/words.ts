@@ -84,7 +84,7 @@ export const AUTOPILOT_WORDS = {
   cannotRestore: 'could not restore the work mode: {{reason}}; trying again next round',
   // webhooks
   webhookEvent: '{{event}} ({{delivery}}): polling now',
-  webhookRefused: 'a delivery was refused: {{why}} (wrong secret, or not from the marketplace)',
+  webhookRefused: 'a delivery was refused: {{check}} (wrong secret, or not from the marketplace)',
   listening: 'listening for webhook deliveries at {{url}} (polling stays the source)',
   // what failed in an action (a deliver command or hook, a notification): a failure's own words
   'action.none': 'the action has neither a command nor a hook',
@@ -123,6 +123,7 @@ export type AutopilotForm = keyof typeof AUTOPILOT_WORDS;
  *   service or the webhook check gave: `noteRejected`, a verification reason);
  * - `number`, `count` (a number that chooses the plural), `rub` (whole roubles), `minutes`, `seconds`;
  * - `time`: an ISO moment; `orderStatus`, `productType`: the order's enum value; `phase`: a journal step;
+ * - `webhookCheck`: why a webhook delivery did not verify (`WebhookVerificationError.reason`: `mismatch`, …);
  * - `rules`: rule names, a list; `contactKinds`: contact kinds found (`email`, `phone`, …), a list;
  * - `workMode`: the work mode fields sent (`{ capacity?, doNotDisturb? }`);
  * - `failure`: what failed, as data ({@link AutopilotFailure});
@@ -138,6 +139,7 @@ export const AUTOPILOT_VALUES = {
   delivery: 'text',
   url: 'text',
   why: 'text',
+  check: 'webhookCheck',
   signal: 'text',
   output: 'text',
   field: 'text',

@@ -105,7 +105,7 @@ const SAMPLES: Array<[AutopilotEvent, string]> = [
   [ev('backlog.error', says('cannotEngage', { reason: why('rate') })), 'could not set the work mode: rate; trying again next round'],
   [ev('backlog.error', says('cannotRestore', { reason: why('rate') })), 'could not restore the work mode: rate; trying again next round'],
   [ev('webhooks.event', says('webhookEvent', { event: 'order.paid', delivery: 'dlv_1' })), 'order.paid (dlv_1): polling now'],
-  [ev('webhooks.refused', says('webhookRefused', { why: 'signature' })), 'a delivery was refused: signature (wrong secret, or not from the marketplace)'],
+  [ev('webhooks.refused', says('webhookRefused', { check: 'mismatch' })), 'a delivery was refused: mismatch (wrong secret, or not from the marketplace)'],
   [ev('webhooks.listening', says('listening', { url: 'http://127.0.0.1:4000/hooks' })), 'listening for webhook deliveries at http://127.0.0.1:4000/hooks (polling stays the source)'],
   [ev('autopilot.started', says('started', { dry: null, rules: ['deliver', 'stock'], from: part('firstRun') })), 'autopilot started: deliver, stock; first run: every order is looked at once'],
   [
@@ -208,6 +208,8 @@ describe('autopilot lines', () => {
     );
     expect(say('deliver.resumed', says('resumed', { id: 'ord_1', phase: 'ready', status: 'awaiting_delivery' }))).toBe('ord_1: продолжаю выдачу с шага «вызов выдачи» (сейчас «ждёт выдачи»)');
     expect(say('deliver.resumed', says('resumed', { id: 'ord_1', phase: 'later', status: 'awaiting_delivery' }))).toBe('ord_1: продолжаю выдачу с шага later (сейчас «ждёт выдачи»)');
+    expect(say('webhooks.refused', says('webhookRefused', { check: 'mismatch' }))).toBe('доставка отклонена: подпись не совпадает (неверный секрет или прислал не маркетплейс)');
+    expect(say('webhooks.refused', says('webhookRefused', { check: 'a_check_from_later' }))).toBe('доставка отклонена: a_check_from_later (неверный секрет или прислал не маркетплейс)');
     expect(say('deliver.delivered', says('delivered', { ...base, productType: 'subscription', name: 'subs', filtered: null }))).toBe('ord_1 (№12 подписка) выдан по правилу subs');
     expect(say('deliver.skipped', says('notAwaiting', { id: 'ord_1', status: 'cancelled' }))).toBe('ord_1: не выдан, сейчас его статус «отменён»');
     expect(say('deliver.note-withheld', says('noteWithheld', { id: 'ord_1', kinds: ['email', 'phone', 'link'] }))).toBe(

@@ -87,9 +87,9 @@ describe('seller hooks listen (in-process)', () => {
     expect(result.code).toBe(0);
     const lines = result.out.trim().split('\n');
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/\torder\.paid\tdlv_bad\t#1\tinvalid: mismatch$/);
-    expect(lines[1]).toMatch(/\t-\t-\t-\tinvalid: missing_header$/);
-    expect(lines[2]).toMatch(/\tinvalid: method_not_allowed$/);
+    expect(lines[0]).toMatch(/\torder\.paid\tdlv_bad\t#1\tinvalid: mismatch \(signature does not match\)$/);
+    expect(lines[1]).toMatch(/\t-\t-\t-\tinvalid: missing_header \(a header is missing\)$/);
+    expect(lines[2]).toMatch(/\tinvalid: method_not_allowed \(not a POST\)$/);
     expect(lines[3]).toMatch(/\torder\.paid\tdlv_good\t#1\tvalid$/);
   });
 

@@ -207,7 +207,7 @@ describe('seller hooks verify: each failure exits 1 with its reason', () => {
     const result = await failing((r) => ['--payload', r.payload, '--secret-file', r.secretFile, '--timestamp', r.signed.headers['x-service-timestamp']!]);
     expect(result.code).toBe(1);
     expect(result.out).toBe('');
-    expect(result.err).toMatch(/^error: missing_header: Webhook header x-service-signature is missing/);
+    expect(result.err).toMatch(/^error: missing_header: the x-service-signature header is missing/);
     expect(result.err).toMatch(/hint: give x-service-signature with --header/);
   });
 
@@ -228,7 +228,7 @@ describe('seller hooks verify: each failure exits 1 with its reason', () => {
     const reserialised = file('pretty.json', JSON.stringify(JSON.parse(r.signed.body), null, 2));
     const result = await verify(['--payload', reserialised, '--headers-file', r.headersFile, '--secret-file', r.secretFile]);
     expect(result.code).toBe(1);
-    expect(result.err).toMatch(/^error: mismatch: Webhook signature does not match/);
+    expect(result.err).toMatch(/^error: mismatch: the signature does not match/);
     expect(result.err).toMatch(/hint: check the secret/);
   });
 
@@ -246,12 +246,33 @@ describe('seller hooks verify: each failure exits 1 with its reason', () => {
     const r = recorded({ timestamp: old });
     const stale = await verify(['--payload', r.payload, '--headers-file', r.headersFile, '--secret-file', r.secretFile]);
     expect(stale.code).toBe(1);
-    expect(stale.err).toMatch(/^error: stale_timestamp: Webhook timestamp is 36\d\d s in the past/);
+    expect(stale.err).toMatch(/^error: stale_timestamp: the timestamp is 36\d\d s in the past, outside the 300 s tolerance/);
     expect(stale.err).toContain(`--now ${old}`);
     const replayed = await verify(['--payload', r.payload, '--headers-file', r.headersFile, '--secret-file', r.secretFile, '--now', String(old + 10)]);
     expect(replayed.code).toBe(0);
     const iso = await verify(['--payload', r.payload, '--headers-file', r.headersFile, '--secret-file', r.secretFile, '--now', new Date(old * 1000).toISOString()]);
     expect(iso.code).toBe(0);
+  });
+
+  it('in Russian: the first line names the reason code and says what failed in Russian, with no English sentence', async () => {
+    const r = recorded();
+    const ru = { env: { LANG: 'ru_RU.UTF-8' } };
+    const missing = await verify(['--payload', r.payload, '--secret-file', r.secretFile, '--timestamp', r.signed.headers['x-service-timestamp']!], ru);
+    expect(missing.code).toBe(1);
+    expect(missing.err.split('\n')[0]).toBe('ошибка: missing_header: нет заголовка x-service-signature: передайте заголовки запроса без изменений');
+    const malformed = await verify(['--payload', r.payload, '--headers-file', r.headersFile, '--secret-file', r.secretFile, '--signature', 'md5=abc'], ru);
+    expect(malformed.err.split('\n')[0]).toBe('ошибка: malformed_signature: заголовок x-service-signature должен быть «sha256=<hex HMAC-SHA256>», как он пришёл');
+    const pretty = file('pretty-ru.json', JSON.stringify(JSON.parse(r.signed.body), null, 2));
+    const mismatch = await verify(['--payload', pretty, '--headers-file', r.headersFile, '--secret-file', r.secretFile], ru);
+    expect(mismatch.err.split('\n')[0]).toMatch(/^ошибка: mismatch: подпись не совпадает: /);
+    const old = Math.floor(NOW / 1000) - 3600;
+    const stale = recorded({ timestamp: old });
+    const late = await verify(['--payload', stale.payload, '--headers-file', stale.headersFile, '--secret-file', stale.secretFile, '--tolerance', '60'], ru);
+    expect(late.err.split('\n')[0]).toMatch(/^ошибка: stale_timestamp: метка времени на 36\d\d с в прошлом, вне допуска 60 с /);
+    for (const result of [missing, malformed, mismatch, late]) {
+      expect(result.code).toBe(1);
+      expect(result.err.split('\n')[0]).not.toMatch(/[a-z]{4,} [a-z]{4,}/);
+    }
   });
 
   it('--tolerance widens or narrows the window', async () => {
