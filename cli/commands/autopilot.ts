@@ -14,6 +14,7 @@
  * - SIGINT / SIGTERM: stops taking work, finishes what is in progress, saves the state, exit 0.
  *   A second signal exits at once (130); the state file is still whole, the journal resumes it.
  */
+import { configErrorWords } from './autopilot-config-words.ts';
 import { basename, dirname, join } from 'node:path';
 import type { Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
@@ -51,7 +52,7 @@ export async function runAutopilotCommand(opts: AutopilotCliOptions, deps: Deps)
   try {
     config = await loadAutopilotConfig(opts.config);
   } catch (error) {
-    if (error instanceof AutopilotConfigError) throw new UsageError(error.message, t('autopilot.fixConfig'));
+    if (error instanceof AutopilotConfigError) throw new UsageError(await configErrorWords(error), t('autopilot.fixConfig'));
     throw error;
   }
   const { io } = deps;

@@ -25,7 +25,7 @@ export const Action = z
     /** Longest run of the command or the hook. @default 30 */
     timeoutSeconds: positive.max(3600).default(30),
   })
-  .refine((a) => (a.command === undefined) !== (a.hook === undefined), 'give exactly one of command or hook');
+  .refine((a) => (a.command === undefined) !== (a.hook === undefined), { message: 'give exactly one of command or hook', params: { check: 'commandOrHook' } });
 export type Action = z.output<typeof Action>;
 
 /**
@@ -34,7 +34,10 @@ export type Action = z.output<typeof Action>;
  */
 const ProductTypeName = z
   .string()
-  .regex(/^[a-z][a-z0-9_]{0,63}$/, `a product type such as ${PRODUCT_TYPES.join(', ')} (lower case, digits, _)`) as unknown as z.ZodType<Widened<ProductType>>;
+  .refine((name) => /^[a-z][a-z0-9_]{0,63}$/.test(name), {
+    message: `a product type such as ${PRODUCT_TYPES.join(', ')} (lower case, digits, _)`,
+    params: { check: 'productTypeName', examples: [...PRODUCT_TYPES] },
+  }) as unknown as z.ZodType<Widened<ProductType>>;
 
 /** Which orders (by their card) a rule applies to; every given field must match. */
 export const Match = z.strictObject({
@@ -52,7 +55,7 @@ const BuyerText = (max: number) =>
     .max(max)
     .superRefine((text, ctx) => {
       const found = contactsIn(text);
-      if (found) ctx.addIssue({ code: 'custom', message: `${contactsSentence('the text', found)}: the marketplace would refuse it` });
+      if (found) ctx.addIssue({ code: 'custom', message: `${contactsSentence('the text', found)}: the marketplace would refuse it`, params: { check: 'contacts', kinds: found.kinds } });
     });
 
 export const DeliverRule = z.strictObject({
@@ -92,9 +95,9 @@ export const BacklogRule = z
     /** The work mode while the backlog lasts: capacity and/or do-not-disturb. Presence is never set. */
     set: z
       .strictObject({ capacity: positive.max(10_000).optional(), doNotDisturb: z.boolean().optional() })
-      .refine((s) => s.capacity !== undefined || s.doNotDisturb !== undefined, 'set capacity, doNotDisturb or both'),
+      .refine((s) => s.capacity !== undefined || s.doNotDisturb !== undefined, { message: 'set capacity, doNotDisturb or both', params: { check: 'capacityOrDnd' } }),
   })
-  .refine((b) => b.restoreAt === undefined || b.restoreAt <= b.above, { message: 'restoreAt must not be above `above`', path: ['restoreAt'] });
+  .refine((b) => b.restoreAt === undefined || b.restoreAt <= b.above, { message: 'restoreAt must not be above `above`', path: ['restoreAt'], params: { check: 'restoreAtAbove' } });
 
 export const StockRule = z.strictObject({
   /** How often the named cards' stock is read. @default 60 */
@@ -132,7 +135,7 @@ export const RepriceRule = z.strictObject({
           /** Move at most this far in one change. @default no limit */
           maxStepRub: positive.optional(),
         })
-        .refine((c) => c.floor <= c.ceiling, { message: 'floor must not be above ceiling', path: ['floor'] }),
+        .refine((c) => c.floor <= c.ceiling, { message: 'floor must not be above ceiling', path: ['floor'], params: { check: 'floorAboveCeiling' } }),
     )
     .min(1),
 });
@@ -186,6 +189,7 @@ export const AutopilotConfig = z
   })
   .refine((c) => ['deliver', 'deadline', 'backlog', 'stock', 'reprice', 'replies'].some((rule) => c[rule as keyof typeof c] !== undefined), {
     message: 'no rule configured: add at least one of deliver, deadline, backlog, stock, reprice, replies',
+    params: { check: 'noRule' },
   });
 
 /** The configuration as written (defaults optional). */
@@ -193,12 +197,28 @@ export type AutopilotConfigInput = z.input<typeof AutopilotConfig>;
 /** The configuration after checking (defaults filled in). */
 export type AutopilotConfig = z.output<typeof AutopilotConfig>;
 
+/**
+ * One wrong value of a configuration, as data (like the API's errors): its path, its English
+ * `message`, and what a client needs to say it in its own words: `check` (and `values`) for the
+ * autopilot's own checks and the file's (`commandOrHook`, `noRule`, `contacts`, `noFile`, `notYaml`,
+ * …), or `issue`, the schema library's standard issue (zod's `code`, `expected`, `minimum`, `values`,
+ * `keys`, … without the input), which zod's locales say in other languages.
+ */
+export interface AutopilotConfigIssue {
+  /** `deliver[0].match.productType`; `(file)` for the file itself, `(top level)` for the whole config. */
+  path: string;
+  message: string;
+  check?: string | undefined;
+  values?: Record<string, unknown> | undefined;
+  issue?: Record<string, unknown> | undefined;
+}
+
 /** The configuration is wrong; `issues` name each wrong value by its path. */
 export class AutopilotConfigError extends Error {
   override name = 'AutopilotConfigError';
   constructor(
     readonly source: string,
-    readonly issues: Array<{ path: string; message: string }>,
+    readonly issues: AutopilotConfigIssue[],
   ) {
     super(`${source}: ${issues.length === 1 ? 'an error' : `${issues.length} errors`}\n${issues.map((i) => `  ${i.path}: ${i.message}`).join('\n')}`);
   }
@@ -211,13 +231,30 @@ function pathOf(path: readonly PropertyKey[]): string {
   return out === '' ? '(top level)' : out;
 }
 
+/** Values that are data (JSON), not the input or the schema. */
+const isData = (value: unknown): boolean =>
+  value === null || ['string', 'number', 'boolean'].includes(typeof value) || (Array.isArray(value) && value.every((item) => ['string', 'number'].includes(typeof item)));
+
+/** A zod issue as data: our own checks by their `check` id, the standard ones as zod's issue without the input. */
+function issueData(issue: z.core.$ZodIssue): AutopilotConfigIssue {
+  const path = pathOf(issue.path);
+  const params = issue.code === 'custom' ? (issue.params as Record<string, unknown> | undefined) : undefined;
+  if (typeof params?.['check'] === 'string') {
+    const { check, ...values } = params;
+    return { path, message: issue.message, check: check as string, ...(Object.keys(values).length > 0 ? { values } : {}) };
+  }
+  const data: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(issue)) if (name !== 'input' && name !== 'path' && name !== 'message' && isData(value)) data[name] = value;
+  return { path, message: issue.message, issue: data };
+}
+
 /** Checks a parsed config; throws `AutopilotConfigError` naming every wrong path. */
 export function parseAutopilotConfig(value: unknown, source = 'autopilot config'): AutopilotConfig {
   const result = AutopilotConfig.safeParse(value);
   if (result.success) return result.data;
   throw new AutopilotConfigError(
     source,
-    result.error.issues.map((issue) => ({ path: pathOf(issue.path), message: issue.message })),
+    result.error.issues.map((issue) => issueData(issue)),
   );
 }
 

@@ -17,7 +17,7 @@
  * its Retry-After), give the client `pacedFetch`, as `seller autopilot` does:
  * `new SellerClient({ fetch: pacedFetch(globalThis.fetch) })`.
  */
-export { AutopilotConfig, AutopilotConfigError, defineAutopilot, parseAutopilotConfig } from './config.ts';
+export { AutopilotConfig, AutopilotConfigError, defineAutopilot, parseAutopilotConfig, type AutopilotConfigIssue } from './config.ts';
 export type { AutopilotConfigInput, DeliverRule, Match, Action, Notify } from './config.ts';
 export { loadAutopilotConfig } from './load.ts';
 export { Autopilot, runAutopilot } from './runner.ts';
