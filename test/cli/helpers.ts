@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import type { SellerClient } from '../../sdk/client.ts';
 import { errorFromResponse, type SellerError } from '../../sdk/errors.ts';
 import { nextByCursor, PagedCall } from '../../sdk/pagination.ts';
@@ -11,6 +11,7 @@ import type { Deps } from '../../cli/lib/deps.ts';
 import type { IO } from '../../cli/lib/io.ts';
 import type { Prompter } from '../../cli/lib/prompts.ts';
 import { runCli } from '../../cli/program.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 export const LIVE_KEY = `service_live_${'A1b2C3d4E5'.repeat(4)}`;
 export const OTHER_KEY = `service_test_${'Z9y8X7w6V5'.repeat(4)}`;
@@ -113,3 +114,34 @@ export async function run(argv: string[], io: TestIO, overrides: Partial<Deps> =
 
 /** A piped table without its first line (the tab-separated header row). */
 export const tableBody = (out: string): string => out.slice(out.indexOf('\n') + 1);
+
+/**
+ * A real seller-server with one seller for a test file's `seller` runs: started before its tests
+ * (the server code loaded only then), closed after. `cli(argv, env)` runs `seller` in-process with
+ * the seller's key, the server's address and admin token and a profile directory of its own.
+ */
+export function useCliServer() {
+  let server: TestServer | undefined;
+  let seller: Awaited<ReturnType<TestServer['newSeller']>> | undefined;
+  let config: ReturnType<typeof tempConfigDir> | undefined;
+  beforeAll(async () => {
+    const { startTestServer } = await import('../helpers/server.ts');
+    server = await startTestServer();
+    config = tempConfigDir();
+    seller = await server.newSeller();
+  });
+  afterAll(async () => {
+    await server?.close();
+    config?.cleanup();
+  });
+  return {
+    get server(): TestServer {
+      return server!;
+    },
+    get apiKey(): string {
+      return seller!.apiKey;
+    },
+    cli: (argv: string[], env: Record<string, string> = {}) =>
+      run(argv, bufferIO({ env: { SELLER_CONFIG_DIR: config!.dir, SERVICE_BASE_URL: server!.url, SERVICE_API_KEY: seller!.apiKey, SERVICE_ADMIN_TOKEN: server!.adminToken, ...env } })),
+  };
+}

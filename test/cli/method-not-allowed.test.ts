@@ -3,30 +3,16 @@
  * with `Allow`; the SDK throws `MethodNotAllowedError` carrying the methods; the CLI names them in
  * a hint (both languages), exit 1, and `--json` reports the code. In-process against a real server.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MethodNotAllowedError, SellerClient } from '../../sdk/index.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { bufferIO, run, tempConfigDir } from './helpers.ts';
+import { useCliServer } from './helpers.ts';
 
 describe('a method the path does not take', () => {
-  let server: TestServer;
-  let config: ReturnType<typeof tempConfigDir>;
-  let apiKey: string;
-  const cli = (argv: string[], env: Record<string, string> = {}) =>
-    run(argv, bufferIO({ env: { SELLER_CONFIG_DIR: config.dir, SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey, ...env } }));
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    config = tempConfigDir();
-    ({ apiKey } = await server.newSeller());
-  });
-  afterAll(async () => {
-    await server.close();
-    config.cleanup();
-  });
+  const world = useCliServer();
+  const { cli } = world;
 
   it('the SDK throws MethodNotAllowedError with the allowed methods', async () => {
-    const client = new SellerClient({ apiKey, baseUrl: server.url, maxRetries: 0 });
+    const client = new SellerClient({ apiKey: world.apiKey, baseUrl: world.server.url, maxRetries: 0 });
     const err = await client.request({ method: 'DELETE', path: '/api/v1/me' }).then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(MethodNotAllowedError);
     expect((err as MethodNotAllowedError).code).toBe('method_not_allowed');
@@ -35,7 +21,7 @@ describe('a method the path does not take', () => {
   });
 
   it('the same for a method Node’s HTTP parser does not know (FOO), not a bare 400', async () => {
-    const client = new SellerClient({ apiKey, baseUrl: server.url, maxRetries: 0 });
+    const client = new SellerClient({ apiKey: world.apiKey, baseUrl: world.server.url, maxRetries: 0 });
     const err = await client.request({ method: 'FOO', path: '/api/v1/me' }).then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(MethodNotAllowedError);
     expect((err as MethodNotAllowedError).allowed).toEqual(['GET', 'HEAD']);

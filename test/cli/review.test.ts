@@ -4,12 +4,11 @@
  * `error: <code>: <detail>` with a hint and the right exit code; and the help texts say what exists.
  * In-process against a real server on 127.0.0.1:0.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ResponseValidationError } from '../../sdk/errors.ts';
 import { describeError } from '../../cli/lib/errors.ts';
 import { NOUNS } from '../../cli/nouns.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { apiError, bufferIO, run, tempConfigDir } from './helpers.ts';
+import { apiError, bufferIO, run, useCliServer } from './helpers.ts';
 
 const ADDRESS = /check the service address \(--base-url or SERVICE_BASE_URL\)/;
 
@@ -47,22 +46,8 @@ describe('answers that are not from the Seller API', () => {
 });
 
 describe('common mistakes against a real server', () => {
-  let server: TestServer;
-  let config: ReturnType<typeof tempConfigDir>;
-  let apiKey: string;
-
-  const cli = (argv: string[], env: Record<string, string> = {}) =>
-    run(argv, bufferIO({ env: { SELLER_CONFIG_DIR: config.dir, SERVICE_BASE_URL: server.url, SERVICE_API_KEY: apiKey, SERVICE_ADMIN_TOKEN: server.adminToken, ...env } }));
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    config = tempConfigDir();
-    ({ apiKey } = await server.newSeller());
-  });
-  afterAll(async () => {
-    await server.close();
-    config.cleanup();
-  });
+  const world = useCliServer();
+  const { cli } = world;
 
   it('no login: no_key, exit 4, says to log in', async () => {
     const { code, err } = await cli(['whoami'], { SERVICE_API_KEY: '' });
@@ -71,7 +56,7 @@ describe('common mistakes against a real server', () => {
   });
 
   it('a base URL with a path the API does not have: exit 1, the hint names the address', async () => {
-    const { code, err } = await cli(['--base-url', `${server.url}/docs`, 'whoami']);
+    const { code, err } = await cli(['--base-url', `${world.server.url}/docs`, 'whoami']);
     expect(code).toBe(1);
     expect(err).toMatch(/^error: not_found: the service has no path GET \/docs\/api\/v1\/me\nno such API path; check the service address/);
   });
