@@ -10,6 +10,17 @@ import { fakeId } from './ids.ts';
 /** The card number the fakes use unless told otherwise. */
 export const FAKE_CARD_NUMBER = 1001;
 
+/** What the fakes sell unless told otherwise: a spotify code (300 ₽, 60 minutes, 7 days of guarantee). */
+const CODE_OFFER = {
+  service: 'spotify',
+  tariff: 'individual',
+  productType: 'code',
+  deliveryMethod: 'code',
+  priceRub: 300,
+  slaMinutes: 60,
+  guaranteeDays: 7,
+} as const;
+
 const iso = (ms: number) => new Date(ms).toISOString();
 const now = () => Math.floor(Date.now() / 1000) * 1000;
 
@@ -25,22 +36,17 @@ const actionable = (status: OrderStatus) => status === 'awaiting_confirmation' |
 export function fakeOrder(partial: Partial<Order> = {}): Order {
   const created = partial.createdAt ? Date.parse(partial.createdAt) : now() - 5 * 60_000;
   const status = partial.status ?? 'awaiting_delivery';
-  const slaMinutes = partial.slaMinutes ?? 60;
+  const slaMinutes = partial.slaMinutes ?? CODE_OFFER.slaMinutes;
   const paid = status !== 'awaiting_payment';
   return {
     id: fakeId('ord'),
     number: FAKE_CARD_NUMBER,
-    service: 'spotify',
-    tariff: 'individual',
-    productType: 'code',
-    deliveryMethod: 'code',
-    priceRub: 300,
+    ...CODE_OFFER,
     status,
     isTest: false,
     needsAction: actionable(status),
     slaMinutes,
     deliverBy: paid ? iso(created + slaMinutes * 60_000) : null,
-    guaranteeDays: 7,
     guaranteeUntil: null,
     nextChargeDay: null,
     createdAt: iso(created),
@@ -60,13 +66,7 @@ export function fakeCard(partial: Partial<Card> = {}): Card {
   const created = iso(now() - 86_400_000);
   return {
     number: FAKE_CARD_NUMBER,
-    service: 'spotify',
-    tariff: 'individual',
-    productType: 'code',
-    deliveryMethod: 'code',
-    priceRub: 300,
-    slaMinutes: 60,
-    guaranteeDays: 7,
+    ...CODE_OFFER,
     description: '',
     creditsType: null,
     creditsAmount: null,
