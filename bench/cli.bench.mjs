@@ -10,7 +10,7 @@
  * The server runs in this process; the commands are separate processes, as a user runs them.
  */
 import path from 'node:path';
-import { ADMIN_TOKEN, DIST_SERVER, fmt, log, median, NO_RATE_LIMIT, pick, ratioRow, ROOT, tempDir, timedRun } from './lib.mjs';
+import { ADMIN_TOKEN, DIST_SERVER, fmt, log, median, NO_RATE_LIMIT, pick, interleaved, ratioRow, ROOT, tempDir, timedRun } from './lib.mjs';
 import { api, newCard, newSeller } from './seed.mjs';
 
 export const name = 'cli';
@@ -63,17 +63,11 @@ export async function run() {
     const listed = await timedRun(...commands.list, { env, cwd: ROOT });
     if (!listed.out.includes(service)) throw new Error(`seller cards list --json printed ${listed.out.slice(0, 200)}`);
 
-    const times = { node: [], help: [], helpRu: [], helpTz: [], helpRuTz: [], list: [], sdk: [] };
-    const names = Object.keys(commands);
-    for (let i = 0; i < WARMUP + RUNS; i++) {
-      // Rotate the order each round, so no command always runs right after another.
-      for (let j = 0; j < names.length; j++) {
-        const which = names[(i + j) % names.length];
-        const [command, args, own] = commands[which];
-        const { ms } = await timedRun(command, args, { env: own ?? env, cwd: ROOT });
-        if (i >= WARMUP) times[which].push(ms);
-      }
-    }
+    // Rotated each round, so no command always runs right after another; each timed as a whole process.
+    const runs = Object.fromEntries(
+      Object.entries(commands).map(([name, [command, args, own]]) => [name, async () => (await timedRun(command, args, { env: own ?? env, cwd: ROOT })).ms]),
+    );
+    const times = await interleaved(runs, WARMUP, RUNS, { timesItself: true });
     const [node, help, helpRu, list, sdk] = [median(times.node), median(times.help), median(times.helpRu), median(times.list), median(times.sdk)];
     const [helpTz, helpRuTz] = [median(times.helpTz), median(times.helpRuTz)];
     log(`  cli: node -e 0 ${fmt.ms(node)}, seller --help ${fmt.ms(help)} (ru ${fmt.ms(helpRu)}; TZ=Europe/Moscow ${fmt.ms(helpTz)}, ru ${fmt.ms(helpRuTz)}), seller cards list --json ${fmt.ms(list)}, import service-seller ${fmt.ms(sdk)} (median of ${RUNS})`);

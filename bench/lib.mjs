@@ -157,6 +157,25 @@ export function cpuMs(pid) {
   }
 }
 
+/**
+ * Times each of `runs` (name → async function) in interleaved rounds, the order rotated each round
+ * so that no run always follows another; the first `warmup` rounds are not kept. Answers the times
+ * (ms) of each name: the call's own, or with `timesItself` the number each call answers.
+ */
+export async function interleaved(runs, warmup, rounds, { timesItself = false } = {}) {
+  const names = Object.keys(runs);
+  const times = Object.fromEntries(names.map((name) => [name, []]));
+  for (let i = 0; i < warmup + rounds; i++) {
+    for (let j = 0; j < names.length; j++) {
+      const which = names[(i + j) % names.length];
+      const t0 = nowMs();
+      const own = await runs[which]();
+      if (i >= warmup) times[which].push(timesItself ? own : nowMs() - t0);
+    }
+  }
+  return times;
+}
+
 /** Runs a command to its end; answers the wall time in ms. Throws when it fails. */
 export function timedRun(command, args, opts = {}) {
   return new Promise((resolve, reject) => {

@@ -7,7 +7,7 @@
  * its bookkeeping and the end of run (the seller's events, its orders' last status). Target: at
  * most 1.2×.
  */
-import { fmt, log, median, nowMs, pick, ratioRow, startChild } from './lib.mjs';
+import { fmt, interleaved, log, median, pick, ratioRow, startChild } from './lib.mjs';
 
 export const name = 'scenario';
 
@@ -79,16 +79,7 @@ export async function run() {
         if (result.stepsRun !== 50) throw new Error(`the run stopped after ${result.stepsRun} steps`);
       },
     };
-    const times = { script: [], runner: [] };
-    const names = Object.keys(calls);
-    for (let i = 0; i < WARMUP + RUNS; i++) {
-      for (let j = 0; j < names.length; j++) {
-        const which = names[(i + j) % names.length];
-        const t0 = nowMs();
-        await calls[which]();
-        if (i >= WARMUP) times[which].push(nowMs() - t0);
-      }
-    }
+    const times = await interleaved(calls, WARMUP, RUNS);
     const [plain, runner] = [median(times.script), median(times.runner)];
     log(`  scenario: SDK script ${fmt.ms(plain)}, runScenario ${fmt.ms(runner)} (median of ${RUNS})`);
     return [ratioRow('runScenario, 50 steps (12 orders bought, paid, delivered, expected)', fmt.ms(runner), `SDK script ${fmt.ms(plain)}`, runner / plain, { atMost: 1.2 })];

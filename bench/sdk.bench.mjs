@@ -8,7 +8,7 @@
  * (every answer parsed by zod, compiled once hot), and one ky alone against the bare fetch.
  */
 import ky from 'ky';
-import { DIST_SDK, fmt, log, median, nowMs, pick, ratioRow, startChild } from './lib.mjs';
+import { DIST_SDK, fmt, interleaved, log, median, pick, ratioRow, startChild } from './lib.mjs';
 
 export const name = 'sdk';
 
@@ -36,16 +36,7 @@ export async function run() {
     const page = await calls.sdk();
     if (page.items.length !== 50) throw new Error(`orders.list answered ${page.items.length} orders`);
 
-    const times = { fetch: [], sdk: [], strict: [], ky: [] };
-    const names = Object.keys(calls);
-    for (let i = 0; i < WARMUP + RUNS; i++) {
-      for (let j = 0; j < names.length; j++) {
-        const which = names[(i + j) % names.length];
-        const t0 = nowMs();
-        await calls[which]();
-        if (i >= WARMUP) times[which].push(nowMs() - t0);
-      }
-    }
+    const times = await interleaved(calls, WARMUP, RUNS);
     const [bare, sdk, checked, kyAlone] = [median(times.fetch), median(times.sdk), median(times.strict), median(times.ky)];
     log(`  sdk: fetch+json ${fmt.ms(bare)}, orders.list ${fmt.ms(sdk)}, strict ${fmt.ms(checked)}, ky alone ${fmt.ms(kyAlone)} (median of ${RUNS})`);
     return [
