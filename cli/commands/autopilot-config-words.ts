@@ -9,6 +9,7 @@
 import type { AutopilotConfigError, AutopilotConfigIssue } from '../../sdk/autopilot/config.ts';
 import { has, language, t } from '../i18n/index.ts';
 import { contactWord } from '../i18n/contacts.ts';
+import { listed } from '../i18n/format.ts';
 
 type LocaleError = (issue: Record<string, unknown>) => { message: string } | string | undefined | null;
 
@@ -19,13 +20,12 @@ async function zodWords(): Promise<LocaleError | undefined> {
   return ru().localeError as unknown as LocaleError;
 }
 
-const list = (words: string[]): string => (words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${t('words.and')} ${words.at(-1)!}`);
 
 /** A check's values as the language shows them (contact kinds in words, lists joined). */
 function shown(values: Record<string, unknown> = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
-    if (name === 'kinds' && Array.isArray(value)) out[name] = list(value.map((kind) => contactWord(String(kind))));
+    if (name === 'kinds' && Array.isArray(value)) out[name] = listed(value.map((kind) => contactWord(String(kind))));
     else out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;

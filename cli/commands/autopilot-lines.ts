@@ -12,7 +12,7 @@
  */
 import { reasonWords } from './hooks-reasons.ts';
 import { has, language, t, tOr } from '../i18n/index.ts';
-import { dateTime, money, word } from '../i18n/format.ts';
+import { dateTime, listed, money, word } from '../i18n/format.ts';
 import { contactWord } from '../i18n/contacts.ts';
 import { detailWords, refusalWords } from '../i18n/error-words.ts';
 import { connectionWords } from '../lib/errors.ts';
@@ -47,7 +47,6 @@ export function failureWords(failure: AutopilotFailure, short = false): string {
   return failure.message ?? '';
 }
 
-const list = (words: string[]): string => (words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${t('words.and')} ${words.at(-1)!}`);
 
 /** The work mode the backlog rule set or restored (`{capacity?, doNotDisturb?}`), in words; a field not known here as JSON. */
 function workModeWords(value: unknown): string {
@@ -76,7 +75,7 @@ const SHOW: Record<AutopilotValueKind, (value: unknown) => unknown> = {
   productType: (value) => word('productType', String(value)),
   phase: (value) => tOr(`autopilot.phases.${String(value)}`, String(value)),
   rules: (value) => (Array.isArray(value) ? value.join(', ') : String(value)),
-  contactKinds: (value) => (Array.isArray(value) ? list(value.map((kind) => contactWord(String(kind)))) : String(value)),
+  contactKinds: (value) => (Array.isArray(value) ? listed(value.map((kind) => contactWord(String(kind)))) : String(value)),
   workMode: workModeWords,
   failure: (value) => (typeof value === 'object' && value !== null ? failureWords(value as AutopilotFailure) : String(value)),
   refusal: (value) => {

@@ -5,6 +5,7 @@
  */
 import { CONTACT_WORDS, contactsSentence, type ContactsFound } from '../../sdk/contact-words.ts';
 import { language, t, tOr } from './index.ts';
+import { listed } from './format.ts';
 
 /** A contact kind in words: the SDK's in English, the catalogue's (`contacts.kind.*`) otherwise; an unknown kind as it is. */
 export function contactWord(kind: string): string {
@@ -16,6 +17,6 @@ export function contactsText(subject: string, found: Pick<ContactsFound, 'kinds'
   if (language() === 'en') return contactsSentence(subject, found, opts);
   const words = found.kinds.map(contactWord);
   if (opts.quote && found.first !== undefined) words[0] = t('contacts.quoted', { word: words[0], contact: found.first });
-  const list = words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} ${t('words.and')} ${words.at(-1)!}`;
+  const list = listed(words);
   return t('contacts.sentence', { subject, list });
 }

@@ -141,6 +141,11 @@ export function both(items: readonly string[]): string {
   return items.join(` ${t('words.and')} `);
 }
 
+/** A list for people: `a, b and c` (en), `a, b и c` (ru); one item as it is, none empty. */
+export function listed(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${t('words.and')} ${items.at(-1)!}`;
+}
+
 /** A number in a money column whose header names the currency in English: `990` (en), `990 ₽` (ru). */
 export function rubles(n: number): string {
   return language() === 'ru' ? money(n) : String(n);
