@@ -8,53 +8,30 @@
  * - `WebhookVerificationError` has a `.code`; a secret with whitespace around it gets a hint.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '../../sdk/contract/enums.ts';
 import { WebhookEvent } from '../../sdk/contract/events.ts';
 import { computeSignature, verifyWebhook, WebhookVerificationError } from '../../sdk/webhooks/index.ts';
+import { startReceiver, type Receiver, type Received } from '../helpers/receiver.ts';
 import { bufferIO, run } from './helpers.ts';
 
 const SECRET = `whsec_${'s'.repeat(32)}`;
 
-interface Got {
-  body: string;
-  verified: boolean;
-  why?: string;
-}
-
-let receiver: Server;
+let receiver: Receiver;
 let url: string;
-const got: Got[] = [];
+let got: Received[];
 let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hooks-send-whole-'));
   writeFileSync(join(dir, 'secret'), `${SECRET}\n`);
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-      try {
-        verifyWebhook(body, headers, SECRET);
-        got.push({ body, verified: true });
-        res.writeHead(204).end();
-      } catch (err) {
-        got.push({ body, verified: false, why: (err as Error).message });
-        res.writeHead(400).end(`refused: ${(err as WebhookVerificationError).code}`);
-      }
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  receiver = await startReceiver(() => SECRET);
+  ({ url, got } = receiver);
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  await receiver.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

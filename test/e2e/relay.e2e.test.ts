@@ -7,48 +7,16 @@
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SellerClient } from '../../sdk/client.ts';
-import { computeSignature, verifyWebhook } from '../../sdk/webhooks/index.ts';
+import { computeSignature } from '../../sdk/webhooks/index.ts';
 import { ensureBuilt, runSeller, spawnSeller } from '../helpers/cli.ts';
 import { CODE_CARD } from '../helpers/fixtures.ts';
 import { until } from '../helpers/seeded-account.ts';
+import { startReceiver } from '../helpers/receiver.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-  verified: boolean;
-  event?: string;
-}
-
-/** A local handler that verifies each delivery with `secret` (204) or refuses it (400). */
-async function startReceiver(secret: () => string): Promise<{ url: string; got: Received[]; close(): Promise<void> }> {
-  const got: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-      try {
-        const event = verifyWebhook(body, headers, secret());
-        got.push({ headers, body, verified: true, event: event.event });
-        res.writeHead(204).end();
-      } catch (error) {
-        got.push({ headers, body, verified: false });
-        res.writeHead(400, { 'content-type': 'text/plain' }).end(`refused: ${(error as { reason?: string }).reason}`);
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-  return { url, got, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 let server: TestServer;
 let configDir: string;
