@@ -82,6 +82,8 @@ export const NOT_FOUND_RECORDS = [
   'probe',
   'fault',
   'delivery',
+  'telegram_bot',
+  'telegram_message',
   'route',
 ] as const;
 

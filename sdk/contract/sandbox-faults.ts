@@ -13,13 +13,16 @@ import { IdParam, Timestamp } from './common.ts';
 import { op } from './operation.ts';
 import { apiRouteTable } from './routes/index.ts';
 import { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_STATUSES, HOOK_CHAOS, sandboxFaultRoutes as R } from './routes/sandbox-faults.ts';
+import { TELEGRAM_METHODS } from './routes/sandbox-telegram.ts';
 
 export { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_STATUSES, HOOK_CHAOS };
 
 /** The seller-API operation ids a fault may name (`*`: every one; never the sandbox's or `/api/mcp`). */
 const FAULT_OPERATIONS = Object.keys(apiRouteTable);
+/** The Telegram emulator's methods a fault may name (`telegram.*`: every one; never reached by `*`). */
+export const TELEGRAM_FAULT_OPERATIONS = ['telegram.*', ...TELEGRAM_METHODS.map((m) => `telegram.${m}`)];
 
-export const FaultOperation = z.enum(['*', ...FAULT_OPERATIONS] as [string, ...string[]]);
+export const FaultOperation = z.enum(['*', ...FAULT_OPERATIONS, ...TELEGRAM_FAULT_OPERATIONS] as [string, ...string[]]);
 export const FaultStatus = z.union(FAULT_STATUSES.map((s) => z.literal(s)) as [z.ZodLiteral<429>, z.ZodLiteral<500>, z.ZodLiteral<502>, z.ZodLiteral<503>]);
 export const HookChaos = z.enum(HOOK_CHAOS);
 const delay = z.number().int().min(1).max(FAULT_MAX_DELAY_MS);
@@ -27,7 +30,9 @@ const delay = z.number().int().min(1).max(FAULT_MAX_DELAY_MS);
 const faultFields = {
   /** The seller the fault is for; absent: every seller. */
   sellerId: z.string().min(1).max(80).optional(),
-  /** A seller-API operation id of the contract (`orders.deliver`), or `*`; required unless `hooks`. */
+  /** The Telegram bot a `telegram.*` fault is for (its id); absent: every bot. */
+  bot: z.number().int().min(1).optional(),
+  /** A seller-API operation id of the contract (`orders.deliver`) or `*`, or a Telegram method (`telegram.sendMessage`) or `telegram.*`; required unless `hooks`. */
   op: FaultOperation.optional(),
   status: FaultStatus.optional(),
   latencyMs: delay.optional(),
@@ -58,6 +63,9 @@ export function faultProblems(body: FaultShape): { path: string; message: string
   if (body.hooks === undefined && effects.length > 0 && body.op === undefined) problems.push({ path: 'op', message: 'required: a seller-API operation id, or *' });
   if (body.hooks === 'delay' && body.delayMs === undefined) problems.push({ path: 'delayMs', message: "required with hooks: 'delay'" });
   if (body.delayMs !== undefined && body.hooks !== 'delay') problems.push({ path: 'delayMs', message: "only with hooks: 'delay'" });
+  const telegram = body.op?.startsWith('telegram.') === true;
+  if (telegram && body.sellerId !== undefined) problems.push({ path: 'sellerId', message: 'a Telegram fault names a bot, not a seller' });
+  if (body.bot !== undefined && !telegram) problems.push({ path: 'bot', message: 'only with a Telegram operation (telegram.*)' });
   return problems;
 }
 

@@ -13,6 +13,7 @@ import { sandboxRoutes as R } from './routes/sandbox.ts';
 import { MovedOrder, sandboxInspectOperations } from './sandbox-inspect.ts';
 import { sandboxFaultOperations } from './sandbox-faults.ts';
 import { sandboxScenarioOperations } from './sandbox-scenario.ts';
+import { sandboxTelegramOperations } from './sandbox-telegram.ts';
 
 const sellerParam = z.strictObject({ sellerId: z.string().min(1).max(80) });
 
@@ -84,4 +85,5 @@ export const sandboxOperations = {
   ...sandboxInspectOperations,
   ...sandboxFaultOperations,
   ...sandboxScenarioOperations,
+  ...sandboxTelegramOperations,
 } as const;

@@ -13,6 +13,7 @@
  *   commits (its idempotency record with it), then the connection is destroyed unanswered.
  */
 import type { ServerContext } from '../context.ts';
+import type { FaultTarget } from './table.ts';
 import type { Fault } from '../../sdk/contract/index.ts';
 
 /** Seconds a fault's 429 asks the client to wait. */
@@ -34,9 +35,14 @@ export interface CallFault {
 }
 
 /** The fault (if any) that hits this call, its latency already waited. */
-export async function callFault(svc: ServerContext, sellerId: string, op: string): Promise<CallFault | undefined> {
+export function callFault(svc: ServerContext, sellerId: string, op: string): Promise<CallFault | undefined> {
+  return faultOn(svc, { sellerId, op }, (fault) => statusAnswer(svc, fault));
+}
+
+/** The fault (if any) that hits a call of `target` (a seller's, or a Telegram bot's), a status answered by `answer`. */
+export async function faultOn(svc: ServerContext, target: FaultTarget, answer: (fault: Fault) => FaultAnswer): Promise<CallFault | undefined> {
   if (svc.faults.size === 0) return undefined;
-  const fault = svc.faults.hit({ sellerId, op }, svc.clock.nowMs());
+  const fault = svc.faults.hit(target, svc.clock.nowMs());
   if (!fault) return undefined;
   if (fault.latencyMs !== undefined) {
     // Cut short by the server closing: the call does not run on a closing server.
@@ -44,7 +50,7 @@ export async function callFault(svc: ServerContext, sellerId: string, op: string
   }
   if (fault.drop) return { drop: 'before' };
   if (fault.dropAfter) return { drop: 'after' };
-  return { instead: statusAnswer(svc, fault) };
+  return { instead: answer(fault) };
 }
 
 function statusAnswer(svc: ServerContext, fault: Fault): FaultAnswer {
@@ -57,7 +63,7 @@ function statusAnswer(svc: ServerContext, fault: Fault): FaultAnswer {
         headers: { 'retry-after': String(FAULT_RETRY_AFTER_S), 'ratelimit-policy': svc.limiter.policy, ratelimit: `"per-key";r=0;t=${FAULT_RETRY_AFTER_S}` },
       };
     case 502:
-      return { status: 502, body: BAD_GATEWAY_PAGE, headers: { 'content-type': 'text/html; charset=utf-8' } };
+      return BAD_GATEWAY;
     case 503:
       return { status: 503, body: { error: 'internal', detail: { message: `service unavailable (${why}); nothing was done, retry later` } }, headers: {} };
     default:
@@ -73,3 +79,6 @@ const BAD_GATEWAY_PAGE = `<html>
 </body>
 </html>
 `;
+
+/** A failing proxy's 502 page: what a fault of status 502 answers, on the seller API and the Telegram emulator alike. */
+export const BAD_GATEWAY: FaultAnswer = { status: 502, body: BAD_GATEWAY_PAGE, headers: { 'content-type': 'text/html; charset=utf-8' } };

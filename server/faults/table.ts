@@ -4,7 +4,8 @@
  * restart clears every fault (a rehearsal sets up its faults again).
  *
  * Matching: a fault is for one seller or every seller, and for a seller-API operation id (`*`:
- * every one) or a kind of webhook chaos. Every fault that matches a call counts it (`every: N`
+ * every one) or a kind of webhook chaos; a Telegram fault (issue #36) is for one bot or every bot,
+ * and for a method of the emulator (`telegram.sendMessage`; `telegram.*`: every one). Every fault that matches a call counts it (`every: N`
  * fires on the Nth, 2Nth, … of its matching calls); the oldest that fires gives its effect, the
  * others let the call pass without spending a hit. A fault ends after `times` hits, or once the
  * server clock passes `createdAt + forMs` (the server clock, not real time: a sandbox clock advance
@@ -22,8 +23,11 @@ interface Entry {
   seen: number;
 }
 
-/** What a call or a delivery asks about: whose, and which operation (or chaos kind). */
-export type FaultTarget = { sellerId: string; op: string } | { sellerId: string; hooks: NonNullable<AddFaultBody['hooks']> };
+/** What a call or a delivery asks about: whose (a seller's, or a Telegram bot's), and which operation (or chaos kind). */
+export type FaultTarget =
+  | { sellerId: string; op: string }
+  | { sellerId: string; hooks: NonNullable<AddFaultBody['hooks']> }
+  | { bot: number; op: `telegram.${string}` };
 
 /** A webhook delivery held back by chaos (reorder, delay): released by its timer or by the seller's next delivery. */
 export interface HeldDelivery {
@@ -135,6 +139,8 @@ export class FaultTable {
 }
 
 function matches(fault: Fault, target: FaultTarget): boolean {
+  // `*` is the seller API's; a Telegram method is hit by its own id or `telegram.*`, for its bot or every bot.
+  if ('bot' in target) return (fault.op === 'telegram.*' || fault.op === target.op) && (fault.bot === undefined || fault.bot === target.bot);
   if (fault.sellerId !== undefined && fault.sellerId !== target.sellerId) return false;
   if ('hooks' in target) return fault.hooks === target.hooks;
   return fault.hooks === undefined && (fault.op === '*' || fault.op === target.op);
