@@ -140,14 +140,19 @@ export class Outbox {
       }
     }
     if (added.length === 0) return;
-    this.#o.save().then(
+    const saved = this.#o.save().then(
       () => {
         for (const seq of added) this.#durable.add(seq);
         this.#kick?.();
       },
       () => {},
     );
+    this.#saving.add(saved);
+    void saved.finally(() => this.#saving.delete(saved));
   }
+
+  /** Saves of offered entries not yet finished (a stop waits for them: what was decided is sent if it can be). */
+  readonly #saving = new Set<Promise<void>>();
 
   /** Whether a channel wants sales (the runner then says every paid order: `orders.paid`). */
   get sales(): boolean {
@@ -161,6 +166,7 @@ export class Outbox {
 
   /** Stops the sender: what is due is tried for at most `graceMs` more; the rest stays in the state for the next run. */
   async stop(graceMs: number): Promise<void> {
+    await Promise.all(this.#saving);
     this.#draining = true;
     this.#kick?.();
     let timer: ReturnType<typeof setTimeout> | undefined;
