@@ -141,13 +141,16 @@ export class Autopilot {
       if (!finished(entry) && !signal?.aborted) await resumeDelivery(ctx, id, entry, { restart: true });
     }
     const receiver = await this.#receive();
-    const ticker = this.#tickLoop(ctx);
+    // The timed rules end with the watch: at the stop, or when the watch fails for good (a key refused).
+    const watchEnded = new AbortController();
+    const ticker = this.#tickLoop(ctx, signal ? AbortSignal.any([signal, watchEnded.signal]) : watchEnded.signal);
     let failure: unknown;
     try {
       await this.#watch(ctx);
     } catch (error) {
       failure = error;
     }
+    watchEnded.abort();
     await ticker;
     await receiver?.close();
     await this.#stop(ctx);
@@ -347,10 +350,9 @@ export class Autopilot {
   }
 
   /** The timed rules, every `pollSeconds`, until the stop. */
-  async #tickLoop(ctx: RuleContext): Promise<void> {
-    const { signal } = this.#options;
+  async #tickLoop(ctx: RuleContext, signal: AbortSignal): Promise<void> {
     let lastStock = -Infinity;
-    while (!signal?.aborted) {
+    while (!signal.aborted) {
       try {
         await runDeadlineGuard(ctx, this.#open.values());
         await runBacklog(ctx, this.#open.size);

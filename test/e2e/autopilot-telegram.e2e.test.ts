@@ -19,7 +19,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
 import type { TelegramBot } from '../../sdk/contract/index.ts';
 import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
-import { useSellerWorld, type Lang } from '../helpers/seller-world.ts';
+import { useSellerWorld, type Lang, type Shop } from '../helpers/seller-world.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const world = useSellerWorld({ cli: true, server: { rateLimit: NO_RATE_LIMIT }, dir: 'autopilot-telegram-' });
@@ -59,8 +59,8 @@ class Run {
   stderr = '';
   readonly child: ChildProcessWithoutNullStreams;
   readonly closed: Promise<number | null>;
-  constructor(config: string, token: string, lang?: Lang) {
-    this.child = world.spawn(['autopilot', '--config', config, '--json'], { lang, env: { SERVICE_TELEGRAM_TOKEN: token, TZ: 'Europe/Moscow' } });
+  constructor(config: string, token: string, lang?: Lang, shop: Pick<Shop, 'spawn'> = world) {
+    this.child = shop.spawn(['autopilot', '--config', config, '--json'], { lang, env: { SERVICE_TELEGRAM_TOKEN: token, TZ: 'Europe/Moscow' } });
     this.child.stdout.setEncoding('utf8').on('data', (text: string) => {
       this.stdout += text;
       this.events.splice(0, Infinity, ...this.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as AutopilotEvent));
@@ -197,5 +197,35 @@ describe('seller autopilot with notify.telegram, against the sandbox\'s Telegram
     expect(await about(bot, manual)).toHaveLength(1);
     await again.stop();
     expect(readFileSync(state, 'utf8')).not.toContain(bot.token.split(':')[1]);
+  }, 60_000);
+
+  it('a key refused: the phone is told before the autopilot stops', async () => {
+    const { bot, config } = await setUp('key');
+    const shop = await world.newShop({});
+    const run = new Run(config, bot.token, 'ru', shop);
+    await started(run);
+    await shop.client.keys.revoke(shop.keyId);
+    const told = await until('the key-failed message', run, async () => (await fromBot(bot)).find((m) => m.text.includes('ключ API отклонён')));
+    expect(told.text).toContain('автопилот останавливается');
+    expect(run.event('autopilot', 'key-failed')).toBeDefined();
+    expect(await run.closed).toBe(4);
+    expect(run.event('autopilot', 'stopped')).toBeDefined();
+  }, 60_000);
+
+  it('a token Telegram refuses: the message is dropped with a reason, and the token is in no output', async () => {
+    const { config } = await setUp('wrong-token');
+    const token = '987654321:AAWrong-secret-token_value';
+    const run = new Run(config, token);
+    await started(run);
+    const manual = await world.buy(cards.manual);
+    const dropped = await until('the message dropped', run, () => run.event('autopilot', 'notify-failed'));
+    expect(dropped.message).toMatch(/^a telegram message about orders.needs-hand was not sent: 401: Unauthorized/);
+    await until('getUpdates refused, noted', run, () => run.stderr.includes('telegram: getUpdates failed'));
+    await run.stop();
+    expect(run.events.some((e) => e.order === manual && e.type === 'needs-hand')).toBe(true);
+    for (const said of [run.stdout, run.stderr]) {
+      expect(said).not.toContain(token);
+      expect(said).not.toContain('AAWrong-secret-token_value');
+    }
   }, 60_000);
 });
