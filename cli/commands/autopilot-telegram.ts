@@ -19,7 +19,7 @@ import { t } from '../i18n/index.ts';
 import type { Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { note } from '../lib/output.ts';
-import { phoneMessage, type Buttons } from './autopilot-phone-words.ts';
+import { html, phoneMessage, type Buttons } from './autopilot-phone-words.ts';
 import { completed, parsePhoneCommand, pressed, runPhoneCommand, type Pending, type PhoneAnswer, type PhoneContext } from './autopilot-phone.ts';
 
 export interface Phone {
@@ -32,6 +32,10 @@ export interface Phone {
 
 /** Long polling's wait for updates (s); the client's time limit is above it. */
 const POLL_SECONDS = 10;
+
+/** Telegram's longest message (4096) with room to spare: a longer answer is cut, never half an HTML entity. */
+const MESSAGE_MAX = 4000;
+export const fitted = (text: string): string => (text.length <= MESSAGE_MAX ? text : `${text.slice(0, MESSAGE_MAX).replace(/&[a-z]*$/, '')}…`);
 
 /** The bot token: SERVICE_TELEGRAM_TOKEN, else the `tokenFile` (relative to the config file). */
 export async function botToken(config: TelegramNotify, configPath: string, env: Record<string, string | undefined>): Promise<string> {
@@ -78,7 +82,7 @@ export async function openPhone(config: TelegramNotify, configPath: string, deps
     return new NotifyFailure(redact(error instanceof Error ? error.message : String(error)));
   };
   const sendTo = async (chat: number, answer: PhoneAnswer): Promise<void> => {
-    await bot.api.sendMessage(chat, answer.text, { parse_mode: 'HTML', ...(answer.buttons ? { reply_markup: { inline_keyboard: answer.buttons as Buttons } } : {}) });
+    await bot.api.sendMessage(chat, fitted(answer.text), { parse_mode: 'HTML', ...(answer.buttons ? { reply_markup: { inline_keyboard: answer.buttons as Buttons } } : {}) });
   };
   const said = (what: string, error: unknown) => note(deps.io, t('autopilot.phone.telegramFailed', { what, reason: failure(error).message }));
 
@@ -112,7 +116,7 @@ export async function openPhone(config: TelegramNotify, configPath: string, deps
           const { reportError } = await import('../lib/errors.ts');
           let out = '';
           reportError({ ...deps.io, stderr: { write: (text: string) => (out += text) } }, error);
-          reply = { text: redact(out.trim()) };
+          reply = { text: html(redact(out.trim())) };
         }
         if (reply) await sendTo(chat, reply).catch((error: unknown) => said('sendMessage', error));
       };
@@ -139,6 +143,7 @@ export async function openPhone(config: TelegramNotify, configPath: string, deps
         await answer(chat, () => pressed(update.callbackQuery.data, chat, pending, ctx));
       });
       bot.catch((error) => said('update', error.error));
+      note(deps.io, t('autopilot.phone.listening', { chats: config.chats.join(', ') }));
       running = (async () => {
         for (;;) {
           try {
