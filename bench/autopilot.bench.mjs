@@ -141,7 +141,7 @@ export async function run() {
 }
 
 /** The burst with notify.telegram and sales (a message per paid and per delivered order) vs without notify. */
-async function withPhone() {
+export async function withPhone() {
   const { startServer } = await import(DIST_SERVER);
   const server = await startServer({ port: 0, memory: true, adminToken: ADMIN_TOKEN, rateLimit: NO_RATE_LIMIT });
   const best = { plain: Infinity, phone: Infinity };
