@@ -5,6 +5,7 @@
  *
  *   seller sandbox fault add --op orders.deliver --status 503 --times 2
  *   seller sandbox fault add --seller sel_… --hooks delay:5s
+ *   seller sandbox fault add --op telegram.sendMessage --bot 7000000001 --status 429 --times 2
  *   seller sandbox fault list
  *   seller sandbox fault clear [ID]
  */
@@ -30,6 +31,7 @@ export function registerFaults(noun: Command, app: App, sandboxClient: SandboxOf
     .command('add')
     .description(t('sandboxFault.addDescription'))
     .option('--seller <id>', t('sandboxFault.seller'))
+    .option('--bot <id>', t('sandboxFault.bot'))
     .option('--op <id>', t('sandboxFault.op'))
     .option('--status <n>', t('sandboxFault.status'))
     .option('--latency <duration>', t('sandboxFault.latency'))
@@ -78,6 +80,8 @@ function usageOf(err: FaultFlagsError, flags: FaultFlags): UsageError {
       return new UsageError(t('sandboxFault.missingDelay'));
     case 'conflict':
       if (err.field === 'op') return new UsageError(t('sandboxFault.hooksNoOp'));
+      if (err.field === 'bot') return new UsageError(t('sandboxFault.botNeedsTelegramOp'));
+      if (err.field === 'seller') return new UsageError(t('sandboxFault.telegramNoSeller'));
       return new UsageError(t('sandboxFault.oneEffect'));
     default:
       return new UsageError(t(`sandboxFault.invalid.${invalidKey(err.field)}`, { flag }));
@@ -85,7 +89,7 @@ function usageOf(err: FaultFlagsError, flags: FaultFlags): UsageError {
 }
 
 const invalidKey = (field: string): string =>
-  ({ status: 'status', latency: 'duration', for: 'duration', hooks: 'hooks', times: 'count', every: 'every', seller: 'seller' })[field] ?? 'other';
+  ({ status: 'status', latency: 'duration', for: 'duration', hooks: 'hooks', times: 'count', every: 'every', seller: 'seller', bot: 'bot' })[field] ?? 'other';
 
 export async function runAddFault(body: AddFaultBody, deps: Deps, sandboxClient: SandboxOf): Promise<void> {
   const fault = await sandboxClient(deps).addFault(body);
@@ -108,7 +112,7 @@ export async function runListFaults(deps: Deps, sandboxClient: SandboxOf): Promi
     items,
     [
       { header: t('sandboxFault.columns.id'), value: (f) => f.id },
-      { header: t('sandboxFault.columns.seller'), value: (f) => f.sellerId ?? t('sandboxFault.everySeller') },
+      { header: t('sandboxFault.columns.seller'), value: whom },
       { header: t('sandboxFault.columns.fault'), value: describeFault },
       { header: t('sandboxFault.columns.limit'), value: limitOf },
       { header: t('sandboxFault.columns.hits'), value: (f) => f.hits },
@@ -135,6 +139,7 @@ function describeFault(f: Fault): string {
 }
 
 function whom(f: Fault): string {
+  if (f.op?.startsWith('telegram.')) return f.bot === undefined ? t('sandboxFault.everyBot') : t('sandboxFault.oneBot', { bot: f.bot });
   return f.sellerId ?? t('sandboxFault.everySeller');
 }
 

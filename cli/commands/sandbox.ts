@@ -23,6 +23,7 @@ import { note, printJson, say, warn } from '../lib/output.ts';
 import { durationSeconds, withHints } from './orders-common.ts';
 import { registerRun } from './sandbox-run.ts';
 import { registerFaults } from './sandbox-fault.ts';
+import { registerTelegram } from './sandbox-telegram.ts';
 import { printMoved, registerInspect } from './sandbox-inspect.ts';
 
 /** The sandbox client of the invoked command: admin token from the flag or the environment. */
@@ -54,6 +55,7 @@ export const register: Register = (noun, app) => {
   registerOthers(noun, app);
   registerRun(noun, app);
   registerFaults(noun, app, sandboxClient);
+  registerTelegram(noun, app, sandboxClient);
   registerInspect(noun, app, sandboxClient);
 };
 

@@ -13,14 +13,12 @@ import { IdParam, Timestamp } from './common.ts';
 import { op } from './operation.ts';
 import { apiRouteTable } from './routes/index.ts';
 import { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_STATUSES, HOOK_CHAOS, sandboxFaultRoutes as R } from './routes/sandbox-faults.ts';
-import { TELEGRAM_METHODS } from './routes/sandbox-telegram.ts';
+import { TELEGRAM_FAULT_OPERATIONS } from './routes/sandbox-telegram.ts';
 
-export { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_STATUSES, HOOK_CHAOS };
+export { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_STATUSES, HOOK_CHAOS, TELEGRAM_FAULT_OPERATIONS };
 
 /** The seller-API operation ids a fault may name (`*`: every one; never the sandbox's or `/api/mcp`). */
 const FAULT_OPERATIONS = Object.keys(apiRouteTable);
-/** The Telegram emulator's methods a fault may name (`telegram.*`: every one; never reached by `*`). */
-export const TELEGRAM_FAULT_OPERATIONS = ['telegram.*', ...TELEGRAM_METHODS.map((m) => `telegram.${m}`)];
 
 export const FaultOperation = z.enum(['*', ...FAULT_OPERATIONS, ...TELEGRAM_FAULT_OPERATIONS] as [string, ...string[]]);
 export const FaultStatus = z.union(FAULT_STATUSES.map((s) => z.literal(s)) as [z.ZodLiteral<429>, z.ZodLiteral<500>, z.ZodLiteral<502>, z.ZodLiteral<503>]);

@@ -16,6 +16,9 @@ export const TELEGRAM_METHODS = [
   'sendDocument',
 ] as const;
 
+/** The fault operation ids of the emulator: `telegram.{method}`, and `telegram.*` for every method (`*` is the seller API's only). */
+export const TELEGRAM_FAULT_OPERATIONS: readonly string[] = ['telegram.*', ...TELEGRAM_METHODS.map((m) => `telegram.${m}`)];
+
 export const sandboxTelegramRoutes = {
   'sandbox.createTelegramBot': route({
     id: 'sandbox.createTelegramBot',
