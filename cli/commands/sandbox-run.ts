@@ -116,6 +116,8 @@ const madeRow = (m: Made): Row => {
       return { what, name: m.name, id: m.id, details: t('scenario.details.review', { order: m.order, count: m.stars }) };
     case 'fault':
       return { what, name: m.name, id: m.id, details: t('scenario.details.fault', { what: m.what, seller: m.seller ?? t('scenario.everySeller') }) };
+    case 'bot':
+      return { what, name: m.name, id: String(m.id), details: `@${m.username}` };
   }
 };
 

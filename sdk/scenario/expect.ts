@@ -3,7 +3,7 @@
  * recorded for a seller and their deliveries) and compares it with what the step says. It reads
  * again until it holds or its time is up: `within` (a duration), by default 0 for an order or a
  * stock (the steps before have answered, their changes are made) and 5 s for a webhook (deliveries
- * are sent after the change).
+ * are sent after the change) or a Telegram message (the autopilot sends it after what it saw).
  */
 import type { SandboxClient } from '../sandbox.ts';
 import type { ExpectationFinding, ExpectedValue } from './errors.ts';
@@ -78,6 +78,20 @@ async function readWebhook(sb: SandboxClient, state: RunState, a: Args): Promise
   return { holds, subject: { kind: 'webhook', name: a.webhook, seller: sellerName, ...topic }, checks, expected, found };
 }
 
+/** A Telegram chat of the emulator: the messages from `from` containing `text` (with a button of data `button`). */
+async function readTelegram(sb: SandboxClient, state: RunState, a: Args): Promise<Reading> {
+  const bot = state.bot(a.telegram);
+  const { items } = await sb.telegramMessages(bot.id, a.chat);
+  const from = items.filter((m) => m.from === a.from);
+  const matching = from.filter((m) => (a.text === undefined || m.text.includes(a.text)) && (a.button === undefined || m.buttons.some((row) => row.some((b) => b.data === a.button))));
+  const holds = a.count === undefined ? matching.length > 0 : matching.length === a.count;
+  const what = [a.text === undefined ? '' : `containing "${a.text}"`, a.button === undefined ? '' : `with button ${a.button}`].filter(Boolean).join(' ');
+  const expected = `${a.count ?? 'a'} message(s) from the ${a.from} in chat ${a.chat} of bot ${a.telegram}${what ? ` ${what}` : ''}`;
+  const last = from.at(-1);
+  const found = `${matching.length} such of ${from.length} from the ${a.from}${last ? `; the last: "${last.text.slice(0, 200)}"` : ''}`;
+  return { holds, subject: { kind: 'telegram', name: a.telegram, id: a.chat }, checks: [{ field: 'messages', expected: a.count ?? '>= 1', found: matching.length }], expected, found };
+}
+
 /** Reads until the expectation holds or its time is up. */
 export async function checkExpectation(
   sb: SandboxClient,
@@ -88,8 +102,10 @@ export async function checkExpectation(
   tick: () => Promise<void> = async () => {},
 ): Promise<ExpectOutcome> {
   const kind = expectKind(a);
-  const waitMs = 1000 * (a.within ?? (kind === 'webhook' ? WEBHOOK_WAIT_SECONDS : 0));
-  const read = () => (kind === 'webhook' ? readWebhook(sb, state, a) : kind === 'stock' ? readStock(state, a) : readOrder(state, a));
+  // A webhook or a Telegram message is sent after the change: waited for by default.
+  const waitMs = 1000 * (a.within ?? (kind === 'webhook' || kind === 'telegram' ? WEBHOOK_WAIT_SECONDS : 0));
+  const read = () =>
+    kind === 'webhook' ? readWebhook(sb, state, a) : kind === 'telegram' ? readTelegram(sb, state, a) : kind === 'stock' ? readStock(state, a) : readOrder(state, a);
   const start = Date.now();
   let pause = 25;
   for (;;) {

@@ -54,7 +54,7 @@ export const sandboxTelegramRoutes = {
     path: '/telegram/bots/{bot}/chats/{chat}/callbacks',
     surface: 'sandbox',
     scope: null,
-    summary: "The person presses a button of one of the bot's messages (by its callback data): an update for its getUpdates.",
+    summary: "The person presses a button of one of the bot's messages (by its callback data; no message named: the newest with that button): an update for its getUpdates.",
     status: 201,
     input: 'json',
   }),
