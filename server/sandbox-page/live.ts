@@ -42,6 +42,8 @@ export class Live {
   openSeller: string | null = null;
   /** Bumped on every change an open view may show (the timeline re-reads on it). */
   orderChanges = 0;
+  /** Bumped on every change of a Telegram chat of the emulator (the phone panel re-reads on it). */
+  telegramChanges = 0;
   #listeners = new Set<() => void>();
 
   constructor(readonly sb: SandboxClient) {}
@@ -166,6 +168,9 @@ export class Live {
         this.now = e.now;
         break;
       }
+      case 'telegram':
+        this.telegramChanges++;
+        break;
       default:
         return; // a kind this page does not know: nothing to show
     }
