@@ -5,7 +5,7 @@
  *
  *   seller sandbox telegram bot                      # the token on stdout
  *   seller sandbox telegram say 7000000001 1 /status
- *   seller sandbox telegram press 7000000001 1 4 deliver:ord_…
+ *   seller sandbox telegram press 7000000001 1 deliver:ord_…   # the newest message with that button
  *   seller sandbox telegram chat 7000000001 1
  */
 import type { Command } from 'commander';
@@ -46,11 +46,11 @@ export function registerTelegram(noun: Command, app: App, sandboxClient: Sandbox
     .description(t('sandboxTelegram.pressDescription'))
     .argument('<bot>', t('sandboxTelegram.bot'), positiveInt)
     .argument('<chat>', t('sandboxTelegram.chat'), positiveInt)
-    .argument('<message>', t('sandboxTelegram.message'), positiveInt)
     .argument('<data>', t('sandboxTelegram.data'))
+    .option('--message <n>', t('sandboxTelegram.message'), positiveInt)
     .action(
       app.run(
-        (bot: number, chat: number, messageId: number, data: string) => ({ bot, chat, messageId, data }),
+        (bot: number, chat: number, data: string, o: { message?: number }) => ({ bot, chat, data, messageId: o.message }),
         (o: PressOptions, deps: Deps) => runPress(o, deps, sandboxClient),
       ),
     );
@@ -72,7 +72,7 @@ interface SayOptions {
 interface PressOptions {
   bot: number;
   chat: number;
-  messageId: number;
+  messageId?: number | undefined;
   data: string;
 }
 

@@ -49,7 +49,7 @@ describe('seller sandbox telegram', () => {
     expect(said.code, said.err).toBe(0);
     expect(said.out).toBe('1\n');
     const sent = await botApi(bot.token, 'sendMessage', { chat_id: 5, text: 'Running: 2 orders wait', reply_markup: { inline_keyboard: [[{ text: 'Orders', callback_data: 'orders' }]] } });
-    const pressed = await cli(['sandbox', 'telegram', 'press', String(bot.id), '5', String(sent.result.message_id), 'orders']);
+    const pressed = await cli(['sandbox', 'telegram', 'press', String(bot.id), '5', 'orders']);
     expect(pressed.code, pressed.err).toBe(0);
     const updates = (await botApi(bot.token, 'getUpdates')).result;
     expect(updates.map((u: any) => u.message?.text ?? u.callback_query?.data)).toEqual(['/status', 'orders']);
@@ -71,7 +71,7 @@ describe('seller sandbox telegram', () => {
     const bot = await newBot();
     await cli(['sandbox', 'telegram', 'say', String(bot.id), '1', 'hi']);
     const sent = await botApi(bot.token, 'sendMessage', { chat_id: 1, text: 'x', reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] } });
-    const wrong = await cli(['sandbox', 'telegram', 'press', String(bot.id), '1', String(sent.result.message_id), 'b']);
+    const wrong = await cli(['sandbox', 'telegram', 'press', String(bot.id), '1', 'b', '--message', String(sent.result.message_id)]);
     expect(wrong.code).toBe(1);
     expect(wrong.err).toContain('data:');
     const none = await cli(['sandbox', 'telegram', 'say', '99', '1', 'hi'], { LANG: 'ru_RU.UTF-8' });
