@@ -4,6 +4,7 @@
  * runner's `fault:` step uses it too); what it refuses is worded here, flag by flag.
  *
  *   seller sandbox fault add --op orders.deliver --status 503 --times 2
+ *   seller sandbox fault add --op '*' --status 429 --retry-after 5s
  *   seller sandbox fault add --seller sel_… --hooks delay:5s
  *   seller sandbox fault list
  *   seller sandbox fault clear [ID]
@@ -32,6 +33,7 @@ export function registerFaults(noun: Command, app: App, sandboxClient: SandboxOf
     .option('--seller <id>', t('sandboxFault.seller'))
     .option('--op <id>', t('sandboxFault.op'))
     .option('--status <n>', t('sandboxFault.status'))
+    .option('--retry-after <duration>', t('sandboxFault.retryAfter'))
     .option('--latency <duration>', t('sandboxFault.latency'))
     .option('--drop', t('sandboxFault.drop'))
     .option('--drop-after', t('sandboxFault.dropAfter'))
@@ -61,7 +63,7 @@ export function parseFault(flags: FaultFlags): AddFaultBody {
   }
 }
 
-const FLAG: Record<string, string> = { dropAfter: '--drop-after' };
+const FLAG: Record<string, string> = { dropAfter: '--drop-after', retryAfter: '--retry-after' };
 const flagName = (field: string) => FLAG[field] ?? `--${field}`;
 
 function usageOf(err: FaultFlagsError, flags: FaultFlags): UsageError {
@@ -78,6 +80,7 @@ function usageOf(err: FaultFlagsError, flags: FaultFlags): UsageError {
       return new UsageError(t('sandboxFault.missingDelay'));
     case 'conflict':
       if (err.field === 'op') return new UsageError(t('sandboxFault.hooksNoOp'));
+      if (err.field === 'retryAfter') return new UsageError(t('sandboxFault.retryAfterStatusOnly'));
       return new UsageError(t('sandboxFault.oneEffect'));
     default:
       return new UsageError(t(`sandboxFault.invalid.${invalidKey(err.field)}`, { flag }));
@@ -85,7 +88,7 @@ function usageOf(err: FaultFlagsError, flags: FaultFlags): UsageError {
 }
 
 const invalidKey = (field: string): string =>
-  ({ status: 'status', latency: 'duration', for: 'duration', hooks: 'hooks', times: 'count', every: 'every', seller: 'seller' })[field] ?? 'other';
+  ({ status: 'status', retryAfter: 'retryAfter', latency: 'duration', for: 'duration', hooks: 'hooks', times: 'count', every: 'every', seller: 'seller' })[field] ?? 'other';
 
 export async function runAddFault(body: AddFaultBody, deps: Deps, sandboxClient: SandboxOf): Promise<void> {
   const fault = await sandboxClient(deps).addFault(body);
@@ -130,9 +133,13 @@ const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 function describeFault(f: Fault): string {
   if (f.hooks !== undefined) return t('sandboxFault.hooksFault', { kind: f.hooks === 'delay' ? `delay ${seconds(f.delayMs ?? 0)}` : f.hooks });
   const effect =
-    f.status !== undefined ? String(f.status) : f.latencyMs !== undefined ? `+${seconds(f.latencyMs)}` : f.drop ? 'drop' : 'drop-after';
+    f.status !== undefined ? statusOf(f) : f.latencyMs !== undefined ? `+${seconds(f.latencyMs)}` : f.drop ? 'drop' : 'drop-after';
   return `${f.op} → ${effect}`;
 }
+
+/** `503`, or `503, Retry-After 5s` when the fault names one. */
+const statusOf = (f: Fault): string =>
+  f.retryAfterMs === undefined ? String(f.status) : t('sandboxFault.statusRetryAfter', { status: f.status, after: seconds(f.retryAfterMs) });
 
 function whom(f: Fault): string {
   return f.sellerId ?? t('sandboxFault.everySeller');

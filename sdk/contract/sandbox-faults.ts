@@ -12,9 +12,9 @@ import { z } from 'zod';
 import { IdParam, Timestamp } from './common.ts';
 import { op } from './operation.ts';
 import { apiRouteTable } from './routes/index.ts';
-import { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_STATUSES, HOOK_CHAOS, sandboxFaultRoutes as R } from './routes/sandbox-faults.ts';
+import { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_MAX_RETRY_AFTER_MS, FAULT_STATUSES, HOOK_CHAOS, sandboxFaultRoutes as R } from './routes/sandbox-faults.ts';
 
-export { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_STATUSES, HOOK_CHAOS };
+export { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_MAX_RETRY_AFTER_MS, FAULT_STATUSES, HOOK_CHAOS };
 
 /** The seller-API operation ids a fault may name (`*`: every one; never the sandbox's or `/api/mcp`). */
 const FAULT_OPERATIONS = Object.keys(apiRouteTable);
@@ -30,6 +30,11 @@ const faultFields = {
   /** A seller-API operation id of the contract (`orders.deliver`), or `*`; required unless `hooks`. */
   op: FaultOperation.optional(),
   status: FaultStatus.optional(),
+  /**
+   * Only with `status`: the `Retry-After` the answer carries, in milliseconds (sent as whole seconds,
+   * rounded up). A 429 says 1 s without it; a 500, 502 or 503 sends none without it.
+   */
+  retryAfterMs: z.number().int().min(1).max(FAULT_MAX_RETRY_AFTER_MS).optional(),
   latencyMs: delay.optional(),
   drop: z.literal(true).optional(),
   dropAfter: z.literal(true).optional(),
@@ -48,7 +53,7 @@ const EFFECTS = ['status', 'latencyMs', 'drop', 'dropAfter', 'hooks'] as const;
 
 type FaultShape = { [K in keyof typeof faultFields]?: z.output<(typeof faultFields)[K]> };
 
-/** The rules across fields: exactly one effect; `op` with a call fault only; `delayMs` with `hooks: 'delay'` only. */
+/** The rules across fields: exactly one effect; `op` with a call fault only; `delayMs` with `hooks: 'delay'` only; `retryAfterMs` with `status` only. */
 export function faultProblems(body: FaultShape): { path: string; message: string }[] {
   const problems: { path: string; message: string }[] = [];
   const effects = EFFECTS.filter((k) => body[k] !== undefined);
@@ -58,6 +63,7 @@ export function faultProblems(body: FaultShape): { path: string; message: string
   if (body.hooks === undefined && effects.length > 0 && body.op === undefined) problems.push({ path: 'op', message: 'required: a seller-API operation id, or *' });
   if (body.hooks === 'delay' && body.delayMs === undefined) problems.push({ path: 'delayMs', message: "required with hooks: 'delay'" });
   if (body.delayMs !== undefined && body.hooks !== 'delay') problems.push({ path: 'delayMs', message: "only with hooks: 'delay'" });
+  if (body.retryAfterMs !== undefined && body.status === undefined) problems.push({ path: 'retryAfterMs', message: 'only with a status' });
   return problems;
 }
 

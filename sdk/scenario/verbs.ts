@@ -100,6 +100,7 @@ export const FaultStep = z
     seller: Name.optional(),
     op: z.string().optional(),
     status: z.union([z.number(), z.string()]).optional(),
+    retryAfter: timesOrDuration.optional(),
     latency: timesOrDuration.optional(),
     drop: z.boolean().optional(),
     'drop-after': z.boolean().optional(),

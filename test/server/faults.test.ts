@@ -75,6 +75,27 @@ describe('a status instead of the call', () => {
     expect((await api('GET', '/orders')).status).toBe(200);
   });
 
+  it('retryAfterMs: the Retry-After a status sends; 429 says 1 s without it, 503 sends none without it', async () => {
+    await addFault({ op: 'me.get', status: 429, retryAfterMs: 5000, times: 1 });
+    const rate = await api('GET', '/me');
+    expect(rate.status).toBe(429);
+    expect(rate.headers.get('retry-after')).toBe('5');
+    expect(rate.headers.get('ratelimit')).toMatch(/t=5$/);
+    expect(rate.json).toMatchObject({ error: 'rate', detail: { retryAfter: 5 } });
+    await addFault({ op: 'me.get', status: 429, times: 1 });
+    expect((await api('GET', '/me')).headers.get('retry-after')).toBe('1');
+
+    await addFault({ op: 'me.get', status: 503, times: 1 });
+    const bare = await api('GET', '/me');
+    expect(bare.status).toBe(503);
+    expect(bare.headers.get('retry-after')).toBeNull();
+    // Sent in whole seconds, rounded up.
+    await addFault({ op: 'me.get', status: 503, retryAfterMs: 2500, times: 1 });
+    const told = await api('GET', '/me');
+    expect(told.status).toBe(503);
+    expect(told.headers.get('retry-after')).toBe('3');
+  });
+
   it('500 is the envelope; 502 is an HTML page, as a failing proxy answers', async () => {
     await addFault({ op: 'me.get', status: 500, times: 1 });
     const five = await api('GET', '/me');
@@ -205,6 +226,8 @@ describe('the table', () => {
     [{ op: 'orders.deliver', status: 503, every: 1 }, 'body.every'],
     [{ op: 'orders.deliver', status: 503, times: 0 }, 'body.times'],
     [{ op: 'orders.deliver', status: 503, forMs: -5 }, 'body.forMs'],
+    [{ op: 'orders.deliver', latencyMs: 10, retryAfterMs: 1000 }, 'body.retryAfterMs'],
+    [{ op: 'orders.deliver', status: 503, retryAfterMs: 3_600_001 }, 'body.retryAfterMs'],
     [{ op: 'orders.deliver', status: 503, surprise: true }, 'body'],
   ])('%j is refused naming %s', async (body, field) => {
     const res = await fetch(`${world.server.url}/sandbox/v1/faults`, {

@@ -7,6 +7,8 @@ export const FAULT_STATUSES = [429, 500, 502, 503] as const;
 export const HOOK_CHAOS = ['duplicate', 'reorder', 'delay', 'fail'] as const;
 /** The longest latency or webhook delay, in milliseconds. */
 export const FAULT_MAX_DELAY_MS = 60_000;
+/** The longest `Retry-After` a status fault may ask for, in milliseconds: an hour. */
+export const FAULT_MAX_RETRY_AFTER_MS = 3_600_000;
 /** The longest `forMs`: a year. */
 export const FAULT_MAX_FOR_MS = 365 * 86_400_000;
 /** The largest `times` and `every`. */
