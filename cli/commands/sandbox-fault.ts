@@ -146,6 +146,7 @@ function whom(f: Fault): string {
 }
 
 function limitOf(f: Fault): string {
+  if (f.endedAt !== null) return t('sandboxFault.ended', { at: dateTime(f.endedAt) ?? f.endedAt });
   const parts: string[] = [];
   if (f.remaining !== null) parts.push(t('sandboxFault.timesLeft', { count: f.remaining }));
   if (f.expiresAt !== null) parts.push(t('sandboxFault.until', { at: dateTime(f.expiresAt) ?? f.expiresAt }));

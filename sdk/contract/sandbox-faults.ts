@@ -72,7 +72,7 @@ export const AddFaultBody = z.strictObject(faultFields).superRefine((body, ctx) 
 });
 export type AddFaultBody = z.input<typeof AddFaultBody>;
 
-/** A fault in force: its own fields first (the serializer writes required fields before optional ones), then the body's. */
+/** A fault, in force or ended: its own fields first (the serializer writes required fields before optional ones), then the body's. */
 export const Fault = z.object({
   id: z.string(),
   createdAt: Timestamp,
@@ -82,6 +82,11 @@ export const Fault = z.object({
   remaining: z.number().int().nullable(),
   /** How many calls (deliveries) the fault has hit so far. */
   hits: z.number().int(),
+  /**
+   * When the fault ended (server clock): its `times` used up, or its `forMs` run out; null while it
+   * is in force. An ended fault is listed for an hour (real time) after it ended, then forgotten.
+   */
+  endedAt: Timestamp.nullable(),
   ...faultFields,
 });
 export type Fault = z.infer<typeof Fault>;

@@ -49,6 +49,16 @@ describe('seller sandbox fault', () => {
     expect(again.err).toContain('not_found');
   });
 
+  it('list shows a used-up fault as ended, with its hits', async () => {
+    const id = (await cli(['sandbox', 'fault', 'add', '--op', 'me.get', '--status', '500', '--times', '1'])).out.trim();
+    expect((await me()).status).toBe(500);
+    expect((await me()).status).toBe(200);
+    const listed = await cli(['sandbox', 'fault', 'list']);
+    expect(tableBody(listed.out)).toMatch(new RegExp(`^${id}\tevery seller\tme\.get → 500\tended \\S.*\t1\n$`));
+    const ru = await cli(['sandbox', 'fault', 'list'], { LANG: 'ru_RU.UTF-8' });
+    expect(tableBody(ru.out)).toMatch(new RegExp(`^${id}\tвсех продавцов\tme\.get → 500\tзакончился \\S.*\t1\n$`));
+  });
+
   it('--retry-after: the status fault sends it, the add and the list say it', async () => {
     const added = await cli(['sandbox', 'fault', 'add', '--op', 'me.get', '--status', '503', '--retry-after', '5s']);
     expect(added.code, added.err).toBe(0);

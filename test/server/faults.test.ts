@@ -61,7 +61,7 @@ describe('a status instead of the call', () => {
     }
     expect((await deliver(order)).status).toBe(200);
     expect(await orderStatus(order)).not.toBe('awaiting_delivery');
-    expect(await world.sandbox.listFaults()).toEqual({ items: [] });
+    expect((await world.sandbox.listFaults()).items).toEqual([expect.objectContaining({ status: 503, hits: 2, remaining: 0, endedAt: expect.any(String) })]);
   });
 
   it('429 carries Retry-After and the rate headers', async () => {
@@ -177,24 +177,40 @@ describe('which calls a fault hits', () => {
     expect(fault).toMatchObject({ hits: 2, remaining: null, every: 3 });
   });
 
-  it('times counts hits down; the fault ends at zero', async () => {
+  it('times counts hits down; the fault ends at zero and is listed as ended, with its hits', async () => {
     const fault = await addFault({ op: 'me.get', status: 500, times: 3 });
-    expect(fault).toMatchObject({ id: expect.stringMatching(/^flt_/), remaining: 3, hits: 0, expiresAt: null });
+    expect(fault).toMatchObject({ id: expect.stringMatching(/^flt_/), remaining: 3, hits: 0, expiresAt: null, endedAt: null });
     await api('GET', '/me');
-    expect((await world.sandbox.listFaults()).items).toEqual([expect.objectContaining({ id: fault.id, remaining: 2, hits: 1 })]);
+    expect((await world.sandbox.listFaults()).items).toEqual([expect.objectContaining({ id: fault.id, remaining: 2, hits: 1, endedAt: null })]);
     await api('GET', '/me');
     await api('GET', '/me');
-    expect((await world.sandbox.listFaults()).items).toEqual([]);
     expect((await api('GET', '/me')).status).toBe(200);
+    const [ended] = (await world.sandbox.listFaults()).items;
+    expect(ended).toMatchObject({ id: fault.id, remaining: 0, hits: 3, endedAt: expect.any(String) });
+    // endedAt is the server clock's, as createdAt is.
+    expect(Date.parse(ended!.endedAt!)).toBeGreaterThanOrEqual(Date.parse(fault.createdAt));
   });
 
-  it('for: a duration of the server clock; a clock advance past it ends the fault', async () => {
+  it('for: a duration of the server clock; a clock advance past it ends the fault, listed as ended at its expiresAt', async () => {
     const fault = await addFault({ op: 'me.get', status: 500, forMs: 60_000 });
     expect(Date.parse(fault.expiresAt!) - Date.parse(fault.createdAt)).toBe(60_000);
     expect((await api('GET', '/me')).status).toBe(500);
     await world.sandbox.advanceClock({ seconds: 61 });
     expect((await api('GET', '/me')).status).toBe(200);
-    expect((await world.sandbox.listFaults()).items).toEqual([]);
+    expect((await world.sandbox.listFaults()).items).toEqual([expect.objectContaining({ id: fault.id, hits: 1, endedAt: fault.expiresAt })]);
+  });
+
+  it('an ended fault stays listed after the faults in force, hits no call, and is cleared like one in force', async () => {
+    const used = await addFault({ op: 'me.get', status: 500, times: 1 });
+    await api('GET', '/me');
+    const live = await addFault({ op: 'orders.list', status: 503 });
+    expect((await world.sandbox.listFaults()).items.map((f) => [f.id, f.endedAt === null])).toEqual([
+      [live.id, true],
+      [used.id, false],
+    ]);
+    expect((await api('GET', '/me')).status).toBe(200);
+    expect(await world.sandbox.clearFault(used.id)).toEqual({ cleared: 1 });
+    expect((await world.sandbox.listFaults()).items.map((f) => f.id)).toEqual([live.id]);
   });
 });
 

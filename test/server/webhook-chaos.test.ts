@@ -65,7 +65,7 @@ describe('webhook chaos', () => {
     // times: 1 — the next delivery comes once.
     const next = await send();
     await waitFor('the next delivery', () => arrivals(next).length === 1);
-    expect((await world.sandbox.listFaults()).items).toEqual([]);
+    expect((await world.sandbox.listFaults()).items).toEqual([expect.objectContaining({ hooks: 'duplicate', hits: 1, remaining: 0, endedAt: expect.any(String) })]);
   });
 
   it('reorder: an event is held until the next one has been sent', async () => {

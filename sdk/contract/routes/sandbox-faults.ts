@@ -31,7 +31,7 @@ export const sandboxFaultRoutes = {
     path: '/faults',
     surface: 'sandbox',
     scope: null,
-    summary: 'The faults in force, oldest first.',
+    summary: 'The faults in force, oldest first, then those that ended within the hour (with when they ended).',
   }),
   'sandbox.clearFaults': route({
     id: 'sandbox.clearFaults',
