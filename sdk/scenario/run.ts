@@ -2,7 +2,7 @@
  * Runs a checked scenario: the steps in order, each named in the failure that ends the run. A run
  * that moves the clock holds the server's clock lease from before its first step to its end (the
  * clock is the server's: a second such run is refused while one is running). At the end it reads
- * the events of every seller it made, and its orders' last status.
+ * the events of every seller it made, its orders' last status and its faults' hits.
  */
 import { detailMessage, isSellerError, type SellerError } from '../errors.ts';
 import type { SandboxClient } from '../sandbox.ts';
@@ -10,7 +10,7 @@ import { ACTS } from './acts.ts';
 import type { CheckedScenario, CheckedStep } from './check.ts';
 import { ScenarioFailedError, type StepFailure, type StepPlace } from './errors.ts';
 import { checkExpectation } from './expect.ts';
-import type { LoggedEvent, Made, ScenarioResult } from './result.ts';
+import type { LoggedEvent, Made, MadeFault, ScenarioResult } from './result.ts';
 import { RunState, type ClientSettings } from './state.ts';
 
 export interface RunHooks {
@@ -118,9 +118,18 @@ async function resultOf(scenario: CheckedScenario, sb: SandboxClient, state: Run
       if (!isSellerError(error)) throw error; // a blocked seller's orders cannot be read: their last known status stays
     }
   }
+  await refreshFaults(sb, state);
   const results: Record<string, Made> = {};
   for (const made of state.made) if (!made.name.startsWith('#')) results[made.name] = made;
   return { name: scenario.name, stepsRun, made: state.made, results, events };
+}
+
+/** How many calls (deliveries) each fault of the run hit, before the run clears them (an ended one is still listed). */
+async function refreshFaults(sb: SandboxClient, state: RunState): Promise<void> {
+  const made = state.made.filter((m): m is MadeFault => m.kind === 'fault');
+  if (made.length === 0) return;
+  const hits = new Map((await sb.listFaults()).items.map((f) => [f.id, f.hits]));
+  for (const fault of made) fault.hits = hits.get(fault.id) ?? fault.hits;
 }
 
 /** The faults the run added end with it (a fault for every seller would otherwise meet the next run). */

@@ -81,10 +81,18 @@ export const ExpectWebhook = z.strictObject({
   within: Within.optional(),
 }).refine((w) => w.seller !== undefined || w.order !== undefined || w.card !== undefined, 'say whose events: seller, order or card');
 
+/** A fault step's fault (`as`) fired: exactly `hits` times (default: at least once), in force or ended. */
+export const ExpectFault = z.strictObject({
+  fault: Name,
+  hits: z.number().int().min(0).optional(),
+  within: Within.optional(),
+});
+
 export const EXPECT_KINDS = {
   webhook: { args: ExpectWebhook, refs: { seller: 'seller', order: 'order', card: 'card' } },
   stock: { args: ExpectStock, refs: { stock: 'card' } },
   order: { args: ExpectOrder, refs: { order: 'order' } },
+  fault: { args: ExpectFault, refs: { fault: 'fault' } },
 } as const satisfies Record<string, { args: z.ZodType; refs: Record<string, NameKind> }>;
 
 const timesOrDuration = z.union([z.number(), z.string()]).transform(String);
@@ -198,10 +206,10 @@ export const VERBS = {
 export type VerbName = keyof typeof VERBS;
 export const VERB_NAMES = Object.keys(VERBS) as VerbName[];
 
-/** Which of `EXPECT_KINDS` an expectation is: the first of webhook, stock, order among its keys. */
+/** Which of `EXPECT_KINDS` an expectation is: the first of webhook, stock, order, fault among its keys. */
 export function expectKind(args: unknown): keyof typeof EXPECT_KINDS | undefined {
   if (typeof args !== 'object' || args === null) return undefined;
-  return (['webhook', 'stock', 'order'] as const).find((k) => Object.hasOwn(args, k));
+  return (['webhook', 'stock', 'order', 'fault'] as const).find((k) => Object.hasOwn(args, k));
 }
 
 /** The fields `${name.field}` may read of each kind of result. */

@@ -252,10 +252,23 @@ describe('the fault: step', () => {
   it('adds the fault for the named seller; the runner retries through it, and the run clears its faults at the end', async () => {
     const result = await runScenario(readFileSync(join(EXAMPLES, 'deliver-through-503s.yaml'), 'utf8'), sdkOptions());
     const fault = result.made.find((m) => m.kind === 'fault');
-    expect(fault).toMatchObject({ kind: 'fault', id: expect.stringMatching(/^flt_/), seller: 'shop', what: 'orders.deliver 503' });
+    expect(fault).toMatchObject({ kind: 'fault', name: 'f1', id: expect.stringMatching(/^flt_/), seller: 'shop', what: 'orders.deliver 503', hits: 2 });
     expect(result.results.o1).toMatchObject({ status: 'delivered' });
     const sb = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
     expect((await sb.listFaults()).items.map((f) => f.id)).not.toContain((fault as { id: string }).id);
+  }, 60_000);
+
+  it('expect: { fault, hits } fails naming the hits found; the run table shows each fault\'s hits', async () => {
+    const text = readFileSync(join(EXAMPLES, 'deliver-through-503s.yaml'), 'utf8');
+    const ok = await runSeller(['sandbox', 'run', '-'], { env, input: text });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/^fault\tf1\tflt_\w+\torders\.deliver 503 for shop, 2 hits \(cleared when the run ends\)$/m);
+    const wrong = await runSeller(['sandbox', 'run', '-'], { env, input: text.replace('hits: 2 }', 'hits: 3 }') });
+    expect(wrong.code, wrong.stderr).toBe(1);
+    expect(wrong.stderr).toContain('step 8 (steps[7], line 14, expect): expected fault f1 hits 3, found hits 2');
+    const ru = await runSeller(['sandbox', 'run', '-'], { env: { ...env, LANG: 'ru_RU.UTF-8' }, input: text.replace('hits: 2 }', 'hits: 3 }') });
+    expect(ru.code).toBe(1);
+    expect(ru.stderr).toContain('ожидалось: сбой f1 — hits 3; на деле: hits 2');
   }, 60_000);
 
   it('is checked before the run by the flags’ own rules, named by path and line', async () => {
