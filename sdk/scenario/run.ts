@@ -53,6 +53,10 @@ class ClockLease {
   async keep(): Promise<void> {
     if (this.#id && Date.now() >= this.#renewAt) await this.take();
   }
+  /** The lease's id, for the run's own clock moves (another's are refused while it is held). */
+  get id(): string | undefined {
+    return this.#id;
+  }
   async release(): Promise<void> {
     if (this.#id) await this.sb.releaseClock(this.#id).catch(() => undefined);
   }
@@ -69,7 +73,7 @@ export async function runChecked(scenario: CheckedScenario, sb: SandboxClient, s
     for (const step of scenario.steps) {
       hooks.onStep?.(place(step));
       await lease?.keep();
-      const failure = await runStep(step, sb, state, sleep, () => lease?.keep() ?? Promise.resolve());
+      const failure = await runStep(step, sb, state, sleep, () => lease?.keep() ?? Promise.resolve(), lease?.id);
       if (failure) throw new ScenarioFailedError(place(step), failure.failure, await resultOf(scenario, sb, state, stepsRun), failure.cause === undefined ? undefined : { cause: failure.cause });
       stepsRun++;
     }
@@ -86,6 +90,8 @@ async function runStep(
   state: RunState,
   sleep: (ms: number) => Promise<void>,
   keepLease: () => Promise<void>,
+  /** The id of the clock lease the run holds: its clock steps name it. */
+  lease: string | undefined,
 ): Promise<{ failure: StepFailure; cause?: unknown } | undefined> {
   const args = state.fill(step.args);
   try {
@@ -95,7 +101,7 @@ async function runStep(
       return holds ? undefined : { failure: { kind: 'expectation', expected, found, waitedMs, subject, checks } };
     }
     if (step.verb === 'clock') {
-      await sb.advanceClock({ seconds: args.advance as number });
+      await sb.advanceClock({ seconds: args.advance as number, ...(lease ? { lease } : {}) });
       return undefined;
     }
     await ACTS[step.verb]({ sb, state, name: (args.as as string | undefined) ?? `#${step.number}` }, args);

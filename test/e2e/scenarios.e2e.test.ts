@@ -212,7 +212,7 @@ steps:
   - expect: { webhook: order.paid, seller: shop, count: 0 }
 `;
 
-  it('refuses a second run that moves the clock while one is running; a run that does not move it goes on; after the first ends, the second runs', async () => {
+  it('refuses a second run that moves the clock while one is running, and every other move of the clock unless forced; a run that does not move it goes on; after the first ends, the second runs', async () => {
     // The first run is held inside its clock step (its advance waits for the test), holding the lease.
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -237,6 +237,27 @@ steps:
     expect(sdkSecond).toBeInstanceOf(RejectedError);
     expect((sdkSecond as RejectedError).refusal.kind).toBe('clock_leased');
     expect(sellerCount()).toBe(before);
+
+    // Every other move of the clock is refused while the run holds it: the CLI, the SDK; --force goes.
+    const clockBefore = (await new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url }).clock()).now;
+    const shown = await runSeller(['sandbox', 'clock'], { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stderr).toMatch(/the clock is leased by the first run until \S+: other moves are refused without --force/);
+    const byHand = await runSeller(['sandbox', 'clock', 'advance', '1h'], { env });
+    expect(byHand.code).toBe(1);
+    expect(byHand.stderr).toMatch(/the clock is leased: the first run is running on this server and holds it until \S+/);
+    expect(byHand.stderr).toContain('--force');
+    const byHandRu = await runSeller(['sandbox', 'clock', 'advance', '1h'], { env: { ...env, LANG: 'ru_RU.UTF-8' } });
+    expect(byHandRu.code).toBe(1);
+    expect(byHandRu.stderr).toContain('часы заняты: на этом сервере идёт the first run');
+    const sb = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
+    const bySdk = await sb.advanceClock({ seconds: 3600 }).catch((e: unknown) => e);
+    expect(bySdk).toBeInstanceOf(RejectedError);
+    expect((bySdk as RejectedError).status).toBe(409);
+    expect((bySdk as RejectedError).refusal).toMatchObject({ kind: 'clock_leased', holder: 'the first run', until: expect.any(String) });
+    expect(Date.parse((await sb.clock()).now) - Date.parse(clockBefore)).toBeLessThan(3_600_000);
+    const forced = await runSeller(['sandbox', 'clock', 'advance', '1s', '--force'], { env });
+    expect(forced.code, forced.stderr).toBe(0);
 
     const still = await runSeller(['sandbox', 'run', '-'], { env, input: BROKEN.replace('status: delivered', 'status: awaiting_delivery') });
     expect(still.code, still.stderr).toBe(0);
