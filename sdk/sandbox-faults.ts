@@ -6,7 +6,7 @@
  * in milliseconds (`250ms`), since a network is slow by fractions of a second.
  */
 import { apiRouteTable } from './contract/routes/index.ts';
-import { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_STATUSES, HOOK_CHAOS } from './contract/routes/sandbox-faults.ts';
+import { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_MAX_RETRY_AFTER_MS, FAULT_STATUSES, HOOK_CHAOS } from './contract/routes/sandbox-faults.ts';
 import { TELEGRAM_FAULT_OPERATIONS } from './contract/routes/sandbox-telegram.ts';
 import type { SandboxOperationTypes } from './contract/types.ts';
 import { parseDuration } from './duration.ts';
@@ -26,6 +26,8 @@ export interface FaultFlags {
   /** A seller-API operation id of the contract (`orders.deliver`) or `*`; a Telegram method (`telegram.sendMessage`) or `telegram.*`. */
   op?: string | undefined;
   status?: number | string | undefined;
+  /** With `status` only: the `Retry-After` it sends, a duration (`5s`, `1m`). */
+  retryAfter?: string | undefined;
   /** A duration: `2s`, `1m`, `250ms`. */
   latency?: string | undefined;
   drop?: boolean | undefined;
@@ -83,6 +85,10 @@ export function faultBody(flags: FaultFlags): AddFaultBody {
     body.bot = botId(flags.bot);
   }
   if (body.sellerId !== undefined && body.op?.startsWith('telegram.')) throw new FaultFlagsError('seller', 'conflict', 'a Telegram fault names a bot, not a seller');
+  if (flags.retryAfter !== undefined) {
+    if (effect !== 'status') throw new FaultFlagsError('retryAfter', 'conflict', 'only with a status');
+    body.retryAfterMs = millis('retryAfter', flags.retryAfter, FAULT_MAX_RETRY_AFTER_MS);
+  }
   if (flags.times !== undefined) body.times = count('times', flags.times, 1);
   if (flags.for !== undefined) body.forMs = millis('for', flags.for, FAULT_MAX_FOR_MS);
   if (flags.every !== undefined) body.every = count('every', flags.every, 2);

@@ -4,6 +4,7 @@
  * runner's `fault:` step uses it too); what it refuses is worded here, flag by flag.
  *
  *   seller sandbox fault add --op orders.deliver --status 503 --times 2
+ *   seller sandbox fault add --op '*' --status 429 --retry-after 5s
  *   seller sandbox fault add --seller sel_… --hooks delay:5s
  *   seller sandbox fault add --op telegram.sendMessage --bot 7000000001 --status 429 --times 2
  *   seller sandbox fault list
@@ -34,6 +35,7 @@ export function registerFaults(noun: Command, app: App, sandboxClient: SandboxOf
     .option('--bot <id>', t('sandboxFault.bot'))
     .option('--op <id>', t('sandboxFault.op'))
     .option('--status <n>', t('sandboxFault.status'))
+    .option('--retry-after <duration>', t('sandboxFault.retryAfter'))
     .option('--latency <duration>', t('sandboxFault.latency'))
     .option('--drop', t('sandboxFault.drop'))
     .option('--drop-after', t('sandboxFault.dropAfter'))
@@ -63,7 +65,7 @@ export function parseFault(flags: FaultFlags): AddFaultBody {
   }
 }
 
-const FLAG: Record<string, string> = { dropAfter: '--drop-after' };
+const FLAG: Record<string, string> = { dropAfter: '--drop-after', retryAfter: '--retry-after' };
 const flagName = (field: string) => FLAG[field] ?? `--${field}`;
 
 function usageOf(err: FaultFlagsError, flags: FaultFlags): UsageError {
@@ -82,6 +84,7 @@ function usageOf(err: FaultFlagsError, flags: FaultFlags): UsageError {
       if (err.field === 'op') return new UsageError(t('sandboxFault.hooksNoOp'));
       if (err.field === 'bot') return new UsageError(t('sandboxFault.botNeedsTelegramOp'));
       if (err.field === 'seller') return new UsageError(t('sandboxFault.telegramNoSeller'));
+      if (err.field === 'retryAfter') return new UsageError(t('sandboxFault.retryAfterStatusOnly'));
       return new UsageError(t('sandboxFault.oneEffect'));
     default:
       return new UsageError(t(`sandboxFault.invalid.${invalidKey(err.field)}`, { flag }));
@@ -89,7 +92,7 @@ function usageOf(err: FaultFlagsError, flags: FaultFlags): UsageError {
 }
 
 const invalidKey = (field: string): string =>
-  ({ status: 'status', latency: 'duration', for: 'duration', hooks: 'hooks', times: 'count', every: 'every', seller: 'seller', bot: 'bot' })[field] ?? 'other';
+  ({ status: 'status', retryAfter: 'retryAfter', latency: 'duration', for: 'duration', hooks: 'hooks', times: 'count', every: 'every', seller: 'seller', bot: 'bot' })[field] ?? 'other';
 
 export async function runAddFault(body: AddFaultBody, deps: Deps, sandboxClient: SandboxOf): Promise<void> {
   const fault = await sandboxClient(deps).addFault(body);
@@ -134,9 +137,13 @@ const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 function describeFault(f: Fault): string {
   if (f.hooks !== undefined) return t('sandboxFault.hooksFault', { kind: f.hooks === 'delay' ? `delay ${seconds(f.delayMs ?? 0)}` : f.hooks });
   const effect =
-    f.status !== undefined ? String(f.status) : f.latencyMs !== undefined ? `+${seconds(f.latencyMs)}` : f.drop ? 'drop' : 'drop-after';
+    f.status !== undefined ? statusOf(f) : f.latencyMs !== undefined ? `+${seconds(f.latencyMs)}` : f.drop ? 'drop' : 'drop-after';
   return `${f.op} → ${effect}`;
 }
+
+/** `503`, or `503, Retry-After 5s` when the fault names one. */
+const statusOf = (f: Fault): string =>
+  f.retryAfterMs === undefined ? String(f.status) : t('sandboxFault.statusRetryAfter', { status: f.status, after: seconds(f.retryAfterMs) });
 
 function whom(f: Fault): string {
   if (f.op?.startsWith('telegram.')) return f.bot === undefined ? t('sandboxFault.everyBot') : t('sandboxFault.oneBot', { bot: f.bot });
@@ -144,6 +151,7 @@ function whom(f: Fault): string {
 }
 
 function limitOf(f: Fault): string {
+  if (f.endedAt !== null) return t('sandboxFault.ended', { at: dateTime(f.endedAt) ?? f.endedAt });
   const parts: string[] = [];
   if (f.remaining !== null) parts.push(t('sandboxFault.timesLeft', { count: f.remaining }));
   if (f.expiresAt !== null) parts.push(t('sandboxFault.until', { at: dateTime(f.expiresAt) ?? f.expiresAt }));

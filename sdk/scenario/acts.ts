@@ -124,7 +124,7 @@ export const ACTS: Record<Exclude<VerbName, 'expect' | 'clock'>, Act> = {
     const body = faultBody({ ...flags, seller: seller === undefined ? undefined : state.seller(seller).id, bot: bot === undefined ? undefined : state.bot(bot).id });
     const fault = await sb.addFault(body);
     const what = fault.hooks ? `hooks ${fault.hooks}` : `${fault.op} ${fault.status ?? (fault.latencyMs ? `latency ${fault.latencyMs}ms` : fault.drop ? 'drop' : 'drop-after')}`;
-    state.add({ kind: 'fault', name, id: fault.id, seller: seller ?? bot ?? null, what });
+    state.add({ kind: 'fault', name, id: fault.id, seller: seller ?? bot ?? null, what, hits: fault.hits });
   },
   telegram: async ({ sb, state, name }, a) => {
     if (a.bot === undefined) {

@@ -93,11 +93,19 @@ export const ExpectTelegram = z.strictObject({
   within: Within.optional(),
 });
 
+/** A fault step's fault (`as`) fired: exactly `hits` times (default: at least once), in force or ended. */
+export const ExpectFault = z.strictObject({
+  fault: Name,
+  hits: z.number().int().min(0).optional(),
+  within: Within.optional(),
+});
+
 export const EXPECT_KINDS = {
   webhook: { args: ExpectWebhook, refs: { seller: 'seller', order: 'order', card: 'card' } },
   telegram: { args: ExpectTelegram, refs: { telegram: 'bot' } },
   stock: { args: ExpectStock, refs: { stock: 'card' } },
   order: { args: ExpectOrder, refs: { order: 'order' } },
+  fault: { args: ExpectFault, refs: { fault: 'fault' } },
 } as const satisfies Record<string, { args: z.ZodType; refs: Record<string, NameKind> }>;
 
 const timesOrDuration = z.union([z.number(), z.string()]).transform(String);
@@ -114,6 +122,7 @@ export const FaultStep = z
     bot: Name.optional(),
     op: z.string().optional(),
     status: z.union([z.number(), z.string()]).optional(),
+    retryAfter: timesOrDuration.optional(),
     latency: timesOrDuration.optional(),
     drop: z.boolean().optional(),
     'drop-after': z.boolean().optional(),
@@ -239,10 +248,10 @@ export const VERBS = {
 export type VerbName = keyof typeof VERBS;
 export const VERB_NAMES = Object.keys(VERBS) as VerbName[];
 
-/** Which of `EXPECT_KINDS` an expectation is: the first of webhook, telegram, stock, order among its keys. */
+/** Which of `EXPECT_KINDS` an expectation is: the first of webhook, telegram, stock, order, fault among its keys. */
 export function expectKind(args: unknown): keyof typeof EXPECT_KINDS | undefined {
   if (typeof args !== 'object' || args === null) return undefined;
-  return (['webhook', 'telegram', 'stock', 'order'] as const).find((k) => Object.hasOwn(args, k));
+  return (['webhook', 'telegram', 'stock', 'order', 'fault'] as const).find((k) => Object.hasOwn(args, k));
 }
 
 /** The fields `${name.field}` may read of each kind of result. */
