@@ -166,6 +166,7 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
   svc.events.on((sellerId, event, doc) => enqueueEvent(svc, sellerId, event, doc));
   svc.clock.onAdvance(async (now) => void (await sweepOrders(svc, now)));
   svc.clock.onAdvance((now) => runDue(svc, now.getTime()));
+  svc.telegram.listen((bot, chat) => svc.changes.publish([{ type: 'telegram', bot, chat, at: svc.clock.now().toISOString() }]));
   svc.outbox.app = app; // deliveries to the server's own probe receiver go through `app.inject`
   app.addHook('onClose', async () => {
     svc.market.detach();

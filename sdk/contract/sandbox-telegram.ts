@@ -74,7 +74,8 @@ export const sandboxTelegramOperations = {
   'sandbox.telegramPress': op(R['sandbox.telegramPress'], {
     params: chatParam,
     body: z.strictObject({
-      messageId: z.number().int().min(1),
+      /** The bot's message; absent: the newest of its messages in the chat with a button of this data. */
+      messageId: z.number().int().min(1).optional(),
       data: z.string().min(1).max(TELEGRAM_CALLBACK_DATA_MAX),
     }),
     /** The callback query's id, as `answerCallbackQuery` names it. */

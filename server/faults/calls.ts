@@ -5,9 +5,10 @@
  * sandbox never meet a fault.
  *
  * - a status (429, 500, 502, 503): answered instead, the call not executed (a failing front door
- *   has no effect). 429 carries `Retry-After` and the rate headers; 500 and 503 the contract's
- *   error envelope (code `internal`: the contract has no code of its own for 503); 502 an HTML
- *   page, as a failing proxy in front of the service answers;
+ *   has no effect). 429 carries `Retry-After` (the fault's `retryAfterMs`, 1 s by default) and the
+ *   rate headers; 500 and 503 the contract's error envelope (code `internal`: the contract has no
+ *   code of its own for 503); 502 an HTML page, as a failing proxy in front of the service answers.
+ *   A 500, 502 or 503 carries `Retry-After` only when the fault gives `retryAfterMs`;
  * - a latency: a real-time wait, then the call runs as usual;
  * - `drop`: the connection is destroyed before the call runs; `dropAfter`: the call runs and
  *   commits (its idempotency record with it), then the connection is destroyed unanswered.
@@ -16,7 +17,7 @@ import type { ServerContext } from '../context.ts';
 import type { FaultTarget } from './table.ts';
 import type { Fault } from '../../sdk/contract/index.ts';
 
-/** Seconds a fault's 429 asks the client to wait. */
+/** Seconds a fault's 429 asks the client to wait when the fault names no `retryAfterMs`. */
 export const FAULT_RETRY_AFTER_S = 1;
 
 /** What the HTTP route does about a fault. */
@@ -53,21 +54,29 @@ export async function faultOn(svc: ServerContext, target: FaultTarget, answer: (
   return { instead: answer(fault) };
 }
 
+/** The `Retry-After` of a status fault, in whole seconds (rounded up); undefined: none is sent. */
+export function faultRetryAfterS(fault: Pick<Fault, 'status' | 'retryAfterMs'>): number | undefined {
+  if (fault.retryAfterMs !== undefined) return Math.ceil(fault.retryAfterMs / 1000);
+  return fault.status === 429 ? FAULT_RETRY_AFTER_S : undefined;
+}
+
 function statusAnswer(svc: ServerContext, fault: Fault): FaultAnswer {
   const why = `sandbox fault ${fault.id}`;
+  const retryAfter = faultRetryAfterS(fault);
+  const wait: Record<string, string> = retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) };
   switch (fault.status) {
     case 429:
       return {
         status: 429,
-        body: { error: 'rate', detail: { message: `rate limit exceeded (${why}); retry in ${FAULT_RETRY_AFTER_S} s`, retryAfter: FAULT_RETRY_AFTER_S } },
-        headers: { 'retry-after': String(FAULT_RETRY_AFTER_S), 'ratelimit-policy': svc.limiter.policy, ratelimit: `"per-key";r=0;t=${FAULT_RETRY_AFTER_S}` },
+        body: { error: 'rate', detail: { message: `rate limit exceeded (${why}); retry in ${retryAfter} s`, retryAfter } },
+        headers: { ...wait, 'ratelimit-policy': svc.limiter.policy, ratelimit: `"per-key";r=0;t=${retryAfter}` },
       };
     case 502:
-      return BAD_GATEWAY;
+      return { ...BAD_GATEWAY, headers: { ...BAD_GATEWAY.headers, ...wait } };
     case 503:
-      return { status: 503, body: { error: 'internal', detail: { message: `service unavailable (${why}); nothing was done, retry later` } }, headers: {} };
+      return { status: 503, body: { error: 'internal', detail: { message: `service unavailable (${why}); nothing was done, retry later` } }, headers: wait };
     default:
-      return { status: 500, body: { error: 'internal', detail: { message: `internal error (${why}); nothing was done` } }, headers: {} };
+      return { status: 500, body: { error: 'internal', detail: { message: `internal error (${why}); nothing was done` } }, headers: wait };
   }
 }
 

@@ -29,11 +29,13 @@ export const telegramSandboxHandlers = sandboxHandlers({
   'sandbox.telegramPress': (ctx, { params, body }) => {
     const bot = botOf(ctx, params.bot);
     const chat = ctx.svc.telegram.chat(bot, params.chat);
-    const message = chat?.messages.find((m) => m.messageId === body.messageId && m.from === 'bot');
+    const hasButton = (m: ChatMessage) => m.buttons.some((row) => row.some((b) => b.callback_data === body.data));
+    const message =
+      body.messageId === undefined
+        ? chat?.messages.findLast((m) => m.from === 'bot' && hasButton(m))
+        : chat?.messages.find((m) => m.messageId === body.messageId && m.from === 'bot');
     if (!chat || !message) throw ctx.notFound('telegram_message', body.messageId);
-    if (!message.buttons.some((row) => row.some((b) => b.callback_data === body.data))) {
-      throw badRequest(['data'], 'custom', `no button of message ${body.messageId} has this callback data`);
-    }
+    if (!hasButton(message)) throw badRequest(['data'], 'custom', `no button of message ${body.messageId} has this callback data`);
     return { callbackQueryId: ctx.svc.telegram.press(bot, chat, message, body.data) };
   },
   'sandbox.telegramMessages': (ctx, { params }) => {

@@ -31,7 +31,7 @@ export const telegramMethods: Record<(typeof TELEGRAM_METHODS)[number], Method> 
     const { text, entities } = composeText(p, 'text', true);
     const buttons = inlineKeyboard(p);
     const replyTo = replyTarget(chat, p);
-    return telegramMessage(bot, chat, tg.append(chat, { from: 'bot', text, entities, buttons, atMs: nowMs, editedMs: null, replyTo }));
+    return telegramMessage(bot, chat, tg.append(bot, chat, { from: 'bot', text, entities, buttons, atMs: nowMs, editedMs: null, replyTo }));
   },
   sendDocument: ({ tg, bot, p, nowMs }) => {
     const chat = chatOf(tg, bot, p);
@@ -39,7 +39,7 @@ export const telegramMethods: Record<(typeof TELEGRAM_METHODS)[number], Method> 
     const { text, entities } = composeText(p, 'caption', false);
     const buttons = inlineKeyboard(p);
     const replyTo = replyTarget(chat, p);
-    return telegramMessage(bot, chat, tg.append(chat, { from: 'bot', text, entities, buttons, atMs: nowMs, editedMs: null, replyTo, document }));
+    return telegramMessage(bot, chat, tg.append(bot, chat, { from: 'bot', text, entities, buttons, atMs: nowMs, editedMs: null, replyTo, document }));
   },
   editMessageText: ({ tg, bot, p, nowMs }) => {
     const { chat, message } = editable(tg, bot, p);
@@ -48,6 +48,7 @@ export const telegramMethods: Record<(typeof TELEGRAM_METHODS)[number], Method> 
     const buttons = inlineKeyboard(p);
     if (text === message.text && same(entities, message.entities) && same(buttons, message.buttons)) throw badRequest(NOT_MODIFIED);
     Object.assign(message, { text, entities, buttons, editedMs: nowMs });
+    tg.touch(bot, chat);
     return telegramMessage(bot, chat, message);
   },
   editMessageReplyMarkup: ({ tg, bot, p, nowMs }) => {
@@ -55,6 +56,7 @@ export const telegramMethods: Record<(typeof TELEGRAM_METHODS)[number], Method> 
     const buttons = inlineKeyboard(p);
     if (same(buttons, message.buttons)) throw badRequest(NOT_MODIFIED);
     Object.assign(message, { buttons, editedMs: nowMs });
+    tg.touch(bot, chat);
     return telegramMessage(bot, chat, message);
   },
   answerCallbackQuery: ({ bot, p }) => {
@@ -81,7 +83,7 @@ export const telegramMethods: Record<(typeof TELEGRAM_METHODS)[number], Method> 
     }
     return found;
   },
-  setMyCommands: ({ bot, p }) => {
+  setMyCommands: ({ tg, bot, p }) => {
     const commands = json(p, 'commands');
     if (!Array.isArray(commands) || commands.length > 100) throw badRequest('commands must be an array of at most 100 BotCommand');
     const read = commands.map((c: { command?: unknown; description?: unknown }) => {
@@ -92,6 +94,7 @@ export const telegramMethods: Record<(typeof TELEGRAM_METHODS)[number], Method> 
       return { command, description };
     });
     bot.commands.set(commandsKey(p), read);
+    tg.touch(bot, null);
     return true;
   },
   getMyCommands: ({ bot, p }) => bot.commands.get(commandsKey(p)) ?? [],

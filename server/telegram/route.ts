@@ -12,7 +12,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Fault } from '../../sdk/contract/index.ts';
 import type { ServerContext } from '../context.ts';
-import { BAD_GATEWAY, faultOn, type FaultAnswer } from '../faults/calls.ts';
+import { BAD_GATEWAY, faultOn, faultRetryAfterS, type FaultAnswer } from '../faults/calls.ts';
 import { header } from '../http/header.ts';
 import { methodNamed, telegramMethods } from './methods.ts';
 import { readParams, TelegramError } from './params.ts';
@@ -66,16 +66,17 @@ function drop(req: FastifyRequest, reply: FastifyReply): FastifyReply {
   return reply;
 }
 
-/** A status fault in Telegram's shape: 429 asks to wait `retryAfterMs` (whole seconds, at least 1; else 1 s). */
+/**
+ * A status fault in Telegram's shape: 429 asks to wait `retry_after` (the fault's `retryAfterMs` in
+ * whole seconds, else 1 s, as the seller API's faults do); 500 and 503 Telegram's envelope, 502 the proxy page.
+ */
 function statusAnswer(fault: Fault): FaultAnswer {
-  if (fault.status === 502) return BAD_GATEWAY;
-  const retryAfterMs = (fault as { retryAfterMs?: unknown }).retryAfterMs;
-  const seconds = typeof retryAfterMs === 'number' && retryAfterMs > 0 ? Math.ceil(retryAfterMs / 1000) : 1;
+  const seconds = faultRetryAfterS(fault);
+  const wait: Record<string, string> = seconds === undefined ? {} : { 'retry-after': String(seconds) };
+  if (fault.status === 502) return { ...BAD_GATEWAY, headers: { ...BAD_GATEWAY.headers, ...wait } };
   const err =
     fault.status === 429
       ? new TelegramError(429, `Too Many Requests: retry after ${seconds}`, seconds)
-      : fault.status === 503
-        ? new TelegramError(503, 'Service Unavailable')
-        : new TelegramError(500, 'Internal Server Error');
-  return { status: err.code, body: err.body(), headers: fault.status === 429 ? { 'retry-after': String(seconds) } : {} };
+      : new TelegramError(fault.status === 503 ? 503 : 500, fault.status === 503 ? 'Service Unavailable' : 'Internal Server Error', seconds);
+  return { status: err.code, body: err.body(), headers: wait };
 }

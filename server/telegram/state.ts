@@ -69,6 +69,7 @@ export const personOf = (chat: number) => ({ id: chat, is_bot: false, first_name
 
 export class TelegramEmulator {
   readonly #bots = new Map<number, Bot>();
+  readonly #listeners = new Set<(bot: number, chat: number | null) => void>();
   #nextId = FIRST_BOT_ID;
   #closed = false;
 
@@ -91,6 +92,7 @@ export class TelegramEmulator {
       poll: null,
     };
     this.#bots.set(id, bot);
+    this.touch(bot, null);
     return bot;
   }
 
@@ -112,7 +114,7 @@ export class TelegramEmulator {
   /** The person writes to the bot: a message in the chat (started now if new) and an update. */
   say(bot: Bot, chatId: number, text: string, replyTo: number | null, nowMs: number): ChatMessage {
     const chat = this.#chat(bot, chatId, true)!;
-    const message = this.append(chat, { from: 'user', text, entities: commandEntities(text), buttons: [], atMs: nowMs, editedMs: null, replyTo });
+    const message = this.append(bot, chat, { from: 'user', text, entities: commandEntities(text), buttons: [], atMs: nowMs, editedMs: null, replyTo });
     this.push(bot, { message: telegramMessage(bot, chat, message) });
     return message;
   }
@@ -122,6 +124,7 @@ export class TelegramEmulator {
     const id = `${bot.id}${base62(12)}`;
     bot.callbacks.set(id, { chat: chat.id, messageId: message.messageId });
     trim(bot.callbacks, CALLBACKS_KEPT);
+    this.touch(bot, chat);
     this.push(bot, {
       callback_query: { id, from: personOf(chat.id), message: telegramMessage(bot, chat, message), chat_instance: String(bot.id + chat.id), data },
     });
@@ -133,11 +136,22 @@ export class TelegramEmulator {
   }
 
   /** Adds a message to a chat (its id the chat's next), dropping the oldest beyond {@link MESSAGES_KEPT}. */
-  append(chat: Chat, message: Omit<ChatMessage, 'messageId'>): ChatMessage {
+  append(bot: Bot, chat: Chat, message: Omit<ChatMessage, 'messageId'>): ChatMessage {
     const full = { messageId: chat.nextMessageId++, ...message };
     chat.messages.push(full);
     if (chat.messages.length > MESSAGES_KEPT) chat.messages.splice(0, chat.messages.length - MESSAGES_KEPT);
+    this.touch(bot, chat);
     return full;
+  }
+
+  /** Hears every change of a chat (the sandbox page's live stream, wired by `buildApp`). */
+  listen(listener: (bot: number, chat: number | null) => void): void {
+    this.#listeners.add(listener);
+  }
+
+  /** A chat changed (a message, an edit, a press), or the bot itself (null: made, its commands set). */
+  touch(bot: Bot, chat: Chat | null): void {
+    for (const listener of this.#listeners) listener(bot.id, chat?.id ?? null);
   }
 
   /** Queues an update (its id the bot's next) and wakes the waiting poll. */

@@ -224,6 +224,18 @@ describe('getUpdates and the person', () => {
     expect(await call(bot.token, 'answerCallbackQuery', { callback_query_id: callbackQueryId })).toEqual({ status: 400, json: refusal(400, /query is too old/) });
   });
 
+  it('a press naming no message presses the newest with that button', async () => {
+    const bot = await startedBot();
+    const keyboard = { inline_keyboard: [[{ text: 'Deliver', callback_data: 'deliver' }]] };
+    await call(bot.token, 'sendMessage', { chat_id: 1, text: 'older', reply_markup: keyboard });
+    const newer = (await call(bot.token, 'sendMessage', { chat_id: 1, text: 'newer', reply_markup: keyboard })).json.result;
+    await call(bot.token, 'sendMessage', { chat_id: 1, text: 'no buttons' });
+    await world.sandbox.telegramPress(bot.id, 1, { data: 'deliver' });
+    const updates = (await call(bot.token, 'getUpdates', { offset: 2 })).json.result;
+    expect(updates.map((u: any) => u.callback_query.message.message_id)).toEqual([newer.message_id]);
+    await expect(world.sandbox.telegramPress(bot.id, 1, { data: 'nothing' })).rejects.toMatchObject({ status: 404, detail: { record: 'telegram_message' } });
+  });
+
   it('allowed_updates is kept until changed: the types left out are not delivered', async () => {
     const bot = await startedBot();
     await call(bot.token, 'getUpdates', { allowed_updates: ['callback_query'] });

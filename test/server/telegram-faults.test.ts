@@ -49,6 +49,14 @@ describe('status faults answer in Telegram\'s shape, the call not made', () => {
     expect(await botTexts(bot)).toEqual(['third']);
   });
 
+  it('retryAfterMs sets retry_after, in whole seconds rounded up', async () => {
+    const bot = await startedBot();
+    await world.sandbox.addFault({ op: 'telegram.sendMessage', bot: bot.id, status: 429, retryAfterMs: 2500, times: 1 });
+    const r = (await send(bot)) as { status: number; headers: Headers; text: string };
+    expect(JSON.parse(r.text)).toEqual({ ok: false, error_code: 429, description: 'Too Many Requests: retry after 3', parameters: { retry_after: 3 } });
+    expect(r.headers.get('retry-after')).toBe('3');
+  });
+
   it('500 and 503 are Telegram envelopes; 502 is a proxy page', async () => {
     const bot = await startedBot();
     await world.sandbox.addFault({ op: 'telegram.*', status: 500, times: 1 });
@@ -98,7 +106,7 @@ describe('drops and latency', () => {
     expect(await send(bot, 'late')).toMatchObject({ status: 200 });
     expect(await botTexts(bot)).toEqual(['late']);
     expect(fault.op).toBe('telegram.sendMessage');
-    expect((await world.sandbox.listFaults()).items).toEqual([]);
+    expect((await world.sandbox.listFaults()).items).toEqual([expect.objectContaining({ id: fault.id, hits: 1, endedAt: expect.any(String) })]);
   });
 });
 

@@ -16,6 +16,9 @@ export const TELEGRAM_METHODS = [
   'sendDocument',
 ] as const;
 
+/** The fault operation ids of the emulator: `telegram.{method}`, and `telegram.*` for every method (`*` is the seller API's only). */
+export const TELEGRAM_FAULT_OPERATIONS: readonly string[] = ['telegram.*', ...TELEGRAM_METHODS.map((m) => `telegram.${m}`)];
+
 export const sandboxTelegramRoutes = {
   'sandbox.createTelegramBot': route({
     id: 'sandbox.createTelegramBot',
@@ -51,7 +54,7 @@ export const sandboxTelegramRoutes = {
     path: '/telegram/bots/{bot}/chats/{chat}/callbacks',
     surface: 'sandbox',
     scope: null,
-    summary: "The person presses a button of one of the bot's messages (by its callback data): an update for its getUpdates.",
+    summary: "The person presses a button of one of the bot's messages (by its callback data; no message named: the newest with that button): an update for its getUpdates.",
     status: 201,
     input: 'json',
   }),
