@@ -107,6 +107,15 @@ describe('seller autopilot with notify.telegram, against the sandbox\'s Telegram
     expect(told.text).toContain(`${manual} (№${cards.manual} подписка, 300\u00a0₽) оплачен, и ни одно правило его не выдаёт: выдайте вручную`);
     expect(told.buttons).toEqual([[{ text: 'Выдать', data: `deliver:${manual}` }, { text: 'Ответить', data: `reply:${manual}` }]]);
 
+    // /orders lists it with its buttons; /reply writes to its buyer.
+    const listed = (await fromBot(bot)).length;
+    await world.sandbox.telegramSay(bot.id, SELLER, { text: '/заказы' });
+    const orders = await until('the orders', run, async () => (await fromBot(bot))[listed]);
+    expect(orders.text).toContain(`${manual} №${cards.manual} подписка, 300\u00a0₽: ждёт выдачи`);
+    expect(orders.buttons.flat().map((b) => b.data)).toEqual(expect.arrayContaining([`deliver:${manual}`, `reply:${manual}`]));
+    await command(bot, `/reply ${manual} Скоро выдам, спасибо за ожидание`, run);
+    expect((await world.client.orders.get(manual)).messages.map((m) => m.text)).toContain('Скоро выдам, спасибо за ожидание');
+
     // Deliver pressed: the bot asks for the date (a subscription) and the note; both typed → delivered.
     const asked = (await fromBot(bot)).length;
     await world.sandbox.telegramPress(bot.id, SELLER, { messageId: told.messageId, data: `deliver:${manual}` });
