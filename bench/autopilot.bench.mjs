@@ -5,6 +5,11 @@
  * --json --since all` reading the same stream of orders, from its start to the last order printed.
  * Target (issue 16): at least 50 orders/s; the ratio to the plain watch says what the rules cost.
  *
+ * With the seller's phone (issue 36): the same burst with `notify.telegram` and `sales: true` (every
+ * order makes two messages, paid and delivered, to the sandbox's Telegram) against the same without
+ * `notify`, each on its own seller, best of two interleaved rounds: a message never slows a
+ * delivery (target >= 0.95x).
+ *
  * Within the key's budget (issue "Never silent", item 9): the same with the server's real rate limit
  * (600 a minute, burst 100) and 200 orders: the API calls the server received (429 answers
  * included) per delivered order (target <= 1.2), and the time to the 200th delivery against the
@@ -67,7 +72,7 @@ function timeUntil(args, env, count, done) {
  * private config dir in `dir`) and an autopilot config whose one rule delivers the card's orders with
  * a no-op command (`true`).
  */
-async function sellerWithPaidOrders(server, dir, count) {
+async function sellerWithPaidOrders(server, dir, count, extra = {}) {
   const { app } = server;
   const seller = await newSeller(app);
   const body = { service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code', priceRub: 300, slaMinutes: 720, guaranteeDays: 7 };
@@ -79,7 +84,7 @@ async function sellerWithPaidOrders(server, dir, count) {
   }
   const env = { ...process.env, SERVICE_API_KEY: seller.apiKey, SERVICE_BASE_URL: server.url, SELLER_CONFIG_DIR: dir.dir, XDG_CONFIG_HOME: dir.dir, NO_COLOR: '1' };
   const config = path.join(dir.dir, 'autopilot.json');
-  writeFileSync(config, JSON.stringify({ pollSeconds: 0.2, deliver: [{ match: { card: card.number }, action: { command: 'true' } }] }));
+  writeFileSync(config, JSON.stringify({ pollSeconds: 0.2, deliver: [{ match: { card: card.number }, action: { command: 'true' } }], ...extra }));
   return { env, config };
 }
 
@@ -132,7 +137,47 @@ async function withinBudget() {
 }
 
 export async function run() {
-  return [...(await throughput()), ...(await withinBudget())];
+  return [...(await throughput()), ...(await withPhone()), ...(await withinBudget())];
+}
+
+/** The burst with notify.telegram and sales (a message per paid and per delivered order) vs without notify. */
+export async function withPhone() {
+  const { startServer } = await import(DIST_SERVER);
+  const server = await startServer({ port: 0, memory: true, adminToken: ADMIN_TOKEN, rateLimit: NO_RATE_LIMIT });
+  const best = { plain: Infinity, phone: Infinity };
+  let messages = 0;
+  try {
+    for (let round = 0; round < 2; round++) {
+      for (const kind of ['plain', 'phone']) {
+        const dir = tempDir(`autopilot-${kind}`);
+        try {
+          log(`  ${ORDERS} paid orders (${kind}, round ${round + 1})…`);
+          const bot = kind === 'phone' ? await sandbox(server.app, 'POST', '/telegram/bots', {}) : undefined;
+          if (bot) await sandbox(server.app, 'POST', `/telegram/bots/${bot.id}/chats/1/messages`, { text: '/start' });
+          const notify = bot ? { notify: { sales: true, telegram: { chats: [1], apiRoot: `${server.url}/sandbox/telegram` } } } : {};
+          const { env, config } = await sellerWithPaidOrders(server, dir, ORDERS, notify);
+          const seconds = await timeUntil(['autopilot', '--config', config, '--json'], { ...env, ...(bot ? { SERVICE_TELEGRAM_TOKEN: bot.token } : {}) }, ORDERS, (e) => e.rule === 'deliver' && e.type === 'delivered');
+          best[kind] = Math.min(best[kind], seconds);
+          if (bot) messages = (await sandbox(server.app, 'GET', `/telegram/bots/${bot.id}/chats/1/messages`)).items.filter((m) => m.from === 'bot').length;
+        } finally {
+          dir.remove();
+        }
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  const ratio = best.plain / best.phone;
+  return [
+    row(
+      `autopilot with notify.telegram and sales (${fmt.int(messages)} messages sent by the stop): ${fmt.int(ORDERS)} paid orders, orders/s (vs without notify)`,
+      fmt.rate(ORDERS / best.phone, 'orders/s'),
+      fmt.rate(ORDERS / best.plain, 'orders/s'),
+      ratio,
+      '>= 0.95x',
+      ratio >= 0.95 ? 'PASS' : 'MISS',
+    ),
+  ];
 }
 
 async function throughput() {

@@ -5,7 +5,7 @@
  * (sdk/contract/types.ts: the schemas' input and output types, written out at build time).
  *
  * Signature of a derived method:
- *   1. the path parameters, positionally in path order (`{number}` a number, the others strings);
+ *   1. the path parameters, positionally in path order (`{number}`, `{bot}`, `{chat}` numbers, the others strings);
  *   2. the input: the body's input type for JSON-body operations, the query's for
  *      operations with a query, `{data, contentType}` for the image upload; optional when no field
  *      is required, absent when the operation takes none. Enum fields accept any string besides
@@ -68,7 +68,10 @@ export interface ImageUpload {
   contentType: ImageType;
 }
 
-type ParamTypes<Names extends string[]> = { [K in keyof Names]: Names[K] extends 'number' ? number : string };
+/** Path parameters that are numbers: a card's `number`, a Telegram `bot` and `chat` of the sandbox. */
+type NumericParam = 'number' | 'bot' | 'chat';
+
+type ParamTypes<Names extends string[]> = { [K in keyof Names]: Names[K] extends NumericParam ? number : string };
 
 /** The path arguments of an operation: `[id: string]`, `[number: number]`, `[]`. */
 export type PathArgs<Op extends AnyOperation> = ParamTypes<PathParamNames<Op['path']>>;

@@ -6,23 +6,28 @@
  * in milliseconds (`250ms`), since a network is slow by fractions of a second.
  */
 import { apiRouteTable } from './contract/routes/index.ts';
-import { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_STATUSES, HOOK_CHAOS } from './contract/routes/sandbox-faults.ts';
+import { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_MAX_RETRY_AFTER_MS, FAULT_STATUSES, HOOK_CHAOS } from './contract/routes/sandbox-faults.ts';
+import { TELEGRAM_FAULT_OPERATIONS } from './contract/routes/sandbox-telegram.ts';
 import type { SandboxOperationTypes } from './contract/types.ts';
 import { parseDuration } from './duration.ts';
 
 /** The body of `sandbox.addFault` (`sb.addFault(body)`). */
 export type AddFaultBody = NonNullable<SandboxOperationTypes['sandbox.addFault']['body']>;
 
-/** The operation ids a fault may name besides `*`: every seller-API operation of the contract. */
-export const FAULT_OPERATIONS: readonly string[] = Object.keys(apiRouteTable);
+/** The operation ids a fault may name besides `*`: every seller-API operation of the contract, and the Telegram emulator's (`telegram.sendMessage`, `telegram.*`). */
+export const FAULT_OPERATIONS: readonly string[] = [...Object.keys(apiRouteTable), ...TELEGRAM_FAULT_OPERATIONS];
 
 /** A fault as the CLI's flags (and a scenario step's keys) name it. */
 export interface FaultFlags {
   /** A seller id; absent: every seller. */
   seller?: string | undefined;
-  /** A seller-API operation id of the contract (`orders.deliver`), or `*`. */
+  /** A Telegram bot's id, for a `telegram.*` fault; absent: every bot. */
+  bot?: number | string | undefined;
+  /** A seller-API operation id of the contract (`orders.deliver`) or `*`; a Telegram method (`telegram.sendMessage`) or `telegram.*`. */
   op?: string | undefined;
   status?: number | string | undefined;
+  /** With `status` only: the `Retry-After` it sends, a duration (`5s`, `1m`). */
+  retryAfter?: string | undefined;
   /** A duration: `2s`, `1m`, `250ms`. */
   latency?: string | undefined;
   drop?: boolean | undefined;
@@ -75,6 +80,15 @@ export function faultBody(flags: FaultFlags): AddFaultBody {
     if (effect === 'drop') body.drop = flag('drop', flags.drop);
     if (effect === 'dropAfter') body.dropAfter = flag('dropAfter', flags.dropAfter);
   }
+  if (flags.bot !== undefined) {
+    if (!body.op?.startsWith('telegram.')) throw new FaultFlagsError('bot', 'conflict', 'a bot only with a Telegram operation (telegram.sendMessage, telegram.*)');
+    body.bot = botId(flags.bot);
+  }
+  if (body.sellerId !== undefined && body.op?.startsWith('telegram.')) throw new FaultFlagsError('seller', 'conflict', 'a Telegram fault names a bot, not a seller');
+  if (flags.retryAfter !== undefined) {
+    if (effect !== 'status') throw new FaultFlagsError('retryAfter', 'conflict', 'only with a status');
+    body.retryAfterMs = millis('retryAfter', flags.retryAfter, FAULT_MAX_RETRY_AFTER_MS);
+  }
   if (flags.times !== undefined) body.times = count('times', flags.times, 1);
   if (flags.for !== undefined) body.forMs = millis('for', flags.for, FAULT_MAX_FOR_MS);
   if (flags.every !== undefined) body.every = count('every', flags.every, 2);
@@ -82,7 +96,7 @@ export function faultBody(flags: FaultFlags): AddFaultBody {
 }
 
 function operation(op: string | undefined): string {
-  if (op === undefined || op.trim() === '') throw new FaultFlagsError('op', 'missing', 'name a seller-API operation id (orders.deliver), or *');
+  if (op === undefined || op.trim() === '') throw new FaultFlagsError('op', 'missing', 'name a seller-API operation id (orders.deliver), or *; or telegram.METHOD');
   const id = op.trim();
   if (id !== '*' && !FAULT_OPERATIONS.includes(id)) {
     throw new FaultFlagsError('op', 'unknown_op', `${id} is not an operation of the seller API`);
@@ -124,6 +138,12 @@ function millis(field: string, text: string, max: number): number {
   if (!Number.isSafeInteger(value)) throw new FaultFlagsError(field, 'invalid', `a duration such as 2s, 500ms, 1m; not ${source || 'empty'}`);
   if (value < 1 || value > max) throw new FaultFlagsError(field, 'invalid', `between 1 ms and ${max / 1000} s`);
   return value;
+}
+
+function botId(value: number | string): number {
+  const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(String(value)) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new FaultFlagsError('bot', 'invalid', "a bot's id (the number its token starts with)");
+  return n;
 }
 
 function count(field: string, value: number | string, min: number): number {

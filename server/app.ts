@@ -17,6 +17,8 @@ import { registerSandboxPage } from './sandbox-page-route.ts';
 import { ChangeBus } from './domain/change-bus.ts';
 import { EventBus } from './domain/event-bus.ts';
 import { FaultTable } from './faults/table.ts';
+import { registerTelegram } from './telegram/route.ts';
+import { TelegramEmulator } from './telegram/state.ts';
 import { buildMarket } from './domain/market.ts';
 import { sweepOrders } from './domain/order-clock.ts';
 import { OrderDeadlines } from './domain/order-deadlines.ts';
@@ -42,6 +44,7 @@ import { WebhookOutbox } from './webhooks/outbox-state.ts';
 import { registerProbeRoute } from './webhooks/probe.ts';
 import { ATTEMPT_TIMEOUT_MS } from './webhooks/sender.ts';
 import { RouteMethods } from './http/method-not-allowed.ts';
+import { logSerializers } from './http/log-redact.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 
 export interface AppOptions {
@@ -95,7 +98,8 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
   await seedCatalog(svc);
   let routes: RouteMethods | undefined;
   const app = Fastify({
-    logger: opts.logger ?? false,
+    // Every request line goes through the redacting serializer (a bot token is part of a path).
+    logger: opts.logger ? { level: 'info', ...(opts.logger === true ? {} : opts.logger), serializers: logSerializers } : false,
     bodyLimit: JSON_BODY_LIMIT,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -155,17 +159,20 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
   registerImageRoute(app, svc);
   registerProbeRoute(app, svc);
   registerChangeStream(app, svc);
+  registerTelegram(app, svc);
 
   // Who hears what: a recorded event becomes a pending delivery; each clock tick (real time, or a
   // sandbox advance) sweeps order deadlines, then runs the webhook deliveries that came due.
   svc.events.on((sellerId, event, doc) => enqueueEvent(svc, sellerId, event, doc));
   svc.clock.onAdvance(async (now) => void (await sweepOrders(svc, now)));
   svc.clock.onAdvance((now) => runDue(svc, now.getTime()));
+  svc.telegram.listen((bot, chat) => svc.changes.publish([{ type: 'telegram', bot, chat, at: svc.clock.now().toISOString() }]));
   svc.outbox.app = app; // deliveries to the server's own probe receiver go through `app.inject`
   app.addHook('onClose', async () => {
     svc.market.detach();
     svc.outbox.closed = true;
     svc.faults.close(); // latencies and webhook delays end at once
+    svc.telegram.close(); // so do the Telegram emulator's long polls
     await webhooksIdle(svc);
   });
   // Nothing is lost across restarts: every pending delivery found in the store is queued again.
@@ -193,6 +200,7 @@ async function buildContext(opts: AppOptions): Promise<ServerContext> {
     keptPages: new KeptPages(),
     adminToken: opts.adminToken ?? process.env.SERVICE_ADMIN_TOKEN ?? `adm_${base62(32)}`,
     faults: new FaultTable(),
+    telegram: new TelegramEmulator(),
     options: {
       allowLocalHooks: opts.allowLocalHooks ?? false,
       publicUrl: null,

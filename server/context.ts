@@ -19,6 +19,7 @@ import type { SellerDoc, SharedDoc } from './store/docs.ts';
 import type { ImageStore } from './store/images.ts';
 import { placed } from './store/durable-file.ts';
 import type { Store } from './store/store.ts';
+import type { TelegramEmulator } from './telegram/state.ts';
 import type { ResolveLookup } from './webhooks/address.ts';
 import type { WebhookOutbox } from './webhooks/outbox-state.ts';
 import type { AttemptResult, SignedDelivery } from './webhooks/sender.ts';
@@ -73,6 +74,8 @@ export interface ServerContext {
   adminToken: string;
   /** The sandbox's faults on demand and webhook chaos, in memory (server/faults/table.ts). */
   faults: FaultTable;
+  /** The sandbox's Telegram emulator: bots, chats, updates, in memory (server/telegram/state.ts). */
+  telegram: TelegramEmulator;
   options: ServerOptions;
 
   // ---- what follows from changes

@@ -47,7 +47,7 @@ export const register: Register = (command, app) => {
 export const defaultStatePath = (config: string): string => join(dirname(config), `.${basename(config).replace(/\.(json|ya?ml)$/i, '')}.state.json`);
 
 export async function runAutopilotCommand(opts: AutopilotCliOptions, deps: Deps): Promise<void> {
-  const { loadAutopilotConfig, AutopilotConfigError, runAutopilot } = await import('../../sdk/autopilot/index.ts');
+  const { loadAutopilotConfig, AutopilotConfigError, Autopilot } = await import('../../sdk/autopilot/index.ts');
   let config;
   try {
     config = await loadAutopilotConfig(opts.config);
@@ -57,6 +57,9 @@ export async function runAutopilotCommand(opts: AutopilotCliOptions, deps: Deps)
   }
   const { io } = deps;
   const client = deps.client();
+  // grammY is loaded only for a config with notify.telegram (autopilot-telegram.ts).
+  const telegram = config.notify?.telegram;
+  const phone = telegram && !opts.dryRun ? await (await import('./autopilot-telegram.ts')).openPhone(telegram, opts.config, deps) : undefined;
   const json = wantsJson(deps);
   const statePath = opts.state ?? defaultStatePath(opts.config);
   const controller = new AbortController();
@@ -71,14 +74,18 @@ export async function runAutopilotCommand(opts: AutopilotCliOptions, deps: Deps)
   process.on('SIGTERM', stop);
   const panel = !json && canRedraw(io) ? new Panel(deps) : undefined;
   const onEvent = (event: AutopilotEvent) => {
+    // Commands are taken once the autopilot runs (its state read: a pause is known).
+    if (phone && event.rule === 'autopilot' && event.type === 'started') phone.listen(autopilot, client);
     if (json) io.stdout.write(`${JSON.stringify(event)}\n`);
     else if (panel) panel.add(event);
     else io.stdout.write(`${eventLine(event)}\n`);
   };
   if (!json) note(io, t(opts.dryRun ? 'autopilot.startingDry' : 'autopilot.starting', { config: opts.config, statePath }));
+  const autopilot = new Autopilot(client, config, { statePath, dryRun: opts.dryRun, signal: controller.signal, onEvent, channels: phone ? [phone.channel] : [] });
   try {
-    await runAutopilot(client, config, { statePath, dryRun: opts.dryRun, signal: controller.signal, onEvent });
+    await autopilot.run();
   } finally {
+    await phone?.close();
     panel?.close();
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);

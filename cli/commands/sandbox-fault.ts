@@ -4,7 +4,9 @@
  * runner's `fault:` step uses it too); what it refuses is worded here, flag by flag.
  *
  *   seller sandbox fault add --op orders.deliver --status 503 --times 2
+ *   seller sandbox fault add --op '*' --status 429 --retry-after 5s
  *   seller sandbox fault add --seller sel_… --hooks delay:5s
+ *   seller sandbox fault add --op telegram.sendMessage --bot 7000000001 --status 429 --times 2
  *   seller sandbox fault list
  *   seller sandbox fault clear [ID]
  */
@@ -30,8 +32,10 @@ export function registerFaults(noun: Command, app: App, sandboxClient: SandboxOf
     .command('add')
     .description(t('sandboxFault.addDescription'))
     .option('--seller <id>', t('sandboxFault.seller'))
+    .option('--bot <id>', t('sandboxFault.bot'))
     .option('--op <id>', t('sandboxFault.op'))
     .option('--status <n>', t('sandboxFault.status'))
+    .option('--retry-after <duration>', t('sandboxFault.retryAfter'))
     .option('--latency <duration>', t('sandboxFault.latency'))
     .option('--drop', t('sandboxFault.drop'))
     .option('--drop-after', t('sandboxFault.dropAfter'))
@@ -61,7 +65,7 @@ export function parseFault(flags: FaultFlags): AddFaultBody {
   }
 }
 
-const FLAG: Record<string, string> = { dropAfter: '--drop-after' };
+const FLAG: Record<string, string> = { dropAfter: '--drop-after', retryAfter: '--retry-after' };
 const flagName = (field: string) => FLAG[field] ?? `--${field}`;
 
 function usageOf(err: FaultFlagsError, flags: FaultFlags): UsageError {
@@ -78,6 +82,9 @@ function usageOf(err: FaultFlagsError, flags: FaultFlags): UsageError {
       return new UsageError(t('sandboxFault.missingDelay'));
     case 'conflict':
       if (err.field === 'op') return new UsageError(t('sandboxFault.hooksNoOp'));
+      if (err.field === 'bot') return new UsageError(t('sandboxFault.botNeedsTelegramOp'));
+      if (err.field === 'seller') return new UsageError(t('sandboxFault.telegramNoSeller'));
+      if (err.field === 'retryAfter') return new UsageError(t('sandboxFault.retryAfterStatusOnly'));
       return new UsageError(t('sandboxFault.oneEffect'));
     default:
       return new UsageError(t(`sandboxFault.invalid.${invalidKey(err.field)}`, { flag }));
@@ -85,7 +92,7 @@ function usageOf(err: FaultFlagsError, flags: FaultFlags): UsageError {
 }
 
 const invalidKey = (field: string): string =>
-  ({ status: 'status', latency: 'duration', for: 'duration', hooks: 'hooks', times: 'count', every: 'every', seller: 'seller' })[field] ?? 'other';
+  ({ status: 'status', retryAfter: 'retryAfter', latency: 'duration', for: 'duration', hooks: 'hooks', times: 'count', every: 'every', seller: 'seller', bot: 'bot' })[field] ?? 'other';
 
 export async function runAddFault(body: AddFaultBody, deps: Deps, sandboxClient: SandboxOf): Promise<void> {
   const fault = await sandboxClient(deps).addFault(body);
@@ -108,7 +115,7 @@ export async function runListFaults(deps: Deps, sandboxClient: SandboxOf): Promi
     items,
     [
       { header: t('sandboxFault.columns.id'), value: (f) => f.id },
-      { header: t('sandboxFault.columns.seller'), value: (f) => f.sellerId ?? t('sandboxFault.everySeller') },
+      { header: t('sandboxFault.columns.seller'), value: whom },
       { header: t('sandboxFault.columns.fault'), value: describeFault },
       { header: t('sandboxFault.columns.limit'), value: limitOf },
       { header: t('sandboxFault.columns.hits'), value: (f) => f.hits },
@@ -130,15 +137,21 @@ const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 function describeFault(f: Fault): string {
   if (f.hooks !== undefined) return t('sandboxFault.hooksFault', { kind: f.hooks === 'delay' ? `delay ${seconds(f.delayMs ?? 0)}` : f.hooks });
   const effect =
-    f.status !== undefined ? String(f.status) : f.latencyMs !== undefined ? `+${seconds(f.latencyMs)}` : f.drop ? 'drop' : 'drop-after';
+    f.status !== undefined ? statusOf(f) : f.latencyMs !== undefined ? `+${seconds(f.latencyMs)}` : f.drop ? 'drop' : 'drop-after';
   return `${f.op} → ${effect}`;
 }
 
+/** `503`, or `503, Retry-After 5s` when the fault names one. */
+const statusOf = (f: Fault): string =>
+  f.retryAfterMs === undefined ? String(f.status) : t('sandboxFault.statusRetryAfter', { status: f.status, after: seconds(f.retryAfterMs) });
+
 function whom(f: Fault): string {
+  if (f.op?.startsWith('telegram.')) return f.bot === undefined ? t('sandboxFault.everyBot') : t('sandboxFault.oneBot', { bot: f.bot });
   return f.sellerId ?? t('sandboxFault.everySeller');
 }
 
 function limitOf(f: Fault): string {
+  if (f.endedAt !== null) return t('sandboxFault.ended', { at: dateTime(f.endedAt) ?? f.endedAt });
   const parts: string[] = [];
   if (f.remaining !== null) parts.push(t('sandboxFault.timesLeft', { count: f.remaining }));
   if (f.expiresAt !== null) parts.push(t('sandboxFault.until', { at: dateTime(f.expiresAt) ?? f.expiresAt }));

@@ -1,7 +1,7 @@
 /**
  * `seller sandbox run FILE|-`: runs a scenario file (YAML or JSON; sdk/scenario) against the local
  * seller-server's sandbox, with its admin token. Prints a table of what was made (sellers with
- * their ids and keys, cards, orders, requests, questions, reviews, webhook deliveries), or with
+ * their ids and keys, cards, orders, requests, questions, reviews, faults with their hits, webhook deliveries), or with
  * `--json` one document: every result and the events logged.
  *
  * Exit 0 when every step went as written; 1 when a step did not (an expectation, a refused call:
@@ -115,7 +115,9 @@ const madeRow = (m: Made): Row => {
     case 'review':
       return { what, name: m.name, id: m.id, details: t('scenario.details.review', { order: m.order, count: m.stars }) };
     case 'fault':
-      return { what, name: m.name, id: m.id, details: t('scenario.details.fault', { what: m.what, seller: m.seller ?? t('scenario.everySeller') }) };
+      return { what, name: m.name, id: m.id, details: t('scenario.details.fault', { what: m.what, seller: m.seller ?? t('scenario.everySeller'), count: m.hits }) };
+    case 'bot':
+      return { what, name: m.name, id: String(m.id), details: `@${m.username}` };
   }
 };
 

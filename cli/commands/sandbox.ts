@@ -18,11 +18,13 @@ import { SandboxClient } from '../../sdk/sandbox.ts';
 import { nodeFetch } from '../lib/http.ts';
 import { collect, positiveInt, type App, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
-import { UsageError } from '../lib/errors.ts';
+import { CliError, EXIT, UsageError } from '../lib/errors.ts';
+import { RejectedError } from '../../sdk/errors.ts';
 import { note, printJson, say, warn } from '../lib/output.ts';
 import { durationSeconds, withHints } from './orders-common.ts';
 import { registerRun } from './sandbox-run.ts';
 import { registerFaults } from './sandbox-fault.ts';
+import { registerTelegram } from './sandbox-telegram.ts';
 import { printMoved, registerInspect } from './sandbox-inspect.ts';
 
 /** The sandbox client of the invoked command: admin token from the flag or the environment. */
@@ -54,6 +56,7 @@ export const register: Register = (noun, app) => {
   registerOthers(noun, app);
   registerRun(noun, app);
   registerFaults(noun, app, sandboxClient);
+  registerTelegram(noun, app, sandboxClient);
   registerInspect(noun, app, sandboxClient);
 };
 
@@ -278,6 +281,7 @@ function registerOthers(noun: Command, app: App): void {
     .description(t('sandbox.showTheServerClock'))
     .argument('[verb]', t('sandbox.advance'))
     .argument('[amount]', t('sandbox.secondsOrAnAmount'))
+    .option('--force', t('sandbox.clockForce'))
     .action(app.run(parseClock, runClock));
 }
 
@@ -301,20 +305,43 @@ export async function runDecide(opts: { id: string; approve: boolean }, deps: De
 
 export interface ClockOptions {
   advanceSeconds?: number | undefined;
+  /** Move it even while a scenario run holds the clock's lease. */
+  force?: boolean | undefined;
 }
 
-export function parseClock(verb: string | undefined, amount: string | undefined): ClockOptions {
+export function parseClock(verb: string | undefined, amount: string | undefined, o: { force?: boolean } = {}): ClockOptions {
   if (verb === undefined) return {};
   if (verb !== 'advance') throw new UsageError(t('sandbox.clockUnknownVerb', { verb }), t('sandbox.useSellerSandboxClock'));
   const seconds = amount === undefined ? undefined : durationSeconds(amount);
   if (seconds === undefined) throw new UsageError(t('sandbox.clockAdvanceGiveAn'));
-  return { advanceSeconds: seconds };
+  return { advanceSeconds: seconds, ...(o.force ? { force: true } : {}) };
 }
 
 export async function runClock(opts: ClockOptions, deps: Deps): Promise<void> {
   const sb = sandboxClient(deps);
-  const answer = opts.advanceSeconds === undefined ? await sb.clock() : await sb.advanceClock({ seconds: opts.advanceSeconds });
-  if (wantsJson(deps)) printJson(deps.io, answer);
-  else say(deps.io, dateTime(answer.now) ?? answer.now);
-  if (!wantsJson(deps) && 'moved' in answer) printMoved(deps, answer.moved as Parameters<typeof printMoved>[1]);
+  if (opts.advanceSeconds !== undefined) {
+    const moved = await advance(sb, opts.advanceSeconds, opts.force);
+    if (wantsJson(deps)) return printJson(deps.io, moved);
+    say(deps.io, dateTime(moved.now) ?? moved.now);
+    // A tolerant reader: an older server's answer has no `moved`.
+    if ('moved' in moved) printMoved(deps, moved.moved as Parameters<typeof printMoved>[1]);
+    return;
+  }
+  const clock = await sb.clock();
+  if (wantsJson(deps)) return printJson(deps.io, clock);
+  say(deps.io, dateTime(clock.now) ?? clock.now);
+  const lease = clock.lease;
+  if (lease) note(deps.io, t('sandbox.clockLeasedBy', { holder: lease.holder, until: dateTime(lease.expiresAt) ?? lease.expiresAt }));
+}
+
+/** The clock moved; a refusal while a scenario run holds its lease names the run, the lease's end and --force. */
+async function advance(sb: ReturnType<typeof sandboxClient>, seconds: number, force: boolean | undefined) {
+  try {
+    return await sb.advanceClock({ seconds, ...(force ? { force: true } : {}) });
+  } catch (error) {
+    if (!(error instanceof RejectedError) || error.refusal.kind !== 'clock_leased') throw error;
+    const { holder, until } = error.refusal as { holder?: unknown; until?: unknown };
+    const words = typeof holder === 'string' && typeof until === 'string' ? t('sandbox.clockLeased', { holder, until: dateTime(until) ?? until }) : t('refusals.clock_leased');
+    throw new CliError(words, EXIT.error, t('sandbox.clockLeasedHint'), error);
+  }
 }

@@ -3,7 +3,7 @@
  * strictly: unknown keys are errors, and every error names its path), `defineAutopilot()` for SDK
  * users (typed, checked the same way) and `parseAutopilotConfig()` for a parsed JSON or YAML file.
  *
- * Every rule is optional; a config with no rule at all is refused (it would do nothing).
+ * Every rule is optional; a config with no rule and no `notify` is refused (it would do nothing).
  */
 import { z } from 'zod';
 import { PRODUCT_TYPES } from '../contract/constants.ts';
@@ -173,6 +173,49 @@ export const WebhooksConfig = z.strictObject({
   secretFile: z.string().min(1).optional(),
 });
 
+/**
+ * The seller's Telegram: the chosen events as messages to `chats` (written by the client that runs
+ * the autopilot: `seller autopilot` from its catalogue), and commands from those chats only. The
+ * bot token is never here: `SERVICE_TELEGRAM_TOKEN`, or the file `tokenFile` names.
+ */
+export const TelegramNotify = z.strictObject({
+  /** The seller's chat ids: they get the messages, and only they may command. */
+  chats: z.array(z.number().int()).min(1),
+  /** A file holding the bot token (relative to the config file); else SERVICE_TELEGRAM_TOKEN. */
+  tokenFile: z.string().min(1).optional(),
+  /** The Bot API's root; the sandbox's is `http://HOST:PORT/sandbox/telegram`. @default https://api.telegram.org */
+  apiRoot: z.url({ protocol: /^https?$/ }).default('https://api.telegram.org'),
+  /** This channel's own choice of events (see `NotifyConfig.events`). */
+  events: z.array(z.string().min(1)).min(1).optional(),
+  /** This channel's own `sales` (see `NotifyConfig.sales`). */
+  sales: z.boolean().optional(),
+});
+export type TelegramNotify = z.output<typeof TelegramNotify>;
+
+/**
+ * Where the chosen events of every rule go (besides the status line), through an outbox kept in
+ * the state file: Telegram, and/or a `command` or `hook` of the rule-level {@link Notify}'s shape
+ * that gets each event as JSON (with its `say` form and values).
+ */
+export const NotifyConfig = z
+  .strictObject({
+    telegram: TelegramNotify.optional(),
+    command: z.string().min(1).optional(),
+    hook: z.url({ protocol: /^https?$/ }).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    timeoutSeconds: positive.max(3600).default(30),
+    /**
+     * The events to send, as `--json` names them: a `type` (`needs-hand`, any rule) or `rule.type`
+     * (`deliver.failed`). @default what needs a human (`NEEDS_A_HUMAN`, sdk/autopilot/outbox.ts)
+     */
+    events: z.array(z.string().min(1)).min(1).optional(),
+    /** Also a message for every paid and every delivered order. @default false */
+    sales: z.boolean().default(false),
+  })
+  .refine((n) => !(n.command !== undefined && n.hook !== undefined), { message: 'give at most one of command or hook', params: { check: 'commandAndHook' } })
+  .refine((n) => n.telegram !== undefined || n.command !== undefined || n.hook !== undefined, { message: 'give telegram, a command or a hook', params: { check: 'noChannel' } });
+export type NotifyConfig = z.output<typeof NotifyConfig>;
+
 export const AutopilotConfig = z
   .strictObject({
     /** Seconds between two polls of the orders (and the timer of the other rules). @default 5 */
@@ -186,9 +229,11 @@ export const AutopilotConfig = z
     reprice: RepriceRule.optional(),
     replies: RepliesRule.optional(),
     webhooks: WebhooksConfig.optional(),
+    /** Where the chosen events go: Telegram, a command, a hook. A config with only `notify` is a watcher that tells. */
+    notify: NotifyConfig.optional(),
   })
-  .refine((c) => ['deliver', 'deadline', 'backlog', 'stock', 'reprice', 'replies'].some((rule) => c[rule as keyof typeof c] !== undefined), {
-    message: 'no rule configured: add at least one of deliver, deadline, backlog, stock, reprice, replies',
+  .refine((c) => ['deliver', 'deadline', 'backlog', 'stock', 'reprice', 'replies', 'notify'].some((rule) => c[rule as keyof typeof c] !== undefined), {
+    message: 'no rule configured: add at least one of deliver, deadline, backlog, stock, reprice, replies, notify',
     params: { check: 'noRule' },
   });
 

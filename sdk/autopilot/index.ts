@@ -18,7 +18,9 @@
  * `new SellerClient({ fetch: pacedFetch(globalThis.fetch) })`.
  */
 export { AutopilotConfig, AutopilotConfigError, defineAutopilot, parseAutopilotConfig, type AutopilotConfigIssue } from './config.ts';
-export type { AutopilotConfigInput, DeliverRule, Match, Action, Notify } from './config.ts';
+export type { AutopilotConfigInput, DeliverRule, Match, Action, Notify, NotifyConfig, TelegramNotify } from './config.ts';
+export { NEEDS_A_HUMAN, SALES, NotifyFailure, chosen } from './outbox.ts';
+export type { NotifyChannel } from './outbox.ts';
 export { loadAutopilotConfig } from './load.ts';
 export { Autopilot, runAutopilot } from './runner.ts';
 export { startEventReceiver } from './listener.ts';
@@ -28,7 +30,7 @@ export type { AutopilotEvent, AutopilotRuleName, EventSink } from './events.ts';
 export { AUTOPILOT_VALUES, AUTOPILOT_WORDS, englishOf } from './words.ts';
 export type { AutopilotFailure, AutopilotForm, AutopilotSay, AutopilotSayValue, AutopilotValueKind, AutopilotValueName } from './words.ts';
 export { emptyState, fileAutopilotStore, memoryAutopilotStore } from './state.ts';
-export type { AutopilotState, AutopilotStore, JournalEntry, JournalPhase } from './state.ts';
+export type { AutopilotState, AutopilotStore, JournalEntry, JournalPhase, OutboxEntry } from './state.ts';
 export { ServiceClock } from './clock.ts';
 export { ActionError, lastLines } from './actions.ts';
 export { pacedFetch } from '../pacing.ts';

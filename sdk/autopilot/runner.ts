@@ -32,8 +32,11 @@ import { deliverOrder, finished, pickDeliverRule, resumeDelivery } from './rules
 import { runOrderReplies, runQuestionReplies } from './rules/replies.ts';
 import { runReprice } from './rules/reprice.ts';
 import { runStockCare } from './rules/stock.ts';
-import { reportMoved } from './rules/moved.ts';
+import { reportMoved, reportPaid } from './rules/moved.ts';
 import { startEventReceiver, type EventReceiver } from './listener.ts';
+import { actionChannel, Outbox, type NotifyChannel } from './outbox.ts';
+import { AuthenticationError, PermissionError } from '../errors.ts';
+import type { AutopilotEvent } from './events.ts';
 
 export interface AutopilotOptions {
   /** Where the state is kept. @default `fileAutopilotStore(statePath)` when `statePath` is given, else memory (no resume) */
@@ -53,7 +56,16 @@ export interface AutopilotOptions {
   onEvent?: EventSink | undefined;
   /** This computer's clock (tests). @default Date.now */
   now?: (() => number) | undefined;
+  /**
+   * Where the config's `notify` sends besides its `command` or `hook`: the `telegram` channel
+   * (`seller autopilot` makes one with grammY that words each event from its catalogue). A config
+   * with `notify.telegram` needs one.
+   */
+  channels?: readonly NotifyChannel[] | undefined;
 }
+
+/** How long a stop waits for the outbox to send what is due (the rest is sent by the next run). */
+const OUTBOX_GRACE_MS = 5_000;
 
 /** Counts of what a run did, by `rule.type`. */
 export type AutopilotSummary = Record<string, number>;
@@ -75,6 +87,12 @@ export class Autopilot {
   #woken = false;
   /** The watch has read the orders up to now once (its first wait began): what it yields after that is news. */
   #caughtUp = false;
+  #outbox: Outbox | undefined;
+  #ctx: RuleContext | undefined;
+  /** Whether the seller paused (known before the state is read: false). */
+  get paused(): boolean {
+    return this.#ctx?.state.paused ?? false;
+  }
 
   constructor(client: SellerClient, config: AutopilotConfig | AutopilotConfigInput, options: AutopilotOptions = {}) {
     this.#client = client;
@@ -98,6 +116,7 @@ export class Autopilot {
     // A dry run starts from the saved state and keeps what it learns in memory only.
     const store: AutopilotStore = dryRun ? memoryAutopilotStore(state) : fileStore;
     pruneState(state, Date.now());
+    this.#outbox = this.#notifier(state, () => (dryRun ? Promise.resolve() : store.save(state)), dryRun);
     const ctx: RuleContext = {
       client: this.#client,
       config: this.config,
@@ -109,6 +128,8 @@ export class Autopilot {
       // Work in progress is never cut short: a stop waits for it.
       signal: new AbortController().signal,
     };
+    this.#ctx = ctx;
+    this.#outbox?.start();
     const rules = (['deliver', 'deadline', 'backlog', 'stock', 'reprice', 'replies'] as const).filter((r) => this.config[r] !== undefined);
     const from = state.watermark ? part('resumingFrom', { since: state.watermark.since }) : part('firstRun');
     this.#emit({ rule: 'autopilot', type: 'started', dryRun: dryRun || undefined, ...says('started', { dry: dryRun ? part('dryRun') : null, rules, from }) });
@@ -116,16 +137,20 @@ export class Autopilot {
 
     await this.#loadOpenOrders(ctx);
     for (const [id, entry] of Object.entries(state.journal)) {
+      if (entry.phase === 'held' && state.paused) continue;
       if (!finished(entry) && !signal?.aborted) await resumeDelivery(ctx, id, entry, { restart: true });
     }
     const receiver = await this.#receive();
-    const ticker = this.#tickLoop(ctx);
+    // The timed rules end with the watch: at the stop, or when the watch fails for good (a key refused).
+    const watchEnded = new AbortController();
+    const ticker = this.#tickLoop(ctx, signal ? AbortSignal.any([signal, watchEnded.signal]) : watchEnded.signal);
     let failure: unknown;
     try {
       await this.#watch(ctx);
     } catch (error) {
       failure = error;
     }
+    watchEnded.abort();
     await ticker;
     await receiver?.close();
     await this.#stop(ctx);
@@ -162,13 +187,77 @@ export class Autopilot {
   #emit(event: EmittedEvent): void {
     const key = `${event.rule}.${event.type}`;
     this.#summary[key] = (this.#summary[key] ?? 0) + 1;
-    this.#options.onEvent?.({ at: new Date().toISOString(), ...event });
+    const full: AutopilotEvent = { at: new Date().toISOString(), ...event };
+    this.#options.onEvent?.(full);
+    this.#outbox?.offer(full);
+  }
+
+  /** The outbox of the config's `notify` (none in a dry run: it changes nothing, and tells no one). */
+  #notifier(state: RuleContext['state'], save: () => Promise<void>, dryRun: boolean): Outbox | undefined {
+    const config = this.config.notify;
+    if (!config || dryRun) return undefined;
+    const given = this.#options.channels ?? [];
+    if (config.telegram && !given.some((c) => c.name === 'telegram')) {
+      throw new TypeError('notify.telegram: give the autopilot a telegram channel (options.channels), as seller autopilot does');
+    }
+    const action = actionChannel(config);
+    const channels = [...(action ? [action] : []), ...given];
+    return new Outbox({
+      state,
+      save,
+      channels,
+      config,
+      dropped: (entry, error) =>
+        this.#emit({ rule: 'autopilot', type: 'notify-failed', ...says('messageDropped', { channel: entry.channel, event: `${entry.event.rule}.${entry.event.type}`, reason: failureOf(error) }) }),
+    });
+  }
+
+  /**
+   * Pauses delivering, repricing and auto-replies (kept in the state, across restarts); watching,
+   * deadline warnings, stock alerts and messages go on. An order a rule would deliver meanwhile is
+   * journalled `held` and delivered on {@link resume}.
+   */
+  async pause(): Promise<void> {
+    const ctx = this.#ctx;
+    if (!ctx || ctx.state.paused) return;
+    ctx.state.paused = true;
+    await ctx.save();
+    this.#emit({ rule: 'autopilot', type: 'paused', ...says('paused') });
+  }
+
+  /** Resumes after {@link pause}: the held orders are delivered now. */
+  async resume(): Promise<void> {
+    const ctx = this.#ctx;
+    if (!ctx || !ctx.state.paused) return;
+    ctx.state.paused = false;
+    await ctx.save();
+    const held = Object.entries(ctx.state.journal).filter(([, entry]) => entry.phase === 'held');
+    this.#emit({ rule: 'autopilot', type: 'resumed', ...says('unpaused', { count: held.length }) });
+    for (const [id, entry] of held) {
+      if (this.#inFlight.has(id)) continue;
+      while (this.#inFlight.size >= this.config.concurrency) await Promise.race(this.#inFlight.values());
+      this.#start(id, resumeDelivery(ctx, id, entry, { restart: false }));
+    }
+  }
+
+  /** Orders journalled `held` (taken while paused). */
+  get held(): number {
+    return Object.values(this.#ctx?.state.journal ?? {}).filter((entry) => entry.phase === 'held').length;
+  }
+
+  #start(id: string, work: Promise<void>): void {
+    const task = work
+      .catch((error: unknown) => this.#ctx?.emit({ rule: 'deliver', type: 'error', order: id, ...says('orderError', { id, reason: failureOf(error) }) }))
+      .finally(() => this.#inFlight.delete(id));
+    this.#inFlight.set(id, task);
   }
 
   async #stop(ctx: RuleContext): Promise<AutopilotSummary> {
     await Promise.all(this.#inFlight.values());
     await ctx.save();
     this.#emit({ rule: 'autopilot', type: 'stopped', ...says('stopped') });
+    await this.#outbox?.stop(OUTBOX_GRACE_MS);
+    await ctx.save();
     return this.#summary;
   }
 
@@ -222,31 +311,48 @@ export class Autopilot {
       limit: 200,
       onError: (error, retry) => ctx.emit({ rule: 'autopilot', type: 'poll-failed', ...says('pollFailed', { reason: failureOf(error), seconds: Math.ceil(retry.delayMs / 1000) }) }),
     });
-    for await (const order of changes) {
-      this.#track(order);
-      if (this.#caughtUp) await reportMoved(ctx, order);
-      const picked = pickDeliverRule(order, this.config.deliver);
-      if (picked && !finished(state.journal[order.id]) && !this.#inFlight.has(order.id)) {
-        while (this.#inFlight.size >= this.config.concurrency) await Promise.race(this.#inFlight.values());
-        if (!ctx.dryRun) {
-          // On disk before the watermark may pass this order.
-          state.journal[order.id] ??= { phase: 'running', rule: picked.name, at: new Date().toISOString(), attempts: 0 };
-          await ctx.save();
+    const sales = this.#outbox?.sales ?? false;
+    try {
+      for await (const order of changes) {
+        this.#track(order);
+        if (this.#caughtUp) await reportMoved(ctx, order);
+        const picked = pickDeliverRule(order, this.config.deliver);
+        reportPaid(ctx, order, picked, { news: this.#caughtUp, sales });
+        if (picked && !finished(state.journal[order.id]) && state.journal[order.id]?.phase !== 'held' && !this.#inFlight.has(order.id)) {
+          while (this.#inFlight.size >= this.config.concurrency) await Promise.race(this.#inFlight.values());
+          if (state.paused) {
+            await this.#hold(ctx, order, picked.name);
+            continue;
+          }
+          if (!ctx.dryRun) {
+            // On disk before the watermark may pass this order.
+            state.journal[order.id] ??= { phase: 'running', rule: picked.name, at: new Date().toISOString(), attempts: 0 };
+            await ctx.save();
+          }
+          this.#start(order.id, deliverOrder(ctx, order, picked.rule, picked.name));
         }
-        const task = deliverOrder(ctx, order, picked.rule, picked.name)
-          .catch((error: unknown) => ctx.emit({ rule: 'deliver', type: 'error', order: order.id, ...says('orderError', { id: order.id, reason: failureOf(error) }) }))
-          .finally(() => this.#inFlight.delete(order.id));
-        this.#inFlight.set(order.id, task);
+        if (this.config.replies && order.needsAction && !state.paused) await runOrderReplies(ctx, order);
       }
-      if (this.config.replies && order.needsAction) await runOrderReplies(ctx, order);
+    } catch (error) {
+      if (error instanceof AuthenticationError || error instanceof PermissionError) {
+        ctx.emit({ rule: 'autopilot', type: 'key-failed', ...says('keyFailed', { reason: failureOf(error) }), detail: { code: error.code } });
+      }
+      throw error;
     }
   }
 
+  /** An order a rule would deliver while paused: journalled `held` (on disk before the watermark passes it), delivered on resume. */
+  async #hold(ctx: RuleContext, order: Order, name: string): Promise<void> {
+    if (ctx.dryRun) return;
+    ctx.state.journal[order.id] = { phase: 'held', rule: name, at: new Date().toISOString(), attempts: 0 };
+    await ctx.save();
+    ctx.emit({ rule: 'deliver', type: 'held', order: order.id, card: order.number, ...says('held', { id: order.id, number: order.number, productType: order.productType, name }) });
+  }
+
   /** The timed rules, every `pollSeconds`, until the stop. */
-  async #tickLoop(ctx: RuleContext): Promise<void> {
-    const { signal } = this.#options;
+  async #tickLoop(ctx: RuleContext, signal: AbortSignal): Promise<void> {
     let lastStock = -Infinity;
-    while (!signal?.aborted) {
+    while (!signal.aborted) {
       try {
         await runDeadlineGuard(ctx, this.#open.values());
         await runBacklog(ctx, this.#open.size);
@@ -254,8 +360,10 @@ export class Autopilot {
           lastStock = Date.now();
           await runStockCare(ctx);
         }
-        await runReprice(ctx);
-        await runQuestionReplies(ctx);
+        if (!ctx.state.paused) {
+          await runReprice(ctx);
+          await runQuestionReplies(ctx);
+        }
         // Deliveries left `ready` by a failed connection.
         for (const [id, entry] of Object.entries(ctx.state.journal)) {
           if (entry.phase === 'ready' && !this.#inFlight.has(id) && !signal?.aborted) await resumeDelivery(ctx, id, entry, { restart: false });

@@ -5,6 +5,9 @@
  * - `watermark`: where the order watch is (`client.orders.watch()`'s store lives here);
  * - `journal`: per order, how far its delivery got (`running` → `ready` → `done`), written before
  *   each step, so that a restart finishes what a crash interrupted instead of repeating it;
+ * - `paused`: the seller's pause (`/pause` from the phone), kept across restarts; the orders a rule
+ *   would have delivered meanwhile are journalled `held` and delivered on resume;
+ * - `outbox`: the messages decided and not yet sent (outbox.ts), so a crash loses none;
  * - the memory of the other rules: warnings given, replies sent, the work mode saved before a
  *   backlog, cards whose auto-delivery the empty stock switched off, the last price changes.
  *
@@ -12,9 +15,25 @@
  * concurrent deliveries share writes without any of them going on before its step is on disk.
  */
 import type { Watermark } from '../watch.ts';
+import type { AutopilotEvent } from './events.ts';
 
-/** Steps of one order's delivery. */
-export type JournalPhase = 'running' | 'ready' | 'done' | 'skipped' | 'failed';
+/** Steps of one order's delivery; `held`: taken while paused, delivered on resume. */
+export type JournalPhase = 'held' | 'running' | 'ready' | 'done' | 'skipped' | 'failed';
+
+/** A message decided and not yet sent: one event for one channel's target (a chat), in order of `seq`. */
+export interface OutboxEntry {
+  seq: number;
+  /** The channel (`telegram`, `command`, `hook`). */
+  channel: string;
+  /** Its target within the channel (a chat id), '' when it has one only. */
+  to: string;
+  /** The event as the channel gets it. */
+  event: AutopilotEvent;
+  /** Failed sends so far. */
+  tries: number;
+  /** Not sent before this time (ISO): a 429's `retry_after`, a backoff. */
+  due?: string | undefined;
+}
 
 export interface JournalEntry {
   phase: JournalPhase;
@@ -45,10 +64,15 @@ export interface AutopilotState {
   reprice: Record<string, string>;
   /** Order id → `<status> <ISO time>` of a move without the autopilot already reported (rules/moved.ts). */
   moved: Record<string, string>;
+  /** The seller paused delivering, repricing and auto-replies (`/pause`). */
+  paused: boolean;
+  outbox: OutboxEntry[];
+  /** The last outbox `seq` given. */
+  outboxSeq: number;
 }
 
 export function emptyState(): AutopilotState {
-  return { version: 1, watermark: null, journal: {}, warned: {}, replies: {}, questions: {}, backlog: { engaged: false }, stock: {}, reprice: {}, moved: {} };
+  return { version: 1, watermark: null, journal: {}, warned: {}, replies: {}, questions: {}, backlog: { engaged: false }, stock: {}, reprice: {}, moved: {}, paused: false, outbox: [], outboxSeq: 0 };
 }
 
 /** Where the state is kept. */

@@ -64,6 +64,8 @@ export const REFUSAL_VALUES = {
   tail: 'the last four digits of the account number given',
   record: 'what was not found (a `not_found` refusal): one of NOT_FOUND_RECORDS',
   id: 'the id or number of what was not found',
+  holder: 'who holds what the call needed (`clock_leased`: the scenario run holding the clock)',
+  until: 'when what refused the call ends, unless renewed (`clock_leased`: the end of the lease, real time)',
 } as const;
 
 /** What a `not_found` answer (404, or a 409 refusal of kind `not_found`) says was not found. */
@@ -82,6 +84,8 @@ export const NOT_FOUND_RECORDS = [
   'probe',
   'fault',
   'delivery',
+  'telegram_bot',
+  'telegram_message',
   'route',
 ] as const;
 

@@ -45,3 +45,4 @@ export * from './sandbox.ts';
 export * from './sandbox-inspect.ts';
 export * from './sandbox-scenario.ts';
 export * from './sandbox-faults.ts';
+export * from './sandbox-telegram.ts';

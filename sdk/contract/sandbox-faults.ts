@@ -12,14 +12,15 @@ import { z } from 'zod';
 import { IdParam, Timestamp } from './common.ts';
 import { op } from './operation.ts';
 import { apiRouteTable } from './routes/index.ts';
-import { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_STATUSES, HOOK_CHAOS, sandboxFaultRoutes as R } from './routes/sandbox-faults.ts';
+import { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_MAX_RETRY_AFTER_MS, FAULT_STATUSES, HOOK_CHAOS, sandboxFaultRoutes as R } from './routes/sandbox-faults.ts';
+import { TELEGRAM_FAULT_OPERATIONS } from './routes/sandbox-telegram.ts';
 
-export { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_STATUSES, HOOK_CHAOS };
+export { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_MAX_RETRY_AFTER_MS, FAULT_STATUSES, HOOK_CHAOS, TELEGRAM_FAULT_OPERATIONS };
 
 /** The seller-API operation ids a fault may name (`*`: every one; never the sandbox's or `/api/mcp`). */
 const FAULT_OPERATIONS = Object.keys(apiRouteTable);
 
-export const FaultOperation = z.enum(['*', ...FAULT_OPERATIONS] as [string, ...string[]]);
+export const FaultOperation = z.enum(['*', ...FAULT_OPERATIONS, ...TELEGRAM_FAULT_OPERATIONS] as [string, ...string[]]);
 export const FaultStatus = z.union(FAULT_STATUSES.map((s) => z.literal(s)) as [z.ZodLiteral<429>, z.ZodLiteral<500>, z.ZodLiteral<502>, z.ZodLiteral<503>]);
 export const HookChaos = z.enum(HOOK_CHAOS);
 const delay = z.number().int().min(1).max(FAULT_MAX_DELAY_MS);
@@ -27,9 +28,16 @@ const delay = z.number().int().min(1).max(FAULT_MAX_DELAY_MS);
 const faultFields = {
   /** The seller the fault is for; absent: every seller. */
   sellerId: z.string().min(1).max(80).optional(),
-  /** A seller-API operation id of the contract (`orders.deliver`), or `*`; required unless `hooks`. */
+  /** The Telegram bot a `telegram.*` fault is for (its id); absent: every bot. */
+  bot: z.number().int().min(1).optional(),
+  /** A seller-API operation id of the contract (`orders.deliver`) or `*`, or a Telegram method (`telegram.sendMessage`) or `telegram.*`; required unless `hooks`. */
   op: FaultOperation.optional(),
   status: FaultStatus.optional(),
+  /**
+   * Only with `status`: the `Retry-After` the answer carries, in milliseconds (sent as whole seconds,
+   * rounded up). A 429 says 1 s without it; a 500, 502 or 503 sends none without it.
+   */
+  retryAfterMs: z.number().int().min(1).max(FAULT_MAX_RETRY_AFTER_MS).optional(),
   latencyMs: delay.optional(),
   drop: z.literal(true).optional(),
   dropAfter: z.literal(true).optional(),
@@ -48,7 +56,7 @@ const EFFECTS = ['status', 'latencyMs', 'drop', 'dropAfter', 'hooks'] as const;
 
 type FaultShape = { [K in keyof typeof faultFields]?: z.output<(typeof faultFields)[K]> };
 
-/** The rules across fields: exactly one effect; `op` with a call fault only; `delayMs` with `hooks: 'delay'` only. */
+/** The rules across fields: exactly one effect; `op` with a call fault only; `delayMs` with `hooks: 'delay'` only; `retryAfterMs` with `status` only. */
 export function faultProblems(body: FaultShape): { path: string; message: string }[] {
   const problems: { path: string; message: string }[] = [];
   const effects = EFFECTS.filter((k) => body[k] !== undefined);
@@ -58,6 +66,10 @@ export function faultProblems(body: FaultShape): { path: string; message: string
   if (body.hooks === undefined && effects.length > 0 && body.op === undefined) problems.push({ path: 'op', message: 'required: a seller-API operation id, or *' });
   if (body.hooks === 'delay' && body.delayMs === undefined) problems.push({ path: 'delayMs', message: "required with hooks: 'delay'" });
   if (body.delayMs !== undefined && body.hooks !== 'delay') problems.push({ path: 'delayMs', message: "only with hooks: 'delay'" });
+  const telegram = body.op?.startsWith('telegram.') === true;
+  if (telegram && body.sellerId !== undefined) problems.push({ path: 'sellerId', message: 'a Telegram fault names a bot, not a seller' });
+  if (body.bot !== undefined && !telegram) problems.push({ path: 'bot', message: 'only with a Telegram operation (telegram.*)' });
+  if (body.retryAfterMs !== undefined && body.status === undefined) problems.push({ path: 'retryAfterMs', message: 'only with a status' });
   return problems;
 }
 
@@ -66,7 +78,7 @@ export const AddFaultBody = z.strictObject(faultFields).superRefine((body, ctx) 
 });
 export type AddFaultBody = z.input<typeof AddFaultBody>;
 
-/** A fault in force: its own fields first (the serializer writes required fields before optional ones), then the body's. */
+/** A fault, in force or ended: its own fields first (the serializer writes required fields before optional ones), then the body's. */
 export const Fault = z.object({
   id: z.string(),
   createdAt: Timestamp,
@@ -76,6 +88,11 @@ export const Fault = z.object({
   remaining: z.number().int().nullable(),
   /** How many calls (deliveries) the fault has hit so far. */
   hits: z.number().int(),
+  /**
+   * When the fault ended (server clock): its `times` used up, or its `forMs` run out; null while it
+   * is in force. An ended fault is listed for an hour (real time) after it ended, then forgotten.
+   */
+  endedAt: Timestamp.nullable(),
   ...faultFields,
 });
 export type Fault = z.infer<typeof Fault>;

@@ -191,6 +191,8 @@ export const ChangeEvents = {
   clock: z.object({ type: z.literal('clock'), ...change, now: Timestamp, moved: z.array(MovedOrder) }),
   /** The sandbox's faults were added or cleared (`sandbox.listFaults` reads them). */
   faults: z.object({ type: z.literal('faults'), ...change }),
+  /** A Telegram bot of the emulator changed: made, its commands set (`chat` null), or one of its private chats: a message, an edit, a press (`sandbox.telegramMessages` reads it). */
+  telegram: z.object({ type: z.literal('telegram'), ...change, bot: z.number().int(), chat: z.number().int().nullable() }),
 } as const;
 
 export const ChangeEvent = z.discriminatedUnion('type', [
@@ -203,6 +205,7 @@ export const ChangeEvent = z.discriminatedUnion('type', [
   ChangeEvents.seller,
   ChangeEvents.clock,
   ChangeEvents.faults,
+  ChangeEvents.telegram,
 ]);
 export type ChangeEvent = z.infer<typeof ChangeEvent>;
 export type ChangeType = ChangeEvent['type'];

@@ -33,6 +33,9 @@ export const ClockLease = z.object({
   expiresAt: Timestamp,
 });
 
+/** Who holds the lease and until when, as anyone may read it (`sandbox.clock`): without its id, which is the holder's. */
+export const ClockLeaseHeld = ClockLease.omit({ id: true });
+
 /** The longest lease, seconds of real time. */
 export const CLOCK_LEASE_MAX_SECONDS = 3600;
 

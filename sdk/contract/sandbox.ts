@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { IdParam, intParam, prefixedId, Scope, Text, Timestamp } from './common.ts';
+import { ClockLeaseHeld } from './sandbox-scenario.ts';
 import { CatalogRequest } from './catalog.ts';
 import { Question, Review } from './account.ts';
 import { KeyMode, SellerType } from './enums.ts';
@@ -13,6 +14,7 @@ import { sandboxRoutes as R } from './routes/sandbox.ts';
 import { MovedOrder, sandboxInspectOperations } from './sandbox-inspect.ts';
 import { sandboxFaultOperations } from './sandbox-faults.ts';
 import { sandboxScenarioOperations } from './sandbox-scenario.ts';
+import { sandboxTelegramOperations } from './sandbox-telegram.ts';
 
 const sellerParam = z.strictObject({ sellerId: z.string().min(1).max(80) });
 
@@ -74,14 +76,22 @@ export const sandboxOperations = {
     answer: Question,
   }),
   'sandbox.clock': op(R['sandbox.clock'], {
-    answer: z.object({ now: Timestamp }),
+    /** `lease`: the scenario run that holds the clock now (its id stays with the run), or null. */
+    answer: z.object({ now: Timestamp, lease: ClockLeaseHeld.nullable() }),
   }),
   'sandbox.advanceClock': op(R['sandbox.advanceClock'], {
-    body: z.strictObject({ seconds: z.number().int().min(0).max(10 * 365 * 86400) }),
+    body: z.strictObject({
+      seconds: z.number().int().min(0).max(10 * 365 * 86400),
+      /** The lease of the run that moves it (`sandbox.leaseClock`): the holder's own moves pass. */
+      lease: prefixedId('cll').optional(),
+      /** Move it even while another run holds the lease (that run's measures by the clock go wrong). */
+      force: z.boolean().optional(),
+    }),
     /** `moved`: the orders whose deadlines ran on this advance. */
     answer: z.object({ now: Timestamp, moved: z.array(MovedOrder) }),
   }),
   ...sandboxInspectOperations,
   ...sandboxFaultOperations,
   ...sandboxScenarioOperations,
+  ...sandboxTelegramOperations,
 } as const;

@@ -120,11 +120,25 @@ export const ACTS: Record<Exclude<VerbName, 'expect' | 'clock'>, Act> = {
     state.add({ kind: 'question', name, id: question.id, number: question.number });
   },
   fault: async ({ sb, state, name }, a) => {
-    const { as: _as, seller, ...flags } = a;
-    const body = faultBody({ ...flags, seller: seller === undefined ? undefined : state.seller(seller).id });
+    const { as: _as, seller, bot, ...flags } = a;
+    const body = faultBody({ ...flags, seller: seller === undefined ? undefined : state.seller(seller).id, bot: bot === undefined ? undefined : state.bot(bot).id });
     const fault = await sb.addFault(body);
     const what = fault.hooks ? `hooks ${fault.hooks}` : `${fault.op} ${fault.status ?? (fault.latencyMs ? `latency ${fault.latencyMs}ms` : fault.drop ? 'drop' : 'drop-after')}`;
-    state.add({ kind: 'fault', name, id: fault.id, seller: seller ?? null, what });
+    state.add({ kind: 'fault', name, id: fault.id, seller: seller ?? bot ?? null, what, hits: fault.hits });
+  },
+  telegram: async ({ sb, state, name }, a) => {
+    if (a.bot === undefined) {
+      const bot = await sb.createTelegramBot({ username: a.username });
+      state.add({ kind: 'bot', name, id: bot.id, username: bot.username, token: bot.token });
+      return;
+    }
+    const bot = state.bot(a.bot);
+    if (a.say !== undefined) {
+      await sb.telegramSay(bot.id, a.chat, { text: a.say });
+      return;
+    }
+    // The newest of the bot's messages with a button of this data (labels are translated, data is not).
+    await sb.telegramPress(bot.id, a.chat, { data: a.press });
   },
   decide: async ({ sb, state }, a) => {
     const request = state.get(a.request) as { id: string; status: string };

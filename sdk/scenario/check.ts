@@ -149,7 +149,7 @@ function checkStep(raw: unknown, index: number, issues: Issues): StepCheck | und
 function expectSchema(args: unknown, at: Path, issues: Issues): z.ZodType | undefined {
   const kind = expectKind(args);
   if (kind === undefined) {
-    issues.add(at, 'an expectation is about an order (order), a stock (stock) or a webhook event (webhook)', 'expect_what');
+    issues.add(at, 'an expectation is about an order (order), a stock (stock), a webhook event (webhook) or a fault (fault)', 'expect_what');
     return undefined;
   }
   return EXPECT_KINDS[kind].args;

@@ -45,12 +45,13 @@ export type ExpectedValue = string | number | boolean;
 
 /**
  * What an expectation was about and each value it checked, as data (the CLI says it in the run's
- * language): an order (`name`, its `id`), a card's stock (`id`: the card number) or a webhook event
- * kind (`name`) of a seller, about an order or a card.
+ * language): an order (`name`, its `id`), a card's stock (`id`: the card number), a webhook event
+ * kind (`name`) of a seller, about an order or a card, a fault (`name`, its `id`), or a Telegram chat
+ * (`name`: the bot, `id`: the chat).
  */
 export interface ExpectationFinding {
-  subject: { kind: 'order' | 'stock' | 'webhook'; name: string; id?: string | number; seller?: string; about?: string };
-  /** `field` as the step writes it (`status`, `free`, `messages`…; `events`/`delivered`: how many such events). */
+  subject: { kind: 'order' | 'stock' | 'webhook' | 'fault' | 'telegram'; name: string; id?: string | number; seller?: string; about?: string };
+  /** `field` as the step writes it (`status`, `free`, `messages`, `hits`…; `events`/`delivered`: how many such events). */
   checks: Array<{ field: string; expected: ExpectedValue; found: ExpectedValue }>;
 }
 

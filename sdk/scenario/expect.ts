@@ -1,12 +1,14 @@
 /**
  * Expectations: `expect` reads what is (an order as its seller sees it, a card's stock, the events
- * recorded for a seller and their deliveries) and compares it with what the step says. It reads
- * again until it holds or its time is up: `within` (a duration), by default 0 for an order or a
- * stock (the steps before have answered, their changes are made) and 5 s for a webhook (deliveries
- * are sent after the change).
+ * recorded for a seller and their deliveries, a fault's hits in the sandbox's table, a Telegram chat)
+ * and compares it with what the step says. It reads again until it holds or its time is up: `within`
+ * (a duration), by default 0 for an order, a stock or a call fault (the steps before have answered,
+ * their changes are made) and 5 s for a webhook or webhook chaos (deliveries are sent after the
+ * change) or a Telegram message (the autopilot sends it after what it saw).
  */
 import type { SandboxClient } from '../sandbox.ts';
 import type { ExpectationFinding, ExpectedValue } from './errors.ts';
+import type { MadeFault } from './result.ts';
 import type { RunState } from './state.ts';
 import { expectKind } from './verbs.ts';
 
@@ -78,6 +80,40 @@ async function readWebhook(sb: SandboxClient, state: RunState, a: Args): Promise
   return { holds, subject: { kind: 'webhook', name: a.webhook, seller: sellerName, ...topic }, checks, expected, found };
 }
 
+/** A Telegram chat of the emulator: the messages from `from` containing `text` (with a button of data `button`). */
+async function readTelegram(sb: SandboxClient, state: RunState, a: Args): Promise<Reading> {
+  const bot = state.bot(a.telegram);
+  const { items } = await sb.telegramMessages(bot.id, a.chat);
+  const from = items.filter((m) => m.from === a.from);
+  const matching = from.filter((m) => (a.text === undefined || m.text.includes(a.text)) && (a.button === undefined || m.buttons.some((row) => row.some((b) => b.data === a.button))));
+  const holds = a.count === undefined ? matching.length > 0 : matching.length === a.count;
+  const what = [a.text === undefined ? '' : `containing "${a.text}"`, a.button === undefined ? '' : `with button ${a.button}`].filter(Boolean).join(' ');
+  const expected = `${a.count ?? 'a'} message(s) from the ${a.from} in chat ${a.chat} of bot ${a.telegram}${what ? ` ${what}` : ''}`;
+  const last = from.at(-1);
+  const found = `${matching.length} such of ${from.length} from the ${a.from}${last ? `; the last: "${last.text.slice(0, 200)}"` : ''}`;
+  return { holds, subject: { kind: 'telegram', name: a.telegram, id: a.chat }, checks: [{ field: 'messages', expected: a.count ?? '>= 1', found: matching.length }], expected, found };
+}
+
+/** A fault's hits, from the sandbox's table (an ended fault is listed too); the fault step's record keeps them. */
+async function readFault(sb: SandboxClient, state: RunState, a: Args): Promise<Reading> {
+  const made = state.get(a.fault) as MadeFault;
+  const fault = (await sb.listFaults()).items.find((f) => f.id === made.id);
+  if (fault) made.hits = fault.hits;
+  const holds = fault !== undefined && (a.hits === undefined ? fault.hits > 0 : fault.hits === a.hits);
+  const want = a.hits === undefined ? 'at least 1' : String(a.hits);
+  const found = fault === undefined ? 'no such fault in the table (cleared?)' : `${fault.hits}${fault.endedAt === null ? ', in force' : `, ended ${fault.endedAt}`}`;
+  return {
+    holds,
+    subject: { kind: 'fault', name: a.fault, id: made.id },
+    checks: [{ field: 'hits', expected: a.hits ?? '>= 1', found: fault?.hits ?? made.hits }],
+    expected: `fault ${a.fault} hits ${want}`,
+    found: `${made.id} hits ${found}`,
+  };
+}
+
+/** Webhook chaos hits when a delivery is attempted, after the change: its expectation waits as a webhook's does. */
+const isChaos = (made: MadeFault): boolean => made.what.startsWith('hooks ');
+
 /** Reads until the expectation holds or its time is up. */
 export async function checkExpectation(
   sb: SandboxClient,
@@ -88,8 +124,17 @@ export async function checkExpectation(
   tick: () => Promise<void> = async () => {},
 ): Promise<ExpectOutcome> {
   const kind = expectKind(a);
-  const waitMs = 1000 * (a.within ?? (kind === 'webhook' ? WEBHOOK_WAIT_SECONDS : 0));
-  const read = () => (kind === 'webhook' ? readWebhook(sb, state, a) : kind === 'stock' ? readStock(state, a) : readOrder(state, a));
+  // A webhook, webhook chaos or a Telegram message comes after the change: waited for by default.
+  const waits = kind === 'webhook' || kind === 'telegram' || (kind === 'fault' && isChaos(state.get(a.fault) as MadeFault));
+  const waitMs = 1000 * (a.within ?? (waits ? WEBHOOK_WAIT_SECONDS : 0));
+  const readers = {
+    webhook: () => readWebhook(sb, state, a),
+    telegram: () => readTelegram(sb, state, a),
+    stock: () => readStock(state, a),
+    order: () => readOrder(state, a),
+    fault: () => readFault(sb, state, a),
+  };
+  const read = readers[kind ?? 'order'];
   const start = Date.now();
   let pause = 25;
   for (;;) {

@@ -28,7 +28,7 @@ import type { ScenarioResult } from './result.ts';
 
 export { ScenarioFailedError, ScenarioInvalidError, issueLine } from './errors.ts';
 export type { ScenarioIssue, ScenarioIssueCode, StepFailure, StepPlace } from './errors.ts';
-export type { LoggedEvent, Made, MadeCard, MadeOrder, MadeQuestion, MadeRequest, MadeReview, MadeSeller, ScenarioResult } from './result.ts';
+export type { LoggedEvent, Made, MadeBot, MadeCard, MadeFault, MadeOrder, MadeQuestion, MadeRequest, MadeReview, MadeSeller, ScenarioResult } from './result.ts';
 
 export interface ScenarioOptions {
   /** The seller-server's address (`http://127.0.0.1:8080`). */

@@ -11,10 +11,13 @@ export interface MadeRequest { kind: 'request'; name: string; id: string; seller
 export interface MadeQuestion { kind: 'question'; name: string; id: string; number: number }
 export interface MadeReview { kind: 'review'; name: string; id: string; order: string; stars: number }
 
-/** A fault the run added (`fault:`); the run clears it at its end. */
-export interface MadeFault { kind: 'fault'; name: string; id: string; seller: string | null; what: string }
+/** A fault the run added (`fault:`), with how many calls (deliveries) it hit by the run's end; the run clears it at its end. */
+export interface MadeFault { kind: 'fault'; name: string; id: string; seller: string | null; what: string; hits: number }
 
-export type Made = MadeSeller | MadeCard | MadeOrder | MadeRequest | MadeQuestion | MadeReview | MadeFault;
+/** A bot of the Telegram emulator (`telegram: {as}`); its token is a secret, for the autopilot's config. */
+export interface MadeBot { kind: 'bot'; name: string; id: number; username: string; token: string }
+
+export type Made = MadeSeller | MadeCard | MadeOrder | MadeRequest | MadeQuestion | MadeReview | MadeFault | MadeBot;
 
 /** An event recorded for one of the run's sellers, and the deliveries made of it. */
 export interface LoggedEvent {

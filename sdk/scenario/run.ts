@@ -2,7 +2,7 @@
  * Runs a checked scenario: the steps in order, each named in the failure that ends the run. A run
  * that moves the clock holds the server's clock lease from before its first step to its end (the
  * clock is the server's: a second such run is refused while one is running). At the end it reads
- * the events of every seller it made, and its orders' last status.
+ * the events of every seller it made, its orders' last status and its faults' hits.
  */
 import { detailMessage, isSellerError, type SellerError } from '../errors.ts';
 import type { SandboxClient } from '../sandbox.ts';
@@ -10,7 +10,7 @@ import { ACTS } from './acts.ts';
 import type { CheckedScenario, CheckedStep } from './check.ts';
 import { ScenarioFailedError, type StepFailure, type StepPlace } from './errors.ts';
 import { checkExpectation } from './expect.ts';
-import type { LoggedEvent, Made, ScenarioResult } from './result.ts';
+import type { LoggedEvent, Made, MadeFault, ScenarioResult } from './result.ts';
 import { RunState, type ClientSettings } from './state.ts';
 
 export interface RunHooks {
@@ -53,6 +53,10 @@ class ClockLease {
   async keep(): Promise<void> {
     if (this.#id && Date.now() >= this.#renewAt) await this.take();
   }
+  /** The lease's id, for the run's own clock moves (another's are refused while it is held). */
+  get id(): string | undefined {
+    return this.#id;
+  }
   async release(): Promise<void> {
     if (this.#id) await this.sb.releaseClock(this.#id).catch(() => undefined);
   }
@@ -69,7 +73,7 @@ export async function runChecked(scenario: CheckedScenario, sb: SandboxClient, s
     for (const step of scenario.steps) {
       hooks.onStep?.(place(step));
       await lease?.keep();
-      const failure = await runStep(step, sb, state, sleep, () => lease?.keep() ?? Promise.resolve());
+      const failure = await runStep(step, sb, state, sleep, () => lease?.keep() ?? Promise.resolve(), lease?.id);
       if (failure) throw new ScenarioFailedError(place(step), failure.failure, await resultOf(scenario, sb, state, stepsRun), failure.cause === undefined ? undefined : { cause: failure.cause });
       stepsRun++;
     }
@@ -86,6 +90,8 @@ async function runStep(
   state: RunState,
   sleep: (ms: number) => Promise<void>,
   keepLease: () => Promise<void>,
+  /** The id of the clock lease the run holds: its clock steps name it. */
+  lease: string | undefined,
 ): Promise<{ failure: StepFailure; cause?: unknown } | undefined> {
   const args = state.fill(step.args);
   try {
@@ -95,7 +101,7 @@ async function runStep(
       return holds ? undefined : { failure: { kind: 'expectation', expected, found, waitedMs, subject, checks } };
     }
     if (step.verb === 'clock') {
-      await sb.advanceClock({ seconds: args.advance as number });
+      await sb.advanceClock({ seconds: args.advance as number, ...(lease ? { lease } : {}) });
       return undefined;
     }
     await ACTS[step.verb]({ sb, state, name: (args.as as string | undefined) ?? `#${step.number}` }, args);
@@ -118,9 +124,18 @@ async function resultOf(scenario: CheckedScenario, sb: SandboxClient, state: Run
       if (!isSellerError(error)) throw error; // a blocked seller's orders cannot be read: their last known status stays
     }
   }
+  await refreshFaults(sb, state);
   const results: Record<string, Made> = {};
   for (const made of state.made) if (!made.name.startsWith('#')) results[made.name] = made;
   return { name: scenario.name, stepsRun, made: state.made, results, events };
+}
+
+/** How many calls (deliveries) each fault of the run hit, before the run clears them (an ended one is still listed). */
+async function refreshFaults(sb: SandboxClient, state: RunState): Promise<void> {
+  const made = state.made.filter((m): m is MadeFault => m.kind === 'fault');
+  if (made.length === 0) return;
+  const hits = new Map((await sb.listFaults()).items.map((f) => [f.id, f.hits]));
+  for (const fault of made) fault.hits = hits.get(fault.id) ?? fault.hits;
 }
 
 /** The faults the run added end with it (a fault for every seller would otherwise meet the next run). */

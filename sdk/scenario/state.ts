@@ -4,7 +4,7 @@
  * lookup that fails here is a bug of the runner, not of the scenario.
  */
 import { SellerClient } from '../client.ts';
-import type { Made, MadeCard, MadeOrder, MadeSeller } from './result.ts';
+import type { Made, MadeBot, MadeCard, MadeOrder, MadeSeller } from './result.ts';
 import { INTERPOLATION } from './names.ts';
 
 /** How the run's clients are made: the server's address, and the transport options the caller gave. */
@@ -47,6 +47,9 @@ export class RunState {
   }
   order(name: string): MadeOrder {
     return this.get(name) as MadeOrder;
+  }
+  bot(name: string): MadeBot {
+    return this.get(name) as MadeBot;
   }
 
   /** The client of a seller, with its key. */

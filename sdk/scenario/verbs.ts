@@ -15,7 +15,7 @@ import { parseDuration } from '../duration.ts';
 import { faultBody, FaultFlagsError, type FaultFlags } from '../sandbox-faults.ts';
 
 /** What a named result is. */
-export type NameKind = 'seller' | 'card' | 'order' | 'request' | 'question' | 'review' | 'fault';
+export type NameKind = 'seller' | 'card' | 'order' | 'request' | 'question' | 'review' | 'fault' | 'bot';
 
 /** A name given with `as` and used by later steps (`order: o1`). */
 export const NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -81,10 +81,31 @@ export const ExpectWebhook = z.strictObject({
   within: Within.optional(),
 }).refine((w) => w.seller !== undefined || w.order !== undefined || w.card !== undefined, 'say whose events: seller, order or card');
 
+/** A message in a Telegram chat of the emulator (issue #36): from the bot by default, its text containing `text`, with a button of callback data `button`. */
+export const ExpectTelegram = z.strictObject({
+  telegram: Name,
+  chat: z.number().int().min(1),
+  text: z.string().min(1).optional(),
+  button: z.string().min(1).optional(),
+  from: z.enum(['bot', 'user']).default('bot'),
+  /** Exactly this many such messages (default: at least one). */
+  count: z.number().int().min(0).optional(),
+  within: Within.optional(),
+});
+
+/** A fault step's fault (`as`) fired: exactly `hits` times (default: at least once), in force or ended. */
+export const ExpectFault = z.strictObject({
+  fault: Name,
+  hits: z.number().int().min(0).optional(),
+  within: Within.optional(),
+});
+
 export const EXPECT_KINDS = {
   webhook: { args: ExpectWebhook, refs: { seller: 'seller', order: 'order', card: 'card' } },
+  telegram: { args: ExpectTelegram, refs: { telegram: 'bot' } },
   stock: { args: ExpectStock, refs: { stock: 'card' } },
   order: { args: ExpectOrder, refs: { order: 'order' } },
+  fault: { args: ExpectFault, refs: { fault: 'fault' } },
 } as const satisfies Record<string, { args: z.ZodType; refs: Record<string, NameKind> }>;
 
 const timesOrDuration = z.union([z.number(), z.string()]).transform(String);
@@ -98,8 +119,10 @@ export const FaultStep = z
   .strictObject({
     ...as,
     seller: Name.optional(),
+    bot: Name.optional(),
     op: z.string().optional(),
     status: z.union([z.number(), z.string()]).optional(),
+    retryAfter: timesOrDuration.optional(),
     latency: timesOrDuration.optional(),
     drop: z.boolean().optional(),
     'drop-after': z.boolean().optional(),
@@ -113,7 +136,7 @@ export const FaultStep = z
     const { as: name, 'drop-after': dash, dropAfter, ...flags } = step;
     const written: FaultFlags = { ...flags, ...(dash ?? dropAfter) === undefined ? {} : { dropAfter: dash ?? dropAfter } };
     try {
-      faultBody({ ...written, seller: written.seller === undefined ? undefined : 'sel_standin' });
+      faultBody({ ...written, seller: written.seller === undefined ? undefined : 'sel_standin', bot: written.bot === undefined ? undefined : 1 });
     } catch (error) {
       if (!(error instanceof FaultFlagsError)) throw error;
       const field = error.field === 'dropAfter' && dash !== undefined ? 'drop-after' : error.field;
@@ -121,6 +144,32 @@ export const FaultStep = z
       return z.NEVER;
     }
     return { ...(name === undefined ? {} : { as: name }), ...written };
+  });
+
+/**
+ * A `telegram:` step (issue #36): `{as: phone}` makes a bot of the emulator; `{bot: phone, chat: 1,
+ * say: "/pause"}` is the person writing to it; `{bot: phone, chat: 1, press: DATA}` the person
+ * pressing the newest button of that callback data (data, since labels are translated).
+ */
+export const TelegramStep = z
+  .strictObject({
+    ...as,
+    username: z.string().optional(),
+    bot: Name.optional(),
+    chat: z.number().int().min(1).optional(),
+    say: z.string().trim().min(1).max(4096).optional(),
+    press: z.string().min(1).max(64).optional(),
+  })
+  .superRefine((step, ctx) => {
+    const acts = (['say', 'press'] as const).filter((k) => step[k] !== undefined);
+    const problem = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (step.bot === undefined) {
+      for (const k of ['chat', ...acts] as const) if (step[k] !== undefined) problem(k, 'only with bot: a new bot takes as (and username) only');
+      return;
+    }
+    if (step.as !== undefined || step.username !== undefined) problem(step.as !== undefined ? 'as' : 'username', 'a new bot names no bot; with bot, say or press');
+    if (step.chat === undefined) problem('chat', 'required with bot: the private chat (the person\'s id)');
+    if (acts.length !== 1) problem('say', 'with bot, give exactly one of say or press');
   });
 
 const text = (key: 'sandbox.message' | 'sandbox.dispute') => bodyOf(sandboxOperations[key].body).text as z.ZodType;
@@ -189,7 +238,9 @@ export const VERBS = {
   decide: v('sandbox', z.strictObject({ request: Name, approve: z.boolean() }), { request: 'request' }),
   clock: v('sandbox', z.strictObject({ advance: Duration })),
   // the service misbehaving on purpose (sdk/sandbox-faults.ts): the keys are `seller sandbox fault add`'s flags
-  fault: v('sandbox', FaultStep, { seller: 'seller' }, 'fault'),
+  fault: v('sandbox', FaultStep, { seller: 'seller', bot: 'bot' }, 'fault'),
+  // the person on the seller's phone, in the Telegram emulator
+  telegram: v('sandbox', TelegramStep, { bot: 'bot' }, 'bot'),
   // the runner's own
   expect: v('runner', z.unknown()),
 } as const satisfies Record<string, Verb>;
@@ -197,10 +248,10 @@ export const VERBS = {
 export type VerbName = keyof typeof VERBS;
 export const VERB_NAMES = Object.keys(VERBS) as VerbName[];
 
-/** Which of `EXPECT_KINDS` an expectation is: the first of webhook, stock, order among its keys. */
+/** Which of `EXPECT_KINDS` an expectation is: the first of webhook, telegram, stock, order, fault among its keys. */
 export function expectKind(args: unknown): keyof typeof EXPECT_KINDS | undefined {
   if (typeof args !== 'object' || args === null) return undefined;
-  return (['webhook', 'stock', 'order'] as const).find((k) => Object.hasOwn(args, k));
+  return (['webhook', 'telegram', 'stock', 'order', 'fault'] as const).find((k) => Object.hasOwn(args, k));
 }
 
 /** The fields `${name.field}` may read of each kind of result. */
@@ -212,5 +263,6 @@ export const FIELDS: Record<NameKind | 'run', readonly string[]> = {
   question: ['id'],
   review: ['id'],
   fault: ['id'],
+  bot: ['id', 'username', 'token'],
   run: ['id'],
 };

@@ -37,7 +37,8 @@ export type ChangeNotice =
   | { type: 'probe'; sellerId: string; hit: ProbeHitRecord; at: string }
   | { type: 'seller'; sellerId: string; at: string }
   | { type: 'clock'; now: string; moved: MovedOrder[]; at: string }
-  | { type: 'faults'; at: string };
+  | { type: 'faults'; at: string }
+  | { type: 'telegram'; bot: number; chat: number | null; at: string };
 
 export type ChangeListener = (notice: ChangeNotice) => void;
 

@@ -32,6 +32,10 @@ export interface RefusalDetails<K extends string = string> {
   record?: NotFoundRecord;
   /** The id or number of what was not found. */
   id?: string;
+  /** Who holds what the call needed (`clock_leased`: the scenario run). */
+  holder?: string;
+  /** When that ends, unless renewed (ISO). */
+  until?: string;
 }
 
 export class Refusal<K extends string = string> {

@@ -4,16 +4,30 @@
  * restart clears every fault (a rehearsal sets up its faults again).
  *
  * Matching: a fault is for one seller or every seller, and for a seller-API operation id (`*`:
- * every one) or a kind of webhook chaos. Every fault that matches a call counts it (`every: N`
+ * every one) or a kind of webhook chaos; a Telegram fault (issue #36) is for one bot or every bot,
+ * and for a method of the emulator (`telegram.sendMessage`; `telegram.*`: every one). Every fault that matches a call counts it (`every: N`
  * fires on the Nth, 2Nth, … of its matching calls); the oldest that fires gives its effect, the
  * others let the call pass without spending a hit. A fault ends after `times` hits, or once the
  * server clock passes `createdAt + forMs` (the server clock, not real time: a sandbox clock advance
  * ends a `for` fault, as it moves every other deadline of the sandbox), or when it is cleared.
+ *
+ * An ended fault (used up, or run out) is kept {@link ENDED_KEPT_MS} of real time with `endedAt`
+ * (server clock) and its `hits`, listed after the faults in force: the proof that it fired. Real
+ * time, so that a clock advance does not forget it. A cleared fault is forgotten at once.
  */
 import type { AddFaultBody, Fault } from '../../sdk/contract/index.ts';
 import { newId } from '../ids.ts';
 
-type Body = Omit<Fault, 'id' | 'createdAt' | 'expiresAt' | 'remaining' | 'hits'>;
+type Body = Omit<Fault, 'id' | 'createdAt' | 'expiresAt' | 'remaining' | 'hits' | 'endedAt'>;
+
+/** How long an ended fault is kept in the list, in real time: an hour. */
+export const ENDED_KEPT_MS = 3_600_000;
+
+interface Ended {
+  fault: Fault;
+  /** Real time (epoch ms) after which it is forgotten. */
+  forgetAt: number;
+}
 
 interface Entry {
   fault: Fault;
@@ -22,8 +36,11 @@ interface Entry {
   seen: number;
 }
 
-/** What a call or a delivery asks about: whose, and which operation (or chaos kind). */
-export type FaultTarget = { sellerId: string; op: string } | { sellerId: string; hooks: NonNullable<AddFaultBody['hooks']> };
+/** What a call or a delivery asks about: whose (a seller's, or a Telegram bot's), and which operation (or chaos kind). */
+export type FaultTarget =
+  | { sellerId: string; op: string }
+  | { sellerId: string; hooks: NonNullable<AddFaultBody['hooks']> }
+  | { bot: number; op: `telegram.${string}` };
 
 /** A webhook delivery held back by chaos (reorder, delay): released by its timer or by the seller's next delivery. */
 export interface HeldDelivery {
@@ -36,13 +53,14 @@ export interface HeldDelivery {
 
 export class FaultTable {
   readonly #entries: Entry[] = [];
+  readonly #ended: Ended[] = [];
   readonly #aborts = new Set<AbortController>();
   /** Webhook deliveries held back by chaos, by delivery id (server/webhooks/chaos.ts). */
   readonly held = new Map<string, HeldDelivery>();
   /** Deliveries let go after a hold: their next attempt is not held again. */
   readonly released = new Set<string>();
 
-  /** How many faults are kept (zero: the hot path asks nothing more). */
+  /** How many faults are in force (zero: the hot path asks nothing more). */
   get size(): number {
     return this.#entries.length;
   }
@@ -54,27 +72,31 @@ export class FaultTable {
       expiresAt: body.forMs === undefined ? null : new Date(nowMs + body.forMs).toISOString(),
       remaining: body.times ?? null,
       hits: 0,
+      endedAt: null,
       ...body,
     };
     this.#entries.push({ fault, expiresMs: body.forMs === undefined ? null : nowMs + body.forMs, seen: 0 });
     return fault;
   }
 
-  /** The faults in force at `nowMs`, oldest first (copies). */
+  /** The faults in force at `nowMs`, oldest first, then those ended within the hour, in the order they ended (copies). */
   list(nowMs: number): Fault[] {
     this.#expire(nowMs);
-    return this.#entries.map((e) => ({ ...e.fault }));
+    this.#forget();
+    return [...this.#entries, ...this.#ended].map((e) => ({ ...e.fault }));
   }
 
-  /** Clears one fault (by id) or every fault; how many were cleared. */
+  /** Clears one fault (by id) or every fault, in force or ended; how many were cleared. */
   clear(id?: string): number {
-    const before = this.#entries.length;
-    if (id === undefined) this.#entries.length = 0;
-    else {
-      const at = this.#entries.findIndex((e) => e.fault.id === id);
-      if (at >= 0) this.#entries.splice(at, 1);
+    const before = this.#entries.length + this.#ended.length;
+    for (const list of [this.#entries, this.#ended]) {
+      if (id === undefined) list.length = 0;
+      else {
+        const at = list.findIndex((e) => e.fault.id === id);
+        if (at >= 0) list.splice(at, 1);
+      }
     }
-    return before - this.#entries.length;
+    return before - this.#entries.length - this.#ended.length;
   }
 
   /**
@@ -96,7 +118,7 @@ export class FaultTable {
     fault.hits += 1;
     if (fault.remaining !== null) {
       fault.remaining -= 1;
-      if (fault.remaining <= 0) this.#entries.splice(this.#entries.indexOf(fired), 1);
+      if (fault.remaining <= 0) this.#end(this.#entries.indexOf(fired), nowMs);
     }
     return { ...fault };
   }
@@ -126,15 +148,31 @@ export class FaultTable {
     this.held.clear();
   }
 
+  /** `for` faults whose time has run out end (at their `expiresAt`). */
   #expire(nowMs: number): void {
-    for (let i = this.#entries.length - 1; i >= 0; i--) {
+    for (let i = 0; i < this.#entries.length; ) {
       const at = this.#entries[i]!.expiresMs;
-      if (at !== null && nowMs >= at) this.#entries.splice(i, 1);
+      if (at !== null && nowMs >= at) this.#end(i, at);
+      else i++;
     }
+  }
+
+  /** The fault at `index` ends at `endedMs` (server clock): out of force, kept a while with its hits. */
+  #end(index: number, endedMs: number): void {
+    const [entry] = this.#entries.splice(index, 1);
+    entry!.fault.endedAt = new Date(endedMs).toISOString();
+    this.#ended.push({ fault: entry!.fault, forgetAt: Date.now() + ENDED_KEPT_MS });
+  }
+
+  #forget(): void {
+    const now = Date.now();
+    while (this.#ended.length > 0 && this.#ended[0]!.forgetAt <= now) this.#ended.shift();
   }
 }
 
 function matches(fault: Fault, target: FaultTarget): boolean {
+  // `*` is the seller API's; a Telegram method is hit by its own id or `telegram.*`, for its bot or every bot.
+  if ('bot' in target) return (fault.op === 'telegram.*' || fault.op === target.op) && (fault.bot === undefined || fault.bot === target.bot);
   if (fault.sellerId !== undefined && fault.sellerId !== target.sellerId) return false;
   if ('hooks' in target) return fault.hooks === target.hooks;
   return fault.hooks === undefined && (fault.op === '*' || fault.op === target.op);

@@ -78,6 +78,8 @@ const RECORD_WORDS: Record<NotFoundRecord, string> = {
   probe: 'probe receiver',
   fault: 'fault',
   delivery: 'delivery',
+  telegram_bot: 'Telegram bot',
+  telegram_message: 'Telegram message',
   route: 'route',
 };
 

@@ -1,4 +1,4 @@
-/** Faults in force (issue "Rehearse a marketplace day"): the list, a form to add one (sdk/sandbox-faults.ts `faultBody`), clear one or all. */
+/** Faults in force, then those ended within the hour (issue "Rehearse a marketplace day"): the list, a form to add one (sdk/sandbox-faults.ts `faultBody`), clear one or all. */
 import { useEffect, useState } from 'preact/hooks';
 import { FAULT_STATUSES } from '../../sdk/contract/routes/sandbox-faults.ts';
 import { faultBody, type FaultFlags } from '../../sdk/sandbox-faults.ts';
@@ -73,7 +73,7 @@ export function FaultsPanel({ live }: { live: Live }) {
                 <td><code>${what(f)}</code></td>
                 <td>${f.remaining ?? '∞'}</td>
                 <td>${f.hits}</td>
-                <td>${f.expiresAt ? time(f.expiresAt) : '—'}</td>
+                <td>${f.endedAt ? t('faults.ended', { time: time(f.endedAt) }) : f.expiresAt ? time(f.expiresAt) : '—'}</td>
                 <td><button type="button" onClick=${() => clear(f.id)}>${t('faults.clear', { id: f.id })}</button></td>
               </tr>`,
             )}

@@ -17,6 +17,7 @@ export type ProbeHit = Answer<'probeInbox'>['items'][number];
 export type MovedOrder = Answer<'advanceClock'>['moved'][number];
 export type OrderTimeline = Answer<'orderTimeline'>;
 export type Fault = Answer<'listFaults'>['items'][number];
+export type ClockLeaseHeld = NonNullable<Answer<'clock'>['lease']>;
 
 export interface SellerOrder {
   sellerId: string;
@@ -36,12 +37,16 @@ export class Live {
   deliveries = new Map<string, { sellerId: string; delivery: InspectDelivery }>();
   hooks = new Map<string, InspectHooks>();
   probe = new Map<string, ProbeHit[]>();
+  /** The scenario run holding the clock's lease, as last read (the clock's buttons are refused while it runs). */
+  lease: ClockLeaseHeld | null = null;
   /** The orders the last clock advance moved (null before any). */
   moved: MovedOrder[] | null = null;
   /** The seller whose cards and webhooks are open. */
   openSeller: string | null = null;
   /** Bumped on every change an open view may show (the timeline re-reads on it). */
   orderChanges = 0;
+  /** Bumped on every change of a Telegram chat of the emulator (the phone panel re-reads on it). */
+  telegramChanges = 0;
   #listeners = new Set<() => void>();
 
   constructor(readonly sb: SandboxClient) {}
@@ -58,6 +63,7 @@ export class Live {
   async reload(): Promise<void> {
     const [clock, sellers] = await Promise.all([this.sb.clock(), this.#allSellers()]);
     this.now = clock.now;
+    this.lease = clock.lease ?? null;
     this.sellers = new Map(sellers.map((s) => [s.sellerId, s]));
     const orders = new Map<string, SellerOrder>();
     const cards = new Map<number, { sellerId: string; card: Card }>();
@@ -166,6 +172,9 @@ export class Live {
         this.now = e.now;
         break;
       }
+      case 'telegram':
+        this.telegramChanges++;
+        break;
       default:
         return; // a kind this page does not know: nothing to show
     }

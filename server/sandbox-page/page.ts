@@ -1,6 +1,7 @@
 /**
  * The sandbox page (`GET /sandbox`, issue "See the sandbox"): sign in with the admin token, then the
- * sellers, the open seller's cards and webhooks, the orders live, the clock and the faults. Preact
+ * sellers, the open seller's cards and webhooks, the orders live, the clock, the faults and the
+ * seller's phone (the Telegram emulator's chats). Preact
  * with htm, bundled by scripts/build.mjs through server/sandbox-page/bundle.derived.ts.
  */
 import { render } from 'preact';
@@ -15,6 +16,7 @@ import { OrdersPanel } from './orders-panel.ts';
 import { HooksPanel } from './hooks-panel.ts';
 import { ClockPanel } from './clock-panel.ts';
 import { FaultsPanel } from './faults-panel.ts';
+import { TelegramPanel } from './telegram-panel.ts';
 
 function SignIn({ onIn }: { onIn: (token: string) => void }) {
   const [refused, setRefused] = useState(false);
@@ -57,6 +59,7 @@ function Inspector({ token, onOut }: { token: string; onOut: () => void }) {
     <${OrdersPanel} live=${live} />
     ${live.openSeller ? html`<${HooksPanel} live=${live} sellerId=${live.openSeller} />` : null}
     <${FaultsPanel} live=${live} />
+    <${TelegramPanel} live=${live} />
   </div>`;
 }
 

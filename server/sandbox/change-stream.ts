@@ -33,6 +33,7 @@ interface Stream {
 async function eventOf(svc: ServerContext, n: ChangeNotice): Promise<ChangeEvent | null> {
   if (n.type === 'clock') return { type: 'clock', at: n.at, now: n.now, moved: n.moved };
   if (n.type === 'faults') return { type: 'faults', at: n.at };
+  if (n.type === 'telegram') return { type: 'telegram', at: n.at, bot: n.bot, chat: n.chat };
   const doc = await svc.store.seller(n.sellerId);
   const base = { at: n.at, sellerId: n.sellerId };
   switch (n.type) {

@@ -8,6 +8,7 @@ import { marketplaceSandboxHandlers } from './marketplace.ts';
 import { orderSandboxHandlers } from './orders.ts';
 import { scenarioSandboxHandlers } from './scenario.ts';
 import { sellerSandboxHandlers } from './sellers.ts';
+import { telegramSandboxHandlers } from './telegram.ts';
 
 export const sandboxHandlerTable: SandboxHandlers = {
   ...sellerSandboxHandlers,
@@ -18,4 +19,5 @@ export const sandboxHandlerTable: SandboxHandlers = {
   ...inspectActSandboxHandlers,
   ...scenarioSandboxHandlers,
   ...faultSandboxHandlers,
+  ...telegramSandboxHandlers,
 };

@@ -2,6 +2,7 @@
 import type { MovedOrder } from '../../sdk/contract/index.ts';
 import { refuse } from '../domain/refusal.ts';
 import { sandboxHandlers } from '../http/handlers.ts';
+import { leasedRefusal } from './clock-lease.ts';
 
 export const marketplaceSandboxHandlers = sandboxHandlers({
   'sandbox.decideCatalogRequest': async (ctx, { params, body }) => {
@@ -16,9 +17,15 @@ export const marketplaceSandboxHandlers = sandboxHandlers({
     return request;
   },
 
-  'sandbox.clock': (ctx) => ({ now: ctx.now.toISOString() }),
+  'sandbox.clock': (ctx) => {
+    const lease = ctx.svc.clockLeases.current(Date.now());
+    return { now: ctx.now.toISOString(), lease: lease && { holder: lease.holder, expiresAt: new Date(lease.expiresAt).toISOString() } };
+  },
 
   'sandbox.advanceClock': async (ctx, { body }) => {
+    // A scenario run holds the clock: only its own moves go, or one that says force (./clock-lease.ts).
+    const held = body.force ? null : ctx.svc.clockLeases.refusing(Date.now(), body.lease);
+    if (held) return leasedRefusal(held);
     // The orders whose deadlines ran while the clock moved, as the change bus tells them (written).
     const moved: MovedOrder[] = [];
     const stop = ctx.svc.changes.on((n) => {

@@ -3,8 +3,8 @@
  * document, server/domain/events.ts) joined with the webhook deliveries made of them (the delivery
  * log, server/webhooks/outbox.ts), and the clock lease (./clock-lease.ts).
  */
-import { refuse } from '../domain/refusal.ts';
 import { sandboxHandlers } from '../http/handlers.ts';
+import { leasedRefusal } from './clock-lease.ts';
 import type { DeliveryRecord } from '../store/records/hooks.ts';
 
 const deliveryView = (d: DeliveryRecord) => ({
@@ -39,10 +39,7 @@ export const scenarioSandboxHandlers = sandboxHandlers({
 
   'sandbox.leaseClock': (ctx, { body }) => {
     const result = ctx.svc.clockLeases.take(body.holder, body.ttlSeconds * 1000, Date.now(), body.lease);
-    if ('heldBy' in result) {
-      const until = new Date(result.heldBy.expiresAt).toISOString();
-      return refuse('clock_leased', { reason: 'held' }, `another scenario run that moves the clock is running on this server (${result.heldBy.holder}, lease until ${until} unless renewed)`);
-    }
+    if ('heldBy' in result) return leasedRefusal(result.heldBy);
     return leaseView(result.taken);
   },
 

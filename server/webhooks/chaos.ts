@@ -4,7 +4,8 @@
  * (server/faults/table.ts); the outbox (./outbox.ts) asks here at its attempt's steps:
  *
  * - `reorder`: a delivery's first attempt is held until a later delivery of the same seller has
- *   been sent, at most {@link REORDER_MAX_MS} of real time;
+ *   been sent, at most {@link REORDER_MAX_MS} of real time; that later delivery (the first to come
+ *   while one is held) is not held itself, so the receiver gets it first and the held one after it;
  * - `delay`: a delivery's first attempt is held `delayMs` of real time;
  * - `fail`: an attempt fails as if the network broke (nothing is sent; the ladder retries it);
  * - `duplicate`: after a successful attempt, the same delivery is sent again as the next attempt.
@@ -29,13 +30,22 @@ export function heldBack(svc: ServerContext, sellerId: string, d: DeliveryRecord
   }
   if (faults.released.delete(d.id) || faults.size === 0 || d.attempts > 0) return false;
   const nowMs = svc.clock.nowMs();
-  const fault = faults.hit({ sellerId, hooks: 'reorder' }, nowMs) ?? faults.hit({ sellerId, hooks: 'delay' }, nowMs);
+  // The seller's next delivery after a held one goes out (and lets the held one go after it): holding
+  // it too would only hold every delivery, each released in its own order by its timer.
+  const reorder = waitingForNext(svc, sellerId) ? undefined : faults.hit({ sellerId, hooks: 'reorder' }, nowMs);
+  const fault = reorder ?? faults.hit({ sellerId, hooks: 'delay' }, nowMs);
   if (!fault) return false;
-  const reorder = fault.hooks === 'reorder';
-  const timer = setTimeout(() => letGo(svc, d.id, kick), reorder ? REORDER_MAX_MS : fault.delayMs!);
-  faults.held.set(d.id, { sellerId, seq: d.seq, untilNext: reorder, timer });
+  const untilNext = fault.hooks === 'reorder';
+  const timer = setTimeout(() => letGo(svc, d.id, kick), untilNext ? REORDER_MAX_MS : fault.delayMs!);
+  faults.held.set(d.id, { sellerId, seq: d.seq, untilNext, timer });
   svc.outbox.queue.delete(d.id);
   return true;
+}
+
+/** Whether a delivery of the seller is held until its next one has been sent (a reorder). */
+function waitingForNext(svc: ServerContext, sellerId: string): boolean {
+  for (const held of svc.faults.held.values()) if (held.untilNext && held.sellerId === sellerId) return true;
+  return false;
 }
 
 /** After an attempt was sent: the seller's earlier deliveries held for a reorder go now. */

@@ -49,6 +49,26 @@ describe('seller sandbox fault', () => {
     expect(again.err).toContain('not_found');
   });
 
+  it('list shows a used-up fault as ended, with its hits', async () => {
+    const id = (await cli(['sandbox', 'fault', 'add', '--op', 'me.get', '--status', '500', '--times', '1'])).out.trim();
+    expect((await me()).status).toBe(500);
+    expect((await me()).status).toBe(200);
+    const listed = await cli(['sandbox', 'fault', 'list']);
+    expect(tableBody(listed.out)).toMatch(new RegExp(`^${id}\tevery seller\tme\.get → 500\tended \\S.*\t1\n$`));
+    const ru = await cli(['sandbox', 'fault', 'list'], { LANG: 'ru_RU.UTF-8' });
+    expect(tableBody(ru.out)).toMatch(new RegExp(`^${id}\tвсех продавцов\tme\.get → 500\tзакончился \\S.*\t1\n$`));
+  });
+
+  it('--retry-after: the status fault sends it, the add and the list say it', async () => {
+    const added = await cli(['sandbox', 'fault', 'add', '--op', 'me.get', '--status', '503', '--retry-after', '5s']);
+    expect(added.code, added.err).toBe(0);
+    expect(added.err).toContain('me.get → 503, Retry-After 5s for every seller');
+    const res = await me();
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(JSON.parse((await cli(['sandbox', 'fault', 'list', '--json'])).out).items[0]).toMatchObject({ status: 503, retryAfterMs: 5000 });
+  });
+
   it('--json answers the fault; clear without an id clears every fault', async () => {
     const json = await cli(['sandbox', 'fault', 'add', '--op', '*', '--latency', '250ms', '--for', '10m', '--json']);
     expect(json.code, json.err).toBe(0);
@@ -72,6 +92,8 @@ describe('seller sandbox fault', () => {
     [['--hooks', 'fail', '--op', 'orders.deliver'], /webhook chaos names no operation/],
     [['--op', '*', '--status', '500', '--every', '1'], /--every: a whole number from 2/],
     [['--op', '*', '--status', '500', '--times', '0'], /--times: a whole number from 1/],
+    [['--op', '*', '--latency', '1s', '--retry-after', '5s'], /--retry-after goes with --status only/],
+    [['--op', '*', '--status', '503', '--retry-after', 'later'], /--retry-after: a duration such as 5s or 1m/],
   ])('add %j exits 2 naming the flag, adding nothing', async (flags, message) => {
     const r = await cli(['sandbox', 'fault', 'add', ...flags]);
     expect(r.code).toBe(2);

@@ -154,8 +154,10 @@ describe('orders that move without the autopilot are reported', () => {
         await sandbox.advanceClock({ seconds: 2 * 3600 }); // past the 60-minute deadline of `late` and `leaving`
       },
     );
-    const about = (id: string) => events.filter((e) => e.order === id && (e.rule === 'orders' || e.type === 'missed'));
+    const about = (id: string) => events.filter((e) => e.order === id && ((e.rule === 'orders' && e.type !== 'needs-hand') || e.type === 'missed'));
     expect(events.some((e) => e.order === old.id)).toBe(false);
+    // No rule delivers: the two orders awaiting delivery at the start needed a hand (said once each).
+    expect(events.filter((e) => e.type === 'needs-hand').map((e) => e.order).sort()).toEqual([late, leaving].sort());
     expect(about(leaving).map((e) => e.type)).toEqual(['cancelled']);
     expect(about(quarrel).map((e) => e.type)).toEqual(['disputed']);
     expect(about(late).map((e) => `${e.rule}.${e.type}`)).toEqual(['orders.refunded', 'deadline.missed']);

@@ -282,6 +282,31 @@ describe('/sandbox in a browser', () => {
     await w.page.close();
   });
 
+  it('shows the clock lease of a scenario run; its buttons are refused in the page\'s words, and move the clock with "Move it anyway"', async () => {
+    const sb = new SandboxClient({ baseUrl: server.url, adminToken: server.adminToken });
+    const lease = await sb.leaseClock({ holder: 'the day run', ttlSeconds: 120 });
+    try {
+      const w = await openPage('en');
+      await signIn(w.page, en, server.adminToken);
+      await w.page.getByText(en.live.on, { exact: true }).waitFor(SEEN);
+      const shown = w.page.locator('[data-lease="the day run"]');
+      await shown.waitFor(SEEN);
+      expect(await shown.textContent()).toContain('A scenario run (the day run) holds the clock until');
+      const before = (await sb.clock()).now;
+      await button(w.page, en.clock.by1h).click();
+      await w.page.getByRole('status').getByText('The clock is held by a scenario run (the day run) until', { exact: false }).waitFor(SEEN);
+      expect(Date.parse((await sb.clock()).now) - Date.parse(before)).toBeLessThan(3_600_000);
+      await w.page.getByLabel(en.clock.force).check();
+      await button(w.page, en.clock.by1h).click();
+      await w.page.locator('[data-moved]').waitFor(SEEN);
+      expect(Date.parse((await sb.clock()).now) - Date.parse(before)).toBeGreaterThanOrEqual(3_600_000);
+      expect(w.problems.filter((p) => !p.includes('409'))).toEqual([]);
+      await w.page.close();
+    } finally {
+      await sb.releaseClock(lease.id);
+    }
+  }, 60_000);
+
   it('walks the sandbox in English: seller, card, buy, pay, live changes, webhook resend, the clock refunds', async () => {
     const w = await openPage('en');
     expect(await w.page.locator('html').getAttribute('lang')).toBe('en');

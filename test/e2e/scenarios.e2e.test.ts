@@ -212,7 +212,7 @@ steps:
   - expect: { webhook: order.paid, seller: shop, count: 0 }
 `;
 
-  it('refuses a second run that moves the clock while one is running; a run that does not move it goes on; after the first ends, the second runs', async () => {
+  it('refuses a second run that moves the clock while one is running, and every other move of the clock unless forced; a run that does not move it goes on; after the first ends, the second runs', async () => {
     // The first run is held inside its clock step (its advance waits for the test), holding the lease.
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -238,6 +238,27 @@ steps:
     expect((sdkSecond as RejectedError).refusal.kind).toBe('clock_leased');
     expect(sellerCount()).toBe(before);
 
+    // Every other move of the clock is refused while the run holds it: the CLI, the SDK; --force goes.
+    const clockBefore = (await new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url }).clock()).now;
+    const shown = await runSeller(['sandbox', 'clock'], { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stderr).toMatch(/the clock is leased by the first run until \S+: other moves are refused without --force/);
+    const byHand = await runSeller(['sandbox', 'clock', 'advance', '1h'], { env });
+    expect(byHand.code).toBe(1);
+    expect(byHand.stderr).toMatch(/the clock is leased: the first run is running on this server and holds it until \S+/);
+    expect(byHand.stderr).toContain('--force');
+    const byHandRu = await runSeller(['sandbox', 'clock', 'advance', '1h'], { env: { ...env, LANG: 'ru_RU.UTF-8' } });
+    expect(byHandRu.code).toBe(1);
+    expect(byHandRu.stderr).toContain('часы заняты: на этом сервере идёт the first run');
+    const sb = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
+    const bySdk = await sb.advanceClock({ seconds: 3600 }).catch((e: unknown) => e);
+    expect(bySdk).toBeInstanceOf(RejectedError);
+    expect((bySdk as RejectedError).status).toBe(409);
+    expect((bySdk as RejectedError).refusal).toMatchObject({ kind: 'clock_leased', holder: 'the first run', until: expect.any(String) });
+    expect(Date.parse((await sb.clock()).now) - Date.parse(clockBefore)).toBeLessThan(3_600_000);
+    const forced = await runSeller(['sandbox', 'clock', 'advance', '1s', '--force'], { env });
+    expect(forced.code, forced.stderr).toBe(0);
+
     const still = await runSeller(['sandbox', 'run', '-'], { env, input: BROKEN.replace('status: delivered', 'status: awaiting_delivery') });
     expect(still.code, still.stderr).toBe(0);
 
@@ -252,10 +273,23 @@ describe('the fault: step', () => {
   it('adds the fault for the named seller; the runner retries through it, and the run clears its faults at the end', async () => {
     const result = await runScenario(readFileSync(join(EXAMPLES, 'deliver-through-503s.yaml'), 'utf8'), sdkOptions());
     const fault = result.made.find((m) => m.kind === 'fault');
-    expect(fault).toMatchObject({ kind: 'fault', id: expect.stringMatching(/^flt_/), seller: 'shop', what: 'orders.deliver 503' });
+    expect(fault).toMatchObject({ kind: 'fault', name: 'f1', id: expect.stringMatching(/^flt_/), seller: 'shop', what: 'orders.deliver 503', hits: 2 });
     expect(result.results.o1).toMatchObject({ status: 'delivered' });
     const sb = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
     expect((await sb.listFaults()).items.map((f) => f.id)).not.toContain((fault as { id: string }).id);
+  }, 60_000);
+
+  it('expect: { fault, hits } fails naming the hits found; the run table shows each fault\'s hits', async () => {
+    const text = readFileSync(join(EXAMPLES, 'deliver-through-503s.yaml'), 'utf8');
+    const ok = await runSeller(['sandbox', 'run', '-'], { env, input: text });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/^fault\tf1\tflt_\w+\torders\.deliver 503 for shop, 2 hits \(cleared when the run ends\)$/m);
+    const wrong = await runSeller(['sandbox', 'run', '-'], { env, input: text.replace('hits: 2 }', 'hits: 3 }') });
+    expect(wrong.code, wrong.stderr).toBe(1);
+    expect(wrong.stderr).toContain('step 8 (steps[7], line 14, expect): expected fault f1 hits 3, found hits 2');
+    const ru = await runSeller(['sandbox', 'run', '-'], { env: { ...env, LANG: 'ru_RU.UTF-8' }, input: text.replace('hits: 2 }', 'hits: 3 }') });
+    expect(ru.code).toBe(1);
+    expect(ru.stderr).toContain('ожидалось: сбой f1 — hits 3; на деле: hits 2');
   }, 60_000);
 
   it('is checked before the run by the flags’ own rules, named by path and line', async () => {

@@ -254,9 +254,9 @@ describe('service-seller-cli', () => {
     expect(readdirSync(dist).filter((f) => !f.endsWith('.cjs'))).toEqual([]);
   });
 
-  it('pulls no server, schema or SDK package (the SDK is in its bundle)', () => {
+  it('pulls no server, schema or SDK package (the SDK is in its bundle); grammy for notify.telegram, outside it', () => {
     const names = installed(join(globalDir, 'lib', 'node_modules', CLI));
-    expect(names).toEqual(expect.arrayContaining(['@inquirer/prompts', 'ajv']));
+    expect(names).toEqual(expect.arrayContaining(['@inquirer/prompts', 'ajv', 'grammy']));
     for (const heavy of ['fastify', 'lowdb', 'zod', 'commander', 'ky', SERVER, SDK]) expect(names, heavy).not.toContain(heavy);
   });
 

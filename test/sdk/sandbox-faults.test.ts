@@ -18,6 +18,8 @@ describe('faultBody', () => {
     [{ hooks: 'duplicate' }, { hooks: 'duplicate' }],
     [{ seller: 'slr_x', hooks: 'delay:2s', times: 3 }, { sellerId: 'slr_x', hooks: 'delay', delayMs: 2000, times: 3 }],
     [{ hooks: 'reorder', drop: false }, { hooks: 'reorder' }],
+    [{ op: '*', status: 503, retryAfter: '5s' }, { op: '*', status: 503, retryAfterMs: 5000 }],
+    [{ op: '*', status: 429, retryAfter: '1500ms' }, { op: '*', status: 429, retryAfterMs: 1500 }],
   ])('%j', (flags, body) => {
     const made = faultBody(flags);
     expect(made).toEqual(body);
@@ -45,6 +47,9 @@ describe('faultBody', () => {
     [{ op: '*', status: 500, every: 1 }, 'every', 'invalid'],
     [{ op: '*', status: 500, for: 'a while' }, 'for', 'invalid'],
     [{ seller: ' ', op: '*', status: 500 }, 'seller', 'invalid'],
+    [{ op: '*', latency: '1s', retryAfter: '5s' }, 'retryAfter', 'conflict'],
+    [{ op: '*', status: 503, retryAfter: 'later' }, 'retryAfter', 'invalid'],
+    [{ op: '*', status: 503, retryAfter: '2h' }, 'retryAfter', 'invalid'],
   ])('%j is refused at %s (%s)', (flags, field, code) => {
     const err = (() => {
       try {
@@ -72,6 +77,7 @@ describe('AddFaultBody (the server reads it)', () => {
     [{ op: 'orders.deliver', status: 404 }, 'status'],
     [{ op: 'orders.deliver', drop: false }, 'drop'],
     [{ op: 'orders.deliver', status: 503, every: 1 }, 'every'],
+    [{ hooks: 'fail', retryAfterMs: 1000 }, 'retryAfterMs'],
     [{ op: 'orders.deliver', status: 503, extra: 1 }, ''],
   ])('%j is refused at %s', (body, path) => {
     const result = AddFaultBody.safeParse(body);

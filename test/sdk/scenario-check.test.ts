@@ -91,6 +91,22 @@ describe('names', () => {
       'steps[3].expect.order: shop is a seller (steps[0]), not an order',
     ]);
   });
+
+  it('of a fault expectation: a fault step\'s name, hits a whole number', () => {
+    const ok = checkScenario({ steps: [{ fault: { as: 'f1', op: 'me.get', status: 503, retryAfter: '5s', times: 2 } }, { expect: { fault: 'f1', hits: 2 } }] });
+    expect(ok.steps.map((s) => s.args)).toEqual([
+      { as: 'f1', op: 'me.get', status: 503, retryAfter: '5s', times: 2 },
+      { fault: 'f1', hits: 2 },
+    ]);
+    const issues = problems({
+      steps: [{ seller: { as: 'shop' } }, { fault: { as: 'f1', op: 'me.get', status: 503, retryAfter: 'later' } }, { expect: { fault: 'shop' } }, { expect: { fault: 'f1', hits: -1 } }],
+    });
+    expect(issues.map((i) => `${i.path}: ${i.message}`)).toEqual([
+      'steps[1].fault.retryAfter: a duration such as 2s, 500ms, 1m; not later',
+      'steps[2].expect.fault: shop is a seller (steps[0]), not a fault',
+      expect.stringMatching(/^steps\[3\]\.expect\.hits: /),
+    ]);
+  });
 });
 
 describe('the shape', () => {
@@ -113,7 +129,7 @@ describe('the shape', () => {
       '5 steps[3].clock.advance: not a duration: write it as 90s, 30m, 2h, 1d or 1h30m',
       '6 steps[4].stock: give exactly one of count or items',
       '6 steps[4].stock.card: no step before this one is named c',
-      '7 steps[5].expect: an expectation is about an order (order), a stock (stock) or a webhook event (webhook)',
+      '7 steps[5].expect: an expectation is about an order (order), a stock (stock), a webhook event (webhook) or a fault (fault)',
       expect.stringMatching(/^8 steps\[6\]\.hooks\.events\[0\]: /),
     ]);
   });

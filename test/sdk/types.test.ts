@@ -91,7 +91,7 @@ describe('derived method types', () => {
 
   it('the sandbox drops its section', () => {
     expectTypeOf(sb.pay).parameters.toEqualTypeOf<[string, (RequestOptions | undefined)?]>();
-    expectTypeOf(sb.advanceClock).parameter(0).toEqualTypeOf<{ seconds: number }>();
+    expectTypeOf(sb.advanceClock).parameter(0).toEqualTypeOf<{ seconds: number; lease?: string | undefined; force?: boolean | undefined }>();
     expectTypeOf(sb.createSeller).returns.resolves.toEqualTypeOf<Tolerant<{ sellerId: string; keyId: string; apiKey: string }>>();
   });
 });

@@ -1,13 +1,18 @@
 /**
  * The fault table's rules (server/faults/table.ts): matching by seller and operation (or chaos
  * kind), `*` never matching webhook chaos; `every` counted per fault; the oldest fault that fires
- * wins and the others spend no hit; `times` and `for` (server clock) end a fault; waits end on close.
+ * wins and the others spend no hit; `times` and `for` (server clock) end a fault, which stays listed
+ * as ended for an hour of real time; waits end on close.
  */
-import { describe, expect, it } from 'vitest';
-import { FaultTable } from '../../server/faults/table.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ENDED_KEPT_MS, FaultTable } from '../../server/faults/table.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const call = (sellerId: string, op: string) => ({ sellerId, op });
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('FaultTable', () => {
   it('matches a seller (or all) and an operation (or *); * is no webhook chaos', () => {
@@ -42,6 +47,26 @@ describe('FaultTable', () => {
     expect(table.hit(call('sel_a', 'me.get'), T0 + 999)).toBeDefined();
     expect(table.hit(call('sel_a', 'me.get'), T0 + 1000)).toBeUndefined();
     expect(table.size).toBe(0);
+  });
+
+  it('an ended fault is listed with when it ended (server clock) and its hits for an hour of real time, then forgotten', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const table = new FaultTable();
+    const used = table.add({ op: 'me.get', status: 500, times: 2 }, T0);
+    const timed = table.add({ op: 'orders.list', status: 503, forMs: 1000 }, T0);
+    table.hit(call('sel_a', 'me.get'), T0 + 5);
+    table.hit(call('sel_a', 'me.get'), T0 + 10);
+    table.hit(call('sel_a', 'orders.list'), T0 + 20);
+    // A clock advance far past both: the ended faults stay (real time keeps them), the timed one ended at its expiresAt.
+    const listed = table.list(T0 + 86_400_000);
+    expect(listed.map((f) => [f.id, f.hits, f.endedAt])).toEqual([
+      [used.id, 2, '2026-03-01T10:00:00.010Z'],
+      [timed.id, 1, '2026-03-01T10:00:01.000Z'],
+    ]);
+    expect(table.size).toBe(0);
+    expect(table.hit(call('sel_a', 'me.get'), T0 + 30)).toBeUndefined();
+    vi.advanceTimersByTime(ENDED_KEPT_MS);
+    expect(table.list(T0)).toEqual([]);
   });
 
   it('clears one or all; a wait ends early on close', async () => {

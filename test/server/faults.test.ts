@@ -61,7 +61,7 @@ describe('a status instead of the call', () => {
     }
     expect((await deliver(order)).status).toBe(200);
     expect(await orderStatus(order)).not.toBe('awaiting_delivery');
-    expect(await world.sandbox.listFaults()).toEqual({ items: [] });
+    expect((await world.sandbox.listFaults()).items).toEqual([expect.objectContaining({ status: 503, hits: 2, remaining: 0, endedAt: expect.any(String) })]);
   });
 
   it('429 carries Retry-After and the rate headers', async () => {
@@ -73,6 +73,27 @@ describe('a status instead of the call', () => {
     expect(r.headers.get('ratelimit-policy')).toMatch(/q=\d+/);
     expect(r.headers.get('ratelimit')).toMatch(/r=0/);
     expect((await api('GET', '/orders')).status).toBe(200);
+  });
+
+  it('retryAfterMs: the Retry-After a status sends; 429 says 1 s without it, 503 sends none without it', async () => {
+    await addFault({ op: 'me.get', status: 429, retryAfterMs: 5000, times: 1 });
+    const rate = await api('GET', '/me');
+    expect(rate.status).toBe(429);
+    expect(rate.headers.get('retry-after')).toBe('5');
+    expect(rate.headers.get('ratelimit')).toMatch(/t=5$/);
+    expect(rate.json).toMatchObject({ error: 'rate', detail: { retryAfter: 5 } });
+    await addFault({ op: 'me.get', status: 429, times: 1 });
+    expect((await api('GET', '/me')).headers.get('retry-after')).toBe('1');
+
+    await addFault({ op: 'me.get', status: 503, times: 1 });
+    const bare = await api('GET', '/me');
+    expect(bare.status).toBe(503);
+    expect(bare.headers.get('retry-after')).toBeNull();
+    // Sent in whole seconds, rounded up.
+    await addFault({ op: 'me.get', status: 503, retryAfterMs: 2500, times: 1 });
+    const told = await api('GET', '/me');
+    expect(told.status).toBe(503);
+    expect(told.headers.get('retry-after')).toBe('3');
   });
 
   it('500 is the envelope; 502 is an HTML page, as a failing proxy answers', async () => {
@@ -156,24 +177,40 @@ describe('which calls a fault hits', () => {
     expect(fault).toMatchObject({ hits: 2, remaining: null, every: 3 });
   });
 
-  it('times counts hits down; the fault ends at zero', async () => {
+  it('times counts hits down; the fault ends at zero and is listed as ended, with its hits', async () => {
     const fault = await addFault({ op: 'me.get', status: 500, times: 3 });
-    expect(fault).toMatchObject({ id: expect.stringMatching(/^flt_/), remaining: 3, hits: 0, expiresAt: null });
+    expect(fault).toMatchObject({ id: expect.stringMatching(/^flt_/), remaining: 3, hits: 0, expiresAt: null, endedAt: null });
     await api('GET', '/me');
-    expect((await world.sandbox.listFaults()).items).toEqual([expect.objectContaining({ id: fault.id, remaining: 2, hits: 1 })]);
+    expect((await world.sandbox.listFaults()).items).toEqual([expect.objectContaining({ id: fault.id, remaining: 2, hits: 1, endedAt: null })]);
     await api('GET', '/me');
     await api('GET', '/me');
-    expect((await world.sandbox.listFaults()).items).toEqual([]);
     expect((await api('GET', '/me')).status).toBe(200);
+    const [ended] = (await world.sandbox.listFaults()).items;
+    expect(ended).toMatchObject({ id: fault.id, remaining: 0, hits: 3, endedAt: expect.any(String) });
+    // endedAt is the server clock's, as createdAt is.
+    expect(Date.parse(ended!.endedAt!)).toBeGreaterThanOrEqual(Date.parse(fault.createdAt));
   });
 
-  it('for: a duration of the server clock; a clock advance past it ends the fault', async () => {
+  it('for: a duration of the server clock; a clock advance past it ends the fault, listed as ended at its expiresAt', async () => {
     const fault = await addFault({ op: 'me.get', status: 500, forMs: 60_000 });
     expect(Date.parse(fault.expiresAt!) - Date.parse(fault.createdAt)).toBe(60_000);
     expect((await api('GET', '/me')).status).toBe(500);
     await world.sandbox.advanceClock({ seconds: 61 });
     expect((await api('GET', '/me')).status).toBe(200);
-    expect((await world.sandbox.listFaults()).items).toEqual([]);
+    expect((await world.sandbox.listFaults()).items).toEqual([expect.objectContaining({ id: fault.id, hits: 1, endedAt: fault.expiresAt })]);
+  });
+
+  it('an ended fault stays listed after the faults in force, hits no call, and is cleared like one in force', async () => {
+    const used = await addFault({ op: 'me.get', status: 500, times: 1 });
+    await api('GET', '/me');
+    const live = await addFault({ op: 'orders.list', status: 503 });
+    expect((await world.sandbox.listFaults()).items.map((f) => [f.id, f.endedAt === null])).toEqual([
+      [live.id, true],
+      [used.id, false],
+    ]);
+    expect((await api('GET', '/me')).status).toBe(200);
+    expect(await world.sandbox.clearFault(used.id)).toEqual({ cleared: 1 });
+    expect((await world.sandbox.listFaults()).items.map((f) => f.id)).toEqual([live.id]);
   });
 });
 
@@ -205,6 +242,8 @@ describe('the table', () => {
     [{ op: 'orders.deliver', status: 503, every: 1 }, 'body.every'],
     [{ op: 'orders.deliver', status: 503, times: 0 }, 'body.times'],
     [{ op: 'orders.deliver', status: 503, forMs: -5 }, 'body.forMs'],
+    [{ op: 'orders.deliver', latencyMs: 10, retryAfterMs: 1000 }, 'body.retryAfterMs'],
+    [{ op: 'orders.deliver', status: 503, retryAfterMs: 3_600_001 }, 'body.retryAfterMs'],
     [{ op: 'orders.deliver', status: 503, surprise: true }, 'body'],
   ])('%j is refused naming %s', async (body, field) => {
     const res = await fetch(`${world.server.url}/sandbox/v1/faults`, {

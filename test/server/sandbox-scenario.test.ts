@@ -80,6 +80,27 @@ describe('the clock lease', () => {
     expect((await sandbox(app, 'POST', '/clock/lease', { holder: 'run B', ttlSeconds: 60 })).status).toBe(201);
   });
 
+  it('refuses every other move of the clock while held (409 clock_leased, naming the run and the lease end); the holder\'s own and a forced one go; GET /clock shows it', async () => {
+    const lease = await sandbox(app, 'POST', '/clock/lease', { holder: 'run A', ttlSeconds: 60 });
+    const before = (await sandbox(app, 'GET', '/clock')).body;
+    expect(before).toEqual({ now: expect.any(String), lease: { holder: 'run A', expiresAt: lease.body.expiresAt } });
+    const refused = await sandbox(app, 'POST', '/clock/advance', { seconds: 3600 });
+    expectError(refused, 409, 'rejected');
+    expect(refused.body.refusal).toEqual({ kind: 'clock_leased', reason: 'held', holder: 'run A', until: lease.body.expiresAt });
+    expect(refused.body.detail).toMatch(/run A, lease until /);
+    expect((await sandbox(app, 'POST', '/clock/advance', { seconds: 3600, lease: 'cll_someoneelse' })).status).toBe(409);
+    // Not moved: an hour later it would be.
+    expect(Date.parse((await sandbox(app, 'GET', '/clock')).body.now) - Date.parse(before.now)).toBeLessThan(3_600_000);
+    const own = await sandbox(app, 'POST', '/clock/advance', { seconds: 60, lease: lease.body.id });
+    expect(own.status, own.text).toBe(200);
+    const forced = await sandbox(app, 'POST', '/clock/advance', { seconds: 60, force: true });
+    expect(forced.status, forced.text).toBe(200);
+    expect(Date.parse(forced.body.now) - Date.parse(before.now)).toBeGreaterThanOrEqual(120_000);
+    await sandbox(app, 'DELETE', `/clock/lease/${lease.body.id}`);
+    expect((await sandbox(app, 'GET', '/clock')).body.lease).toBeNull();
+    expect((await sandbox(app, 'POST', '/clock/advance', { seconds: 60 })).status).toBe(200);
+  });
+
   it('ends by itself when it expires (real time, not the sandbox clock)', () => {
     const leases = new ClockLeases();
     const a = leases.take('A', 1000, 0);

@@ -17,9 +17,11 @@ interface Got {
   at: number;
   delivery: string;
   attempt: number;
+  /** The order an `order.paid` event is about. */
+  order: unknown;
 }
 
-const world = useSellerWorld({ server: { allowLocalHooks: true, rateLimit: NO_RATE_LIMIT } });
+const world = useSellerWorld({ server: { allowLocalHooks: true, rateLimit: NO_RATE_LIMIT }, card: {} });
 let receiver: http.Server;
 let secret: string;
 const got: Got[] = [];
@@ -30,7 +32,7 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const event = verifyWebhook(Buffer.concat(chunks).toString('utf8'), req.headers as Record<string, string>, secret);
-      got.push({ at: performance.now(), delivery: event.delivery, attempt: event.attempt });
+      got.push({ at: performance.now(), delivery: event.delivery, attempt: event.attempt, order: (event.data as { order?: unknown }).order });
       res.writeHead(204).end();
     });
   });
@@ -63,7 +65,7 @@ describe('webhook chaos', () => {
     // times: 1 — the next delivery comes once.
     const next = await send();
     await waitFor('the next delivery', () => arrivals(next).length === 1);
-    expect((await world.sandbox.listFaults()).items).toEqual([]);
+    expect((await world.sandbox.listFaults()).items).toEqual([expect.objectContaining({ hooks: 'duplicate', hits: 1, remaining: 0, endedAt: expect.any(String) })]);
   });
 
   it('reorder: an event is held until the next one has been sent', async () => {
@@ -73,6 +75,16 @@ describe('webhook chaos', () => {
     await waitFor('both deliveries', () => arrivals(first).length === 1 && arrivals(second).length === 1);
     expect(got.map((g) => g.delivery)).toEqual([second, first]);
     expect(arrivals(first)[0]!.attempt).toBe(1);
+  });
+
+  it('reorder with no limit: a held event goes after the next one, so the receiver sees a later event first', async () => {
+    await world.sandbox.addFault({ sellerId: world.sellerId, hooks: 'reorder' });
+    const orders = [await world.buy(world.card), await world.buy(world.card), await world.buy(world.card)];
+    const paid = () => got.filter((g) => orders.includes(g.order as string)).map((g) => g.order);
+    await waitFor('the three order.paid deliveries', () => paid().length === 3, { ms: 30_000 });
+    expect(paid()).not.toEqual(orders);
+    // The first is held until the second has been sent: the second arrives first.
+    expect(paid().indexOf(orders[1])).toBeLessThan(paid().indexOf(orders[0]));
   });
 
   it('reorder: held at most 5 s when no next event comes', async () => {

@@ -80,7 +80,7 @@ export async function deliverOrder(ctx: RuleContext, order: Order, rule: Deliver
   }
   const entry: JournalEntry = ctx.state.journal[id] ?? { phase: 'running', rule: name, at: '', attempts: 0 };
   if (finished(entry)) return;
-  if (entry.phase === 'running') {
+  if (entry.phase === 'running' || entry.phase === 'held') {
     await step(ctx, id, entry, { phase: 'running', attempts: entry.attempts + 1 });
     let output;
     try {

@@ -54,3 +54,19 @@ export async function reportMoved(ctx: RuleContext, order: Order): Promise<void>
   }
   await ctx.save();
 }
+
+/**
+ * A paid order (awaiting delivery) said once (remembered in `state.moved` as its status): one that no
+ * deliver rule takes needs a hand (`needs-hand`, also from a first run's catch-up: it waits now);
+ * with `sales`, one a rule takes is said `paid` when it is news.
+ */
+export function reportPaid(ctx: RuleContext, order: Order, picked: unknown, { news, sales }: { news: boolean; sales: boolean }): void {
+  if (order.status !== 'awaiting_delivery' || ctx.state.moved[order.id]?.split(' ')[0] === order.status) return;
+  if (picked !== undefined && !(sales && news)) return;
+  ctx.state.moved[order.id] = `${order.status} ${new Date().toISOString()}`;
+  const values = { id: order.id, number: order.number, productType: order.productType, price: order.priceRub };
+  const type = picked === undefined ? 'needs-hand' : 'paid';
+  // No write of its own on the watch's path: the mark goes to disk with the outbox's entry, the
+  // order's journal step or the watermark, whichever comes first (a crash before repeats the line).
+  ctx.emit({ rule: 'orders', type, order: order.id, card: order.number, ...says(picked === undefined ? 'needsHand' : 'paid', values), dryRun: ctx.dryRun || undefined, detail: { priceRub: order.priceRub } });
+}

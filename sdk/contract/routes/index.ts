@@ -13,6 +13,7 @@ import { sandboxRoutes as sandbox } from './sandbox.ts';
 import { sandboxInspectRoutes } from './sandbox-inspect.ts';
 import { sandboxScenarioRoutes } from './sandbox-scenario.ts';
 import { sandboxFaultRoutes } from './sandbox-faults.ts';
+import { sandboxTelegramRoutes } from './sandbox-telegram.ts';
 import type { Route } from '../route.ts';
 
 /** Every seller-API route, keyed by operation id (the same keys as `apiOperations`). */
@@ -27,12 +28,13 @@ export const apiRouteTable = {
 
 /** Every sandbox route (reference server only), keyed by operation id. */
 // Pure (no spread, which a bundler must keep): a bundle of the seller client leaves the sandbox's tables out.
-export const sandboxRouteTable: typeof sandbox & typeof sandboxFaultRoutes & typeof sandboxScenarioRoutes & typeof sandboxInspectRoutes = /* @__PURE__ */ Object.assign(
+export const sandboxRouteTable: typeof sandbox & typeof sandboxFaultRoutes & typeof sandboxScenarioRoutes & typeof sandboxInspectRoutes & typeof sandboxTelegramRoutes = /* @__PURE__ */ Object.assign(
   {},
   sandbox,
   sandboxFaultRoutes,
   sandboxScenarioRoutes,
   sandboxInspectRoutes,
+  sandboxTelegramRoutes,
 );
 
 export const apiRoutes: readonly Route[] = Object.values(apiRouteTable);

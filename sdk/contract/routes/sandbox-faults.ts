@@ -7,6 +7,8 @@ export const FAULT_STATUSES = [429, 500, 502, 503] as const;
 export const HOOK_CHAOS = ['duplicate', 'reorder', 'delay', 'fail'] as const;
 /** The longest latency or webhook delay, in milliseconds. */
 export const FAULT_MAX_DELAY_MS = 60_000;
+/** The longest `Retry-After` a status fault may ask for, in milliseconds: an hour. */
+export const FAULT_MAX_RETRY_AFTER_MS = 3_600_000;
 /** The longest `forMs`: a year. */
 export const FAULT_MAX_FOR_MS = 365 * 86_400_000;
 /** The largest `times` and `every`. */
@@ -29,7 +31,7 @@ export const sandboxFaultRoutes = {
     path: '/faults',
     surface: 'sandbox',
     scope: null,
-    summary: 'The faults in force, oldest first.',
+    summary: 'The faults in force, oldest first, then those that ended within the hour (with when they ended).',
   }),
   'sandbox.clearFaults': route({
     id: 'sandbox.clearFaults',

@@ -144,7 +144,7 @@ export const sandboxRoutes = {
     path: '/clock',
     surface: 'sandbox',
     scope: null,
-    summary: "The server clock's current time.",
+    summary: "The server clock's current time, and the scenario run that holds its lease (if one does).",
   }),
   'sandbox.advanceClock': route({
     id: 'sandbox.advanceClock',
@@ -152,7 +152,8 @@ export const sandboxRoutes = {
     path: '/clock/advance',
     surface: 'sandbox',
     scope: null,
-    summary: 'Move the clock forward; deadlines, guarantee ends and webhook retries due by then run.',
+    summary: 'Move the clock forward; deadlines, guarantee ends and webhook retries due by then run. Refused while a scenario run holds the lease, unless it is that run or the move says force.',
+    refusals: ['clock_leased'],
     input: 'json',
   }),
 } as const;

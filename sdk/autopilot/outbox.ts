@@ -1,0 +1,248 @@
+/**
+ * The autopilot's messages to the seller (config `notify`): the chosen events go through an outbox
+ * kept in the state file (`state.outbox`), so that a channel down, slow or answering 429 never slows
+ * a delivery, and a message decided before a crash is sent after the restart.
+ *
+ * - An event is chosen by `events` (a `type`, or `rule.type`; default {@link NEEDS_A_HUMAN}) and
+ *   `sales` (also {@link SALES}); each channel's own choice wins over the top-level one.
+ * - A chosen event becomes one entry per channel target (a Telegram chat), put on disk before it may
+ *   be sent; one sender sends the entries in order, one at a time, and removes each from the state
+ *   once sent: a crash between a send and its removal sends that one again (at most one duplicate).
+ * - A send that fails is tried again: after the `retryAfterMs` a channel's failure names (Telegram's
+ *   429 `retry_after`), else with backoff up to {@link MAX_BACKOFF_MS}; a failure a retry cannot mend
+ *   (`permanent`: a chat that blocked the bot, a wrong request) drops the entry with a `notify-failed`
+ *   event. Later entries for the same target wait behind a failing one (messages keep their order);
+ *   other targets go on.
+ *
+ * The channels are given: the top-level `command` or `hook` here (the event as JSON on stdin or as
+ * the POST body), Telegram by whoever runs the autopilot (`seller autopilot` words each event from
+ * its catalogue and sends it with grammY): {@link NotifyChannel}.
+ */
+import { abortableSleep, jitteredBackoff } from '../backoff.ts';
+import { runAction } from './actions.ts';
+import type { NotifyConfig } from './config.ts';
+import type { AutopilotEvent } from './events.ts';
+import type { AutopilotState, OutboxEntry } from './state.ts';
+
+/** What needs a human: the events sent by default. */
+export const NEEDS_A_HUMAN: readonly string[] = [
+  'orders.needs-hand',
+  'deliver.failed',
+  'deliver.refused',
+  'deadline.warned',
+  'deadline.dispute',
+  'deadline.missed',
+  'orders.disputed',
+  'orders.refunded',
+  'stock.low',
+  'stock.out',
+  'autopilot.key-failed',
+  'autopilot.stopped',
+];
+
+/** A sale: with `sales`, every paid and every delivered order. */
+export const SALES: readonly string[] = ['orders.paid', 'deliver.delivered'];
+
+/** Longest wait between two tries of a failing send. */
+export const MAX_BACKOFF_MS = 8_000;
+const BASE_BACKOFF_MS = 500;
+/** Tries of a send that keeps failing before it is dropped (a day of {@link MAX_BACKOFF_MS} waits and more). */
+const MAX_TRIES = 10_000;
+
+/** A channel's failed send: when to try again, or never. */
+export class NotifyFailure extends Error {
+  override name = 'NotifyFailure';
+  constructor(
+    message: string,
+    readonly options: { retryAfterMs?: number | undefined; permanent?: boolean | undefined } = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Where messages go. */
+export interface NotifyChannel {
+  /** `telegram`, `command`, `hook`: the outbox entries' `channel`. */
+  name: string;
+  /** Its targets (Telegram's chats), `['']` for a channel with one. */
+  targets: readonly string[];
+  /** Its own choice, when it has one. */
+  events?: readonly string[] | undefined;
+  sales?: boolean | undefined;
+  /** Sends one event to one target; throws a {@link NotifyFailure} (or any error: retried with backoff). */
+  send(event: AutopilotEvent, to: string): Promise<void>;
+}
+
+/** Whether `event` is one of `names` (a `type` or a `rule.type`). */
+const named = (names: readonly string[], event: Pick<AutopilotEvent, 'rule' | 'type'>): boolean =>
+  names.includes(event.type) || names.includes(`${event.rule}.${event.type}`);
+
+/** Whether a channel with this choice sends `event`. */
+export function chosen(event: Pick<AutopilotEvent, 'rule' | 'type'>, events: readonly string[] | undefined, sales: boolean): boolean {
+  if (event.type === 'notify-failed') return false;
+  return named(events ?? NEEDS_A_HUMAN, event) || (sales && named(SALES, event));
+}
+
+/** The top-level `command` or `hook` as a channel: the event as JSON. */
+export function actionChannel(config: NotifyConfig): NotifyChannel | undefined {
+  if (config.command === undefined && config.hook === undefined) return undefined;
+  return {
+    name: config.command !== undefined ? 'command' : 'hook',
+    targets: [''],
+    send: async (event) => {
+      const env: Record<string, string> = { SERVICE_AUTOPILOT_RULE: event.rule, SERVICE_AUTOPILOT_EVENT: event.type };
+      if (event.order !== undefined) env['SERVICE_ORDER_ID'] = event.order;
+      if (event.card !== undefined) env['SERVICE_CARD'] = String(event.card);
+      await runAction(config, event, env);
+    },
+  };
+}
+
+export interface OutboxOptions {
+  state: AutopilotState;
+  /** Puts the state on disk. */
+  save(): Promise<void>;
+  channels: readonly NotifyChannel[];
+  config: NotifyConfig;
+  /** A send dropped (a permanent failure, or too many tries). */
+  dropped(entry: OutboxEntry, error: unknown): void;
+  random?: (() => number) | undefined;
+}
+
+/** The outbox and its one sender. */
+export class Outbox {
+  readonly #o: OutboxOptions;
+  readonly #channels: Map<string, NotifyChannel>;
+  /** Entries known to be on disk (by `seq`): only these are sent. */
+  readonly #durable = new Set<number>();
+  #kick: (() => void) | undefined;
+  #running: Promise<void> | undefined;
+  readonly #stop = new AbortController();
+
+  constructor(options: OutboxOptions) {
+    this.#o = options;
+    this.#channels = new Map(options.channels.map((c) => [c.name, c]));
+    // What a run before left is on disk; an entry for a channel no longer configured is dropped.
+    options.state.outbox = options.state.outbox.filter((e) => this.#channels.has(e.channel));
+    for (const entry of options.state.outbox) this.#durable.add(entry.seq);
+  }
+
+  /** Decides the messages of an event: one entry per chosen channel and target, on disk before it is sent. */
+  offer(event: AutopilotEvent): void {
+    const { state, config } = this.#o;
+    const added: number[] = [];
+    for (const channel of this.#channels.values()) {
+      if (!chosen(event, channel.events ?? config.events, channel.sales ?? config.sales)) continue;
+      for (const to of channel.targets) {
+        const seq = ++state.outboxSeq;
+        state.outbox.push({ seq, channel: channel.name, to, event, tries: 0 });
+        added.push(seq);
+      }
+    }
+    if (added.length === 0) return;
+    const saved = this.#o.save().then(
+      () => {
+        for (const seq of added) this.#durable.add(seq);
+        this.#kick?.();
+      },
+      () => {},
+    );
+    this.#saving.add(saved);
+    void saved.finally(() => this.#saving.delete(saved));
+  }
+
+  /** Saves of offered entries not yet finished (a stop waits for them: what was decided is sent if it can be). */
+  readonly #saving = new Set<Promise<void>>();
+
+  /** Whether a channel wants sales (the runner then says every paid order: `orders.paid`). */
+  get sales(): boolean {
+    return [...this.#channels.values()].some((c) => c.sales ?? this.#o.config.sales);
+  }
+
+  /** Starts the sender. */
+  start(): void {
+    this.#running ??= this.#send();
+  }
+
+  /** Stops the sender: what is due is tried for at most `graceMs` more; the rest stays in the state for the next run. */
+  async stop(graceMs: number): Promise<void> {
+    await Promise.all(this.#saving);
+    this.#draining = true;
+    this.#kick?.();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([this.#running, grace]);
+    clearTimeout(timer);
+    this.#stop.abort();
+  }
+
+  #draining = false;
+
+  /** The next entry to send and when: the first of each target in order; undefined when there is none. */
+  #next(): { entry: OutboxEntry; waitMs: number } | undefined {
+    const now = Date.now();
+    const blocked = new Set<string>();
+    let best: { entry: OutboxEntry; waitMs: number } | undefined;
+    for (const entry of this.#o.state.outbox) {
+      const target = `${entry.channel}\u0000${entry.to}`;
+      if (blocked.has(target)) continue;
+      blocked.add(target);
+      if (!this.#durable.has(entry.seq)) continue;
+      const waitMs = entry.due === undefined ? 0 : Math.max(0, Date.parse(entry.due) - now);
+      if (waitMs === 0) return { entry, waitMs };
+      if (!best || waitMs < best.waitMs) best = { entry, waitMs };
+    }
+    return best;
+  }
+
+  async #send(): Promise<void> {
+    const signal = this.#stop.signal;
+    while (!signal.aborted) {
+      const next = this.#next();
+      if (this.#draining && (next === undefined || next.waitMs > 0)) return;
+      if (next === undefined || next.waitMs > 0) {
+        await this.#wait(next?.waitMs);
+        continue;
+      }
+      await this.#try(next.entry);
+    }
+  }
+
+  /** Waits for a new entry, the stop, or `ms`. */
+  #wait(ms: number | undefined): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#kick = resolve;
+      const signal = this.#stop.signal;
+      signal.addEventListener('abort', () => resolve(), { once: true });
+      if (ms !== undefined) abortableSleep(ms, signal).then(resolve, resolve);
+    }).finally(() => (this.#kick = undefined));
+  }
+
+  async #try(entry: OutboxEntry): Promise<void> {
+    const channel = this.#channels.get(entry.channel)!;
+    try {
+      await channel.send(entry.event, entry.to);
+    } catch (error) {
+      const failure = error instanceof NotifyFailure ? error.options : {};
+      entry.tries++;
+      if (failure.permanent || entry.tries >= MAX_TRIES) {
+        this.#remove(entry);
+        this.#o.dropped(entry, error);
+      } else {
+        const waitMs = failure.retryAfterMs ?? jitteredBackoff(entry.tries - 1, BASE_BACKOFF_MS, MAX_BACKOFF_MS, this.#o.random ?? Math.random);
+        entry.due = new Date(Date.now() + waitMs).toISOString();
+      }
+      await this.#o.save().catch(() => {});
+      return;
+    }
+    this.#remove(entry);
+    // Removed on disk before the next send: a crash sends at most this one again.
+    await this.#o.save().catch(() => {});
+  }
+
+  #remove(entry: OutboxEntry): void {
+    const { state } = this.#o;
+    state.outbox = state.outbox.filter((e) => e !== entry);
+    this.#durable.delete(entry.seq);
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The seller's phone, its pure parts: commands read from a text (Latin, `/cmd@bot`, and the Russian
+ * words only under a Russian seller), `/deliver ORDER [DATE] TEXT` read, an event as a message (its
+ * line in the seller's language, HTML-escaped, the buttons an act fits), and the token taken out of
+ * anything said.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseDeliverArgs, parsePhoneCommand } from '../../cli/commands/autopilot-phone.ts';
+import { phoneMessage } from '../../cli/commands/autopilot-phone-words.ts';
+import { redactor } from '../../cli/commands/autopilot-telegram.ts';
+import { useLanguage } from '../../cli/i18n/index.ts';
+import { says } from '../../sdk/autopilot/words.ts';
+
+afterEach(async () => {
+  await useLanguage('en');
+});
+
+describe('phone commands', () => {
+  it('reads the Latin commands, with arguments and a bot name; /start is help; a plain text is none', async () => {
+    await useLanguage('en');
+    expect(parsePhoneCommand('/status')).toEqual({ name: 'status', args: '' });
+    expect(parsePhoneCommand('/Pause@my_shop_bot')).toEqual({ name: 'pause', args: '' });
+    expect(parsePhoneCommand('/reply ord_1 Hello,\nthere')).toEqual({ name: 'reply', args: 'ord_1 Hello,\nthere' });
+    expect(parsePhoneCommand('/start')).toEqual({ name: 'help', args: '' });
+    expect(parsePhoneCommand('/launch')).toEqual({ name: 'unknown', args: '' });
+    expect(parsePhoneCommand('31.01.2031 ready')).toBeUndefined();
+    expect(parsePhoneCommand('/пауза')).toEqual({ name: 'unknown', args: '' });
+  });
+
+  it('takes the Russian words beside the Latin ones under a Russian seller', async () => {
+    await useLanguage('ru');
+    expect(parsePhoneCommand('/пауза')).toEqual({ name: 'pause', args: '' });
+    expect(parsePhoneCommand('/Продолжить')).toEqual({ name: 'resume', args: '' });
+    expect(parsePhoneCommand('/выдать ord_1 Готово')).toEqual({ name: 'deliver', args: 'ord_1 Готово' });
+    expect(parsePhoneCommand('/status')).toEqual({ name: 'status', args: '' });
+  });
+
+  it('reads /deliver ORDER [DATE] TEXT: a day in either form, else all of it the note', () => {
+    expect(parseDeliverArgs('ord_1 31.01.2031 Ready, enjoy')).toEqual({ order: 'ord_1', day: '2031-01-31', text: 'Ready, enjoy' });
+    expect(parseDeliverArgs('ord_1 2031-01-31')).toEqual({ order: 'ord_1', day: '2031-01-31', text: '' });
+    expect(parseDeliverArgs('ord_1 Ready 31.01.2031')).toEqual({ order: 'ord_1', text: 'Ready 31.01.2031' });
+    expect(parseDeliverArgs('ord_1')).toEqual({ order: 'ord_1', text: '' });
+    expect(parseDeliverArgs('  ')).toBeUndefined();
+  });
+});
+
+describe('phone messages', () => {
+  const needsHand = { at: '2026-11-28T10:00:00.000Z', rule: 'orders' as const, type: 'needs-hand', order: 'ord_1', card: 12, ...says('needsHand', { id: 'ord_1', number: 12, productType: 'subscription', price: 1500 }) };
+
+  it('says an order that needs a hand in the seller\'s language, with Deliver and Reply', async () => {
+    await useLanguage('ru');
+    expect(phoneMessage(needsHand)).toEqual({
+      text: '<b>ord_1</b> (№12 подписка, 1\u00a0500\u00a0₽) оплачен, и ни одно правило его не выдаёт: выдайте вручную',
+      buttons: [[{ text: 'Выдать', callback_data: 'deliver:ord_1' }, { text: 'Ответить', callback_data: 'reply:ord_1' }]],
+    });
+  });
+
+  it('escapes what Telegram would read as HTML; an event about no order has no buttons', async () => {
+    await useLanguage('en');
+    const refused = { at: needsHand.at, rule: 'webhooks' as const, type: 'refused', ...says('webhookRefused', { check: '<mismatch> & co' }) };
+    expect(phoneMessage(refused).text).toContain('&lt;mismatch&gt; &amp; co');
+    expect(phoneMessage(refused).buttons).toBeUndefined();
+    const disputed = { ...needsHand, type: 'disputed', ...says('disputedByBuyer', { id: 'ord_1', number: 12 }) };
+    expect(phoneMessage(disputed).buttons).toEqual([[{ text: 'Reply', callback_data: 'reply:ord_1' }]]);
+  });
+});
+
+describe('the token', () => {
+  it('is taken out of any text, whole, as its secret half, or URL-encoded', () => {
+    const redact = redactor('123456:AAH-secret_part');
+    const said = 'GET http://127.0.0.1/sandbox/telegram/bot123456:AAH-secret_part/getMe, bot123456%3AAAH-secret_part, AAH-secret_part';
+    expect(redact(said)).toBe('GET http://127.0.0.1/sandbox/telegram/bot<token>/getMe, bot<token>, <token>');
+  });
+});

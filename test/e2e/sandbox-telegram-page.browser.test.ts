@@ -1,0 +1,132 @@
+/**
+ * The sandbox page's phone panel (issue #36) in a real headless Chromium against a real
+ * seller-server: create a bot from the page (its token shown once), write as the person, see the
+ * bot's answer (a stand-in for the autopilot through the Bot API) appear live with its buttons,
+ * press one and see the bot's edit, in English and in Russian. No request leaves the server, no
+ * console error, and no answer the page read after the creation carries the token.
+ * TELEGRAM_PANEL_SHOT=docs/sandbox-telegram.png makes the README's picture of the panel.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../server/sandbox-page/locales/en.json' with { type: 'json' };
+import ru from '../../server/sandbox-page/locales/ru.json' with { type: 'json' };
+import { launchBrowser } from '../helpers/browser.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+type Catalogue = typeof en;
+const SEEN = { timeout: 20_000 };
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const button = (scope: Page | ReturnType<Page['locator']>, name: string) => scope.getByRole('button', { name, exact: true });
+const fill = (s: string, vars: Record<string, string | number>) => s.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(vars[k]));
+
+/** A Bot API call of the stand-in autopilot. */
+async function botApi(token: string, method: string, body: unknown = {}): Promise<any> {
+  const res = await fetch(`${server.url}/sandbox/telegram/bot${token}/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return ((await res.json()) as { result: unknown }).result;
+}
+
+async function phoneWalk(lang: 'en' | 'ru', c: Catalogue, shot?: string): Promise<void> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const requests: string[] = [];
+  const problems: string[] = [];
+  const answers: { url: string; text: string }[] = [];
+  page.on('request', (req) => requests.push(req.url()));
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console ${msg.type()}: ${msg.text()}`);
+  });
+  page.on('response', (res) => {
+    if (res.url().includes('/sandbox/v1/changes')) return;
+    void res.text().then((text) => answers.push({ url: `${res.request().method()} ${res.url()}`, text }), () => undefined);
+  });
+  await page.goto(`${server.url}/sandbox?lang=${lang}`);
+  await page.getByLabel(c.signIn.token).fill(server.adminToken);
+  await button(page, c.signIn.submit).click();
+  await page.getByText(c.live.on, { exact: true }).waitFor(SEEN);
+
+  // a bot from the page, its token shown once
+  await button(page, c.telegram.create).click();
+  const once = page.locator('[data-bot-created]');
+  await once.waitFor(SEEN);
+  const token = (await once.locator('[data-token]').textContent())!;
+  const botId = Number(await once.getAttribute('data-bot-created'));
+  expect(token).toMatch(new RegExp(`^${botId}:`));
+  await botApi(token, 'setMyCommands', { commands: [{ command: 'status', description: 'Status' }, { command: 'pause', description: 'Pause' }] });
+
+  // the person opens chat 1 and writes /status
+  const bot = page.locator(`[data-bot="${botId}"]`);
+  await bot.getByText('/pause').waitFor(SEEN);
+  await button(bot, c.telegram.openChat).click();
+  await bot.getByLabel(fill(c.telegram.write, { chat: 1 })).fill('/status');
+  await button(bot, c.telegram.send).click();
+  const chat = bot.locator('[data-chat="1"]');
+  await chat.locator('li.from-user', { hasText: '/status' }).waitFor(SEEN);
+
+  // the stand-in autopilot reads the update and answers with buttons: it appears without a reload
+  const [update] = await botApi(token, 'getUpdates');
+  expect(update.message.text).toBe('/status');
+  const sent = await botApi(token, 'sendMessage', {
+    chat_id: 1,
+    text: '<b>Running</b>\nOrder ord_demo paid, 1 299 ₽: no rule delivers it',
+    parse_mode: 'HTML',
+    reply_markup: { inline_keyboard: [[{ text: 'Deliver', callback_data: 'deliver:ord_demo' }, { text: 'Pause', callback_data: 'pause' }]] },
+  });
+  const answer = chat.locator(`li[data-message="${sent.message_id}"]`);
+  await answer.getByText('Order ord_demo paid').waitFor(SEEN);
+  expect(await answer.getAttribute('class')).toBe('from-bot');
+
+  // a button pressed on the page is the bot's callback_query; the bot's edit shows
+  if (shot) {
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await page.locator('section[aria-labelledby="telegram-h"]').screenshot({ path: shot });
+    expect(readFileSync(shot).subarray(1, 4).toString('latin1')).toBe('PNG');
+  }
+  await answer.locator('[data-press="deliver:ord_demo"]').click();
+  await page.getByText(fill(c.telegram.pressed, { data: 'deliver:ord_demo' })).waitFor(SEEN);
+  const pressed = await waitFor('the press', async () => (await botApi(token, 'getUpdates', { offset: update.update_id + 1 })).find((u: any) => u.callback_query));
+  expect(pressed.callback_query).toMatchObject({ data: 'deliver:ord_demo', message: { message_id: sent.message_id } });
+  await botApi(token, 'answerCallbackQuery', { callback_query_id: pressed.callback_query.id });
+  await botApi(token, 'editMessageText', { chat_id: 1, message_id: sent.message_id, text: 'Send the text for ord_demo' });
+  await answer.getByText('Send the text for ord_demo').waitFor(SEEN);
+  await answer.getByText(c.telegram.edited, { exact: false }).waitFor(SEEN);
+  expect(await answer.locator('[data-press]').count()).toBe(0);
+
+  expect(requests.filter((url) => !url.startsWith(`${server.url}/`))).toEqual([]);
+  expect(problems).toEqual([]);
+  const read = answers.filter((a) => !a.url.startsWith(`POST ${server.url}/sandbox/v1/telegram/bots`)).map((a) => a.text);
+  expect(read.filter((text) => text.includes(token.split(':')[1]!))).toEqual([]);
+  await page.close();
+}
+
+describe('the phone panel', () => {
+  it('in English: a bot, the person writes, the bot answers live, a button pressed, the edit shown', async () => {
+    const scratch = mkdtempSync(path.join(tmpdir(), 'telegram-shot-'));
+    try {
+      // TELEGRAM_PANEL_SHOT=docs/sandbox-telegram.png makes the README's picture; otherwise a scratch file
+      await phoneWalk('en', en, process.env.TELEGRAM_PANEL_SHOT ?? path.join(scratch, 'panel.png'));
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('in Russian', async () => {
+    await phoneWalk('ru', ru);
+  }, 120_000);
+});

@@ -1,0 +1,104 @@
+/**
+ * The autopilot's outbox (sdk/autopilot/outbox.ts) and the top-level `notify` of its config: which
+ * events are chosen (what needs a human by default, sales on demand, a channel's own choice), a
+ * config with only `notify` is valid, and the outbox sends each decided message once, in order per
+ * target, waiting a 429's `retry_after`, retrying a failure, dropping one a retry cannot mend, and
+ * keeping what it has not sent in the state (sent by the next run).
+ */
+import { describe, expect, it } from 'vitest';
+import { defineAutopilot, NotifyFailure, chosen, type NotifyChannel } from '../../sdk/autopilot/index.ts';
+import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
+import { Outbox } from '../../sdk/autopilot/outbox.ts';
+import { emptyState, type AutopilotState, type OutboxEntry } from '../../sdk/autopilot/state.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const event = (rule: AutopilotEvent['rule'], type: string, order?: string): AutopilotEvent => ({ at: new Date().toISOString(), rule, type, message: `${rule} ${type}`, order });
+
+describe('notify config', () => {
+  it('is valid alone (a watcher that tells), with telegram, a command or a hook; never with both of command and hook', () => {
+    const config = defineAutopilot({ notify: { telegram: { chats: [1] } } });
+    expect(config.notify).toMatchObject({ sales: false, telegram: { chats: [1], apiRoot: 'https://api.telegram.org' } });
+    expect(() => defineAutopilot({ notify: { command: 'x', hook: 'https://example.com/h' } })).toThrow(/at most one of command or hook/);
+    expect(() => defineAutopilot({ notify: {} })).toThrow(/give telegram, a command or a hook/);
+    expect(() => defineAutopilot({ notify: { telegram: { chats: [1], token: 'x' } } as never })).toThrow();
+  });
+});
+
+describe('chosen events', () => {
+  it('what needs a human by default; sales adds paid and delivered; a list chooses by type or rule.type', () => {
+    expect(chosen(event('orders', 'needs-hand'), undefined, false)).toBe(true);
+    expect(chosen(event('deliver', 'failed'), undefined, false)).toBe(true);
+    expect(chosen(event('webhooks', 'refused'), undefined, false)).toBe(false);
+    expect(chosen(event('deliver', 'delivered'), undefined, false)).toBe(false);
+    expect(chosen(event('deliver', 'delivered'), undefined, true)).toBe(true);
+    expect(chosen(event('orders', 'paid'), undefined, true)).toBe(true);
+    expect(chosen(event('reprice', 'repriced'), ['repriced'], false)).toBe(true);
+    expect(chosen(event('orders', 'needs-hand'), ['deliver.failed'], false)).toBe(false);
+    expect(chosen(event('autopilot', 'notify-failed'), ['notify-failed'], false)).toBe(false);
+  });
+});
+
+/** A channel that answers each send with the next of `answers` (an error thrown, or 'ok'), recording what it sent. */
+function channel(answers: Array<'ok' | Error>, targets = ['1']): NotifyChannel & { sent: string[]; tries: number } {
+  const ch = {
+    name: 'telegram',
+    targets,
+    sent: [] as string[],
+    tries: 0,
+    send: async (e: AutopilotEvent, to: string) => {
+      ch.tries++;
+      const answer = answers.shift() ?? 'ok';
+      if (answer !== 'ok') throw answer;
+      ch.sent.push(`${to}:${e.order}`);
+    },
+  };
+  return ch;
+}
+
+function outbox(ch: NotifyChannel, state: AutopilotState = emptyState()) {
+  const dropped: OutboxEntry[] = [];
+  const box = new Outbox({ state, save: async () => {}, channels: [ch], config: defineAutopilot({ notify: { telegram: { chats: [1] } } }).notify!, dropped: (entry) => dropped.push(entry), random: () => 0 });
+  return { box, state, dropped };
+}
+
+describe('the outbox', () => {
+  it('two 429s, then ok: sent once, after the retry_after', async () => {
+    const ch = channel([new NotifyFailure('429', { retryAfterMs: 50 }), new NotifyFailure('429', { retryAfterMs: 50 })]);
+    const { box, state } = outbox(ch);
+    box.start();
+    box.offer(event('orders', 'needs-hand', 'ord_1'));
+    await waitFor('sent', () => ch.sent.length === 1 && state.outbox.length === 0);
+    await box.stop(100);
+    expect(ch.sent).toEqual(['1:ord_1']);
+    expect(ch.tries).toBe(3);
+  });
+
+  it('a failing target keeps its order and holds only its own messages; a permanent failure is dropped', async () => {
+    const ch = channel([new Error('socket hang up'), new NotifyFailure('403: blocked', { permanent: true })], ['1', '2']);
+    const { box, dropped } = outbox(ch);
+    box.start();
+    box.offer(event('orders', 'needs-hand', 'ord_1'));
+    box.offer(event('orders', 'needs-hand', 'ord_2'));
+    await waitFor('sent', () => ch.sent.length === 3);
+    await box.stop(100);
+    // Chat 1's first send failed (retried), chat 2's first was refused for good (dropped); each chat in order.
+    expect(ch.sent.filter((s) => s.startsWith('1:'))).toEqual(['1:ord_1', '1:ord_2']);
+    expect(ch.sent.filter((s) => s.startsWith('2:'))).toEqual(['2:ord_2']);
+    expect(dropped.map((e) => `${e.to}:${e.event.order}`)).toEqual(['2:ord_1']);
+  });
+
+  it('what a stop leaves unsent stays in the state, and the next outbox sends it', async () => {
+    const down = channel(Array.from({ length: 50 }, () => new Error('down')));
+    const first = outbox(down);
+    first.box.start();
+    first.box.offer(event('autopilot', 'stopped'));
+    await waitFor('tried', () => down.tries > 0);
+    await first.box.stop(50);
+    expect(first.state.outbox).toHaveLength(1);
+    const up = channel([]);
+    const next = outbox(up, JSON.parse(JSON.stringify(first.state)) as AutopilotState);
+    next.box.start();
+    await waitFor('sent after the restart', () => up.sent.length === 1 && next.state.outbox.length === 0);
+    await next.box.stop(50);
+  });
+});
