@@ -2,7 +2,8 @@
  * Runs a checked scenario: the steps in order, each named in the failure that ends the run. A run
  * that moves the clock holds the server's clock lease from before its first step to its end (the
  * clock is the server's: a second such run is refused while one is running). At the end it reads
- * the events of every seller it made, and its orders' last status.
+ * the events of every seller it made, and its orders' last status. The runner's own reads (these and
+ * the expectations') are the sandbox's admin reads: the run's faults never touch them.
  */
 import { detailMessage, isSellerError, type SellerError } from '../errors.ts';
 import type { SandboxClient } from '../sandbox.ts';
@@ -10,7 +11,7 @@ import { ACTS } from './acts.ts';
 import type { CheckedScenario, CheckedStep } from './check.ts';
 import { ScenarioFailedError, type StepFailure, type StepPlace } from './errors.ts';
 import { checkExpectation } from './expect.ts';
-import type { LoggedEvent, Made, ScenarioResult } from './result.ts';
+import type { LoggedEvent, Made, MadeSeller, ScenarioResult } from './result.ts';
 import { RunState, type ClientSettings } from './state.ts';
 
 export interface RunHooks {
@@ -113,9 +114,9 @@ async function resultOf(scenario: CheckedScenario, sb: SandboxClient, state: Run
     try {
       const { items } = await sb.sellerEvents(seller.id);
       events.push(...items.map((e) => ({ seller: seller.name, ...e })));
-      await refreshOrders(state, seller.name);
+      await refreshOrders(sb, state, seller);
     } catch (error) {
-      if (!isSellerError(error)) throw error; // a blocked seller's orders cannot be read: their last known status stays
+      if (!isSellerError(error)) throw error; // a seller the sandbox cannot read: its orders' last known status stays
     }
   }
   const results: Record<string, Made> = {};
@@ -128,10 +129,11 @@ async function clearFaults(sb: SandboxClient, state: RunState): Promise<void> {
   for (const made of state.made) if (made.kind === 'fault') await sb.clearFault(made.id).catch(() => undefined);
 }
 
-async function refreshOrders(state: RunState, seller: string): Promise<void> {
-  const orders = state.made.filter((m) => m.kind === 'order' && m.seller === seller);
+/** The last status of a seller's orders, read as the sandbox's admin (the run's faults never touch it). */
+async function refreshOrders(sb: SandboxClient, state: RunState, seller: MadeSeller): Promise<void> {
+  const orders = state.made.filter((m) => m.kind === 'order' && m.seller === seller.name);
   if (orders.length === 0) return;
   const status = new Map<string, string>();
-  for await (const order of state.client(seller).orders.list({ limit: 100 })) status.set(order.id, order.status);
+  for await (const order of sb.sellerOrders(seller.id, { limit: 100 })) status.set(order.id, order.status);
   for (const made of orders) if (made.kind === 'order') made.status = status.get(made.id) ?? made.status;
 }

@@ -270,3 +270,48 @@ describe('the fault: step', () => {
     expect(sellerCount()).toBe(before);
   });
 });
+
+describe('the runner reads past its own faults', () => {
+  // The seller's every call fails every second time, then always: the expectations and the end-of-run
+  // reading still read, and the one act after the `every: 2` fault is its first matching call.
+  const THROUGH_FAULTS = `name: the runner reads past its own faults
+steps:
+  - seller: { as: shop }
+  - card: { as: acc, seller: shop, service: music-premium, tariff: individual, productType: account,
+            deliveryMethod: credentials, priceRub: 199, slaMinutes: 60, guaranteeDays: 7, active: true }
+  - stock: { card: acc, count: 2 }
+  - buy: { as: o1, card: acc }
+  - pay: { order: o1 }
+  - fault: { seller: shop, op: "*", status: 503, every: 2 }
+  - expect: { order: o1, status: awaiting_delivery, messages: 0 }
+  - expect: { stock: acc, free: 2, issued: 0 }
+  - deliver: { order: o1, nextChargeDay: 2027-03-01, note: "Sign in with the login and password in the vault" }
+  - fault: { seller: shop, op: "*", status: 503 }
+  - expect: { order: o1, status: delivered }
+  - expect: { stock: acc, free: 2 }
+`;
+
+  it('runScenario: expectations and the end-of-run reading are admin reads, which no fault refuses or counts', async () => {
+    const calls: string[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const url = new URL(String(input instanceof Request ? input.url : input));
+      if (url.pathname.startsWith('/api/')) calls.push(`${init?.method ?? 'GET'} ${url.pathname.replace(/\/(\d+|ord_\w+)(?=\/|$)/g, '/:id')} ${response.status}`);
+      return response;
+    };
+    const result = await runScenario(THROUGH_FAULTS, { ...sdkOptions(), fetch: recording });
+    expect(result.stepsRun).toBe(12);
+    expect(result.results.o1).toMatchObject({ kind: 'order', status: 'delivered' });
+    // The seller's calls are the acts' alone: no reading, and the delivery was the `every: 2` fault's first call (not hit).
+    expect(calls.filter((c) => c.startsWith('GET'))).toEqual([]);
+    expect(calls.at(-1)).toBe('POST /api/v1/orders/:id/deliver 200');
+    expect(calls.filter((c) => c.endsWith(' 503'))).toEqual([]);
+  }, 60_000);
+
+  it('seller sandbox run: the same scenario runs to exit 0 with the order delivered', async () => {
+    const run = await runSeller(['sandbox', 'run', '-', '--json'], { env, input: THROUGH_FAULTS, timeoutMs: 60_000 });
+    expect(run.code, run.stderr).toBe(0);
+    const doc = JSON.parse(run.stdout) as ScenarioResult;
+    expect(doc.results.o1).toMatchObject({ kind: 'order', status: 'delivered' });
+  }, 90_000);
+});
