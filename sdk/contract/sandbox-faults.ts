@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { IdParam, Timestamp } from './common.ts';
+import { faultProblems } from './fault-rules.ts';
 import { op } from './operation.ts';
 import { apiRouteTable } from './routes/index.ts';
 import { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_STATUSES, HOOK_CHAOS, sandboxFaultRoutes as R } from './routes/sandbox-faults.ts';
@@ -44,22 +45,8 @@ const faultFields = {
   every: z.number().int().min(2).max(FAULT_MAX_COUNT).optional(),
 };
 
-const EFFECTS = ['status', 'latencyMs', 'drop', 'dropAfter', 'hooks'] as const;
-
-type FaultShape = { [K in keyof typeof faultFields]?: z.output<(typeof faultFields)[K]> };
-
-/** The rules across fields: exactly one effect; `op` with a call fault only; `delayMs` with `hooks: 'delay'` only. */
-export function faultProblems(body: FaultShape): { path: string; message: string }[] {
-  const problems: { path: string; message: string }[] = [];
-  const effects = EFFECTS.filter((k) => body[k] !== undefined);
-  if (effects.length === 0) problems.push({ path: 'status', message: `name exactly one effect: ${EFFECTS.join(', ')}` });
-  if (effects.length > 1) problems.push({ path: effects[1]!, message: `one effect per fault, not ${effects.join(' and ')}` });
-  if (body.hooks !== undefined && body.op !== undefined) problems.push({ path: 'op', message: 'webhook chaos names no operation' });
-  if (body.hooks === undefined && effects.length > 0 && body.op === undefined) problems.push({ path: 'op', message: 'required: a seller-API operation id, or *' });
-  if (body.hooks === 'delay' && body.delayMs === undefined) problems.push({ path: 'delayMs', message: "required with hooks: 'delay'" });
-  if (body.delayMs !== undefined && body.hooks !== 'delay') problems.push({ path: 'delayMs', message: "only with hooks: 'delay'" });
-  return problems;
-}
+/** The rules across fields (./fault-rules.ts): one set, asked by the server here and by the SDK's `faultBody`. */
+export { faultProblems };
 
 export const AddFaultBody = z.strictObject(faultFields).superRefine((body, ctx) => {
   for (const p of faultProblems(body)) ctx.addIssue({ code: 'custom', path: [p.path], message: p.message });

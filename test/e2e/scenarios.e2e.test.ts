@@ -269,6 +269,26 @@ describe('the fault: step', () => {
     expect(run.stderr).toContain('(stdin):5: steps[3].fault.seller: no step before this one is named ghost');
     expect(sellerCount()).toBe(before);
   });
+
+  it('a misspelt top-level key hides no step problem, and a fault: step names every problem it has (CLI and SDK)', async () => {
+    const before = sellerCount();
+    const text = 'nmae: two kinds of mistake\nsteps:\n  - seller: { as: shop }\n  - fault: { seller: shop, op: orders.shipIt, status: 418, every: 1 }\n  - pay: { order: o7 }\n';
+    const wanted = [
+      '1: nmae',
+      '4: steps[1].fault.op',
+      '4: steps[1].fault.status',
+      '4: steps[1].fault.every',
+      '5: steps[2].pay.order',
+    ];
+    const run = await runSeller(['sandbox', 'run', '-'], { env, input: text });
+    expect(run.code, run.stderr).toBe(2);
+    expect([...run.stderr.matchAll(/^\(stdin\):(\d+): (\S+): /gm)].map((m) => `${m[1]}: ${m[2]}`)).toEqual(wanted);
+    expect(run.stderr).toMatch(/not a valid scenario: 5 problems/);
+    const sdk = await runScenario(text, sdkOptions()).catch((e: unknown) => e);
+    expect(sdk).toBeInstanceOf(ScenarioInvalidError);
+    expect((sdk as ScenarioInvalidError).issues.map((i) => `${i.line}: ${i.path}`)).toEqual(wanted);
+    expect(sellerCount()).toBe(before);
+  });
 });
 
 describe('the runner reads past its own faults', () => {
