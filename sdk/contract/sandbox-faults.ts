@@ -9,7 +9,7 @@
  * matching call only. Server-only: not part of the seller API, left out of OpenAPI.
  */
 import { z } from 'zod';
-import { IdParam, Timestamp } from './common.ts';
+import { IdParam, prefixedId, Timestamp } from './common.ts';
 import { faultProblems } from './fault-rules.ts';
 import { op } from './operation.ts';
 import { apiRouteTable } from './routes/index.ts';
@@ -43,6 +43,8 @@ const faultFields = {
   forMs: z.number().int().min(1).max(FAULT_MAX_FOR_MS).optional(),
   /** Hit only every Nth matching call (the Nth, 2Nth, …). */
   every: z.number().int().min(2).max(FAULT_MAX_COUNT).optional(),
+  /** The run lease (`sandbox.leaseRun`) the fault ends with: a scenario run's faults lapse with its run. */
+  runLease: prefixedId('rnl').optional(),
 };
 
 /** The rules across fields (./fault-rules.ts): one set, asked by the server here and by the SDK's `faultBody`. */

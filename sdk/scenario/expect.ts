@@ -92,7 +92,7 @@ export async function checkExpectation(
   state: RunState,
   a: Args,
   sleep: (ms: number) => Promise<void>,
-  /** Called before each reading (the run keeps its clock lease through a long wait). */
+  /** Called before each reading (it throws when the run was aborted). */
   tick: () => Promise<void> = async () => {},
 ): Promise<ExpectOutcome> {
   const kind = expectKind(a);

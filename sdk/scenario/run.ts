@@ -1,7 +1,9 @@
 /**
  * Runs a checked scenario: the steps in order, each named in the failure that ends the run. A run
  * that moves the clock holds the server's clock lease from before its first step to its end (the
- * clock is the server's: a second such run is refused while one is running). At the end it reads
+ * clock is the server's: a second such run is refused while one is running); a run that adds faults
+ * holds a run lease they end with (./leases.ts). An abort (`signal`) ends the run between two steps
+ * or inside one, its faults cleared and its leases released before it rejects. At the end it reads
  * the events of every seller it made, and its orders' last status. The runner's own reads (these and
  * the expectations') are the sandbox's admin reads: the run's faults never touch them.
  */
@@ -12,6 +14,7 @@ import type { CheckedScenario, CheckedStep } from './check.ts';
 import { ScenarioFailedError, type StepFailure, type StepPlace } from './errors.ts';
 import { checkExpectation } from './expect.ts';
 import type { LoggedEvent, Made, MadeSeller, ScenarioResult } from './result.ts';
+import { clockLease, LEASE_SECONDS, runLease } from './leases.ts';
 import { RunState, type ClientSettings } from './state.ts';
 
 export interface RunHooks {
@@ -21,10 +24,13 @@ export interface RunHooks {
   holder?: string | undefined;
   /** Waits between the readings of an expectation. */
   sleep?: ((ms: number) => Promise<void>) | undefined;
+  /** Ends the run: its faults cleared and its leases released first, then it rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  /** The length of the run's leases, seconds of real time. @default 120 */
+  leaseSeconds?: number | undefined;
+  /** The sandbox client of the leases and of the clean-up (one the signal does not cut). @default the steps' */
+  control?: SandboxClient | undefined;
 }
-
-/** The clock lease: taken for this long (real time) and renewed when half of it is gone. */
-const LEASE_SECONDS = 120;
 
 const place = (step: CheckedStep): StepPlace => ({ number: step.number, path: step.path, verb: step.verb, ...(step.line === undefined ? {} : { line: step.line }) });
 
@@ -39,45 +45,45 @@ const newRunId = (): string => {
   return `run${Array.from(bytes, (b) => b.toString(36).padStart(2, '0')).join('')}`;
 };
 
-class ClockLease {
-  #id: string | undefined;
-  #renewAt = 0;
-  constructor(
-    private readonly sb: SandboxClient,
-    private readonly holder: string,
-  ) {}
-  async take(): Promise<void> {
-    const lease = await this.sb.leaseClock({ holder: this.holder, ttlSeconds: LEASE_SECONDS, ...(this.#id ? { lease: this.#id } : {}) });
-    this.#id = lease.id;
-    this.#renewAt = Date.now() + (LEASE_SECONDS * 1000) / 2;
-  }
-  async keep(): Promise<void> {
-    if (this.#id && Date.now() >= this.#renewAt) await this.take();
-  }
-  async release(): Promise<void> {
-    if (this.#id) await this.sb.releaseClock(this.#id).catch(() => undefined);
-  }
+/** `work`, or the signal's reason as soon as it aborts (what `work` does after that is no one's). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }
 
 export async function runChecked(scenario: CheckedScenario, sb: SandboxClient, settings: ClientSettings, hooks: RunHooks = {}): Promise<ScenarioResult> {
+  const { signal } = hooks;
+  signal?.throwIfAborted();
   const state = new RunState(newRunId(), settings);
   const sleep = hooks.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const lease = scenario.movesClock ? new ClockLease(sb, hooks.holder ?? `scenario "${scenario.name ?? 'unnamed'}"`) : undefined;
+  const control = hooks.control ?? sb;
+  const holder = hooks.holder ?? `scenario "${scenario.name ?? 'unnamed'}"`;
+  const seconds = hooks.leaseSeconds ?? LEASE_SECONDS;
+  const clock = scenario.movesClock ? clockLease(control, holder, seconds) : undefined;
+  const run = scenario.steps.some((s) => s.verb === 'fault') ? runLease(control, holder, seconds) : undefined;
   // Refused before anything is made: the refusal (clock_leased) is the caller's to report.
-  await lease?.take();
+  await clock?.take();
   let stepsRun = 0;
   try {
+    await run?.take();
+    state.runLease = run?.id;
     for (const step of scenario.steps) {
+      signal?.throwIfAborted();
       hooks.onStep?.(place(step));
-      await lease?.keep();
-      const failure = await runStep(step, sb, state, sleep, () => lease?.keep() ?? Promise.resolve());
+      const failure = await untilAborted(runStep(step, sb, state, sleep, signal), signal);
       if (failure) throw new ScenarioFailedError(place(step), failure.failure, await resultOf(scenario, sb, state, stepsRun), failure.cause === undefined ? undefined : { cause: failure.cause });
       stepsRun++;
     }
-    return await resultOf(scenario, sb, state, stepsRun);
+    return await untilAborted(resultOf(scenario, sb, state, stepsRun), signal);
   } finally {
-    await clearFaults(sb, state);
-    await lease?.release();
+    // Ended, failed or aborted: the run's faults end with its lease, and the clock is given back.
+    await run?.release();
+    await clock?.release();
   }
 }
 
@@ -86,12 +92,13 @@ async function runStep(
   sb: SandboxClient,
   state: RunState,
   sleep: (ms: number) => Promise<void>,
-  keepLease: () => Promise<void>,
+  signal: AbortSignal | undefined,
 ): Promise<{ failure: StepFailure; cause?: unknown } | undefined> {
   const args = state.fill(step.args);
   try {
     if (step.verb === 'expect') {
-      const outcome = await checkExpectation(sb, state, args, sleep, keepLease);
+      // Each reading first asks whether the run was aborted: an expectation's wait ends with it.
+      const outcome = await checkExpectation(sb, state, args, sleep, async () => signal?.throwIfAborted());
       const { holds, expected, found, waitedMs, subject, checks } = outcome;
       return holds ? undefined : { failure: { kind: 'expectation', expected, found, waitedMs, subject, checks } };
     }
@@ -102,7 +109,7 @@ async function runStep(
     await ACTS[step.verb]({ sb, state, name: (args.as as string | undefined) ?? `#${step.number}` }, args);
     return undefined;
   } catch (error) {
-    if (isSellerError(error)) return { failure: errorFailure(error), cause: error };
+    if (isSellerError(error) && !signal?.aborted) return { failure: errorFailure(error), cause: error };
     throw error;
   }
 }
@@ -122,11 +129,6 @@ async function resultOf(scenario: CheckedScenario, sb: SandboxClient, state: Run
   const results: Record<string, Made> = {};
   for (const made of state.made) if (!made.name.startsWith('#')) results[made.name] = made;
   return { name: scenario.name, stepsRun, made: state.made, results, events };
-}
-
-/** The faults the run added end with it (a fault for every seller would otherwise meet the next run). */
-async function clearFaults(sb: SandboxClient, state: RunState): Promise<void> {
-  for (const made of state.made) if (made.kind === 'fault') await sb.clearFault(made.id).catch(() => undefined);
 }
 
 /** The last status of a seller's orders, read as the sandbox's admin (the run's faults never touch it). */

@@ -8,10 +8,12 @@
  * fires on the Nth, 2Nth, … of its matching calls); the oldest that fires gives its effect, the
  * others let the call pass without spending a hit. A fault ends after `times` hits, or once the
  * server clock passes `createdAt + forMs` (the server clock, not real time: a sandbox clock advance
- * ends a `for` fault, as it moves every other deadline of the sandbox), or when it is cleared.
+ * ends a `for` fault, as it moves every other deadline of the sandbox), when it is cleared, or when
+ * the run lease it was added with lapses (./run-leases.ts).
  */
 import type { AddFaultBody, Fault } from '../../sdk/contract/index.ts';
 import { newId } from '../ids.ts';
+import { RunLeases } from './run-leases.ts';
 
 type Body = Omit<Fault, 'id' | 'createdAt' | 'expiresAt' | 'remaining' | 'hits'>;
 
@@ -41,6 +43,8 @@ export class FaultTable {
   readonly held = new Map<string, HeldDelivery>();
   /** Deliveries let go after a hold: their next attempt is not held again. */
   readonly released = new Set<string>();
+  /** @param runLeases the leases of scenario runs: a fault added with one ends when it lapses. */
+  constructor(readonly runLeases = new RunLeases()) {}
 
   /** How many faults are kept (zero: the hot path asks nothing more). */
   get size(): number {
@@ -74,6 +78,14 @@ export class FaultTable {
       const at = this.#entries.findIndex((e) => e.fault.id === id);
       if (at >= 0) this.#entries.splice(at, 1);
     }
+    return before - this.#entries.length;
+  }
+
+  /** Ends a run's lease and the faults added with it; how many faults ended. */
+  endRun(lease: string): number {
+    this.runLeases.release(lease);
+    const before = this.#entries.length;
+    for (let i = before - 1; i >= 0; i--) if (this.#entries[i]!.fault.runLease === lease) this.#entries.splice(i, 1);
     return before - this.#entries.length;
   }
 
@@ -128,8 +140,8 @@ export class FaultTable {
 
   #expire(nowMs: number): void {
     for (let i = this.#entries.length - 1; i >= 0; i--) {
-      const at = this.#entries[i]!.expiresMs;
-      if (at !== null && nowMs >= at) this.#entries.splice(i, 1);
+      const { expiresMs: at, fault } = this.#entries[i]!;
+      if ((at !== null && nowMs >= at) || (fault.runLease !== undefined && !this.runLeases.alive(fault.runLease))) this.#entries.splice(i, 1);
     }
   }
 }

@@ -13,9 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RejectedError } from '../../sdk/errors.ts';
 import { SandboxClient } from '../../sdk/sandbox.ts';
 import { runScenario, ScenarioFailedError, ScenarioInvalidError, type ScenarioResult } from '../../sdk/scenario/index.ts';
-import { ensureBuilt, ROOT, runSeller } from '../helpers/cli.ts';
+import { ensureBuilt, ROOT, runSeller, spawnSeller } from '../helpers/cli.ts';
 import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const EXAMPLES = join(ROOT, 'examples/scenarios');
 const examples = readdirSync(EXAMPLES).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
@@ -334,4 +335,72 @@ steps:
     const doc = JSON.parse(run.stdout) as ScenarioResult;
     expect(doc.results.o1).toMatchObject({ kind: 'order', status: 'delivered' });
   }, 90_000);
+});
+
+describe('an interrupted run leaves the server clean', () => {
+  // Held in its last step (an expectation that waits up to 10 minutes), with a fault for every seller in force and the clock lease held.
+  const HELD = `name: held in its last step
+steps:
+  - seller: { as: shop }
+  - clock: { advance: 1m }
+  - fault: { op: "*", status: 503 }
+  - fault: { seller: shop, op: orders.deliver, drop: true }
+  - expect: { webhook: order.paid, seller: shop, count: 1, within: 10m }
+`;
+  const sb = () => new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
+  /** The run's two faults, once both are in force (each carries the run's lease). */
+  const runFaults = () =>
+    waitFor('the run’s two faults', async () => {
+      const items = (await sb().listFaults()).items.filter((f) => f.runLease !== undefined);
+      return items.length === 2 && items;
+    }, { ms: 30_000 });
+  /** The clock is free: a lease another holder takes at once (the run's would refuse it). */
+  const clockIsFree = async () => {
+    const lease = await sb().leaseClock({ holder: 'the test', ttlSeconds: 60 });
+    await sb().releaseClock(lease.id);
+    return true;
+  };
+  const exited = (child: ReturnType<typeof spawnSeller>) => {
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr })));
+  };
+
+  it('Ctrl-C (SIGINT) stops seller sandbox run with exit 130, its faults cleared (the every-seller one too) and the clock given back', async () => {
+    const child = spawnSeller(['sandbox', 'run', '-'], { env });
+    const exit = exited(child);
+    child.stdin.end(HELD);
+    const faults = await runFaults();
+    expect(new Set(faults.map((f) => f.runLease)).size).toBe(1);
+    expect(faults.map((f) => f.sellerId === undefined)).toEqual([true, false]);
+    child.kill('SIGINT');
+    const { code, stderr } = await exit;
+    expect(code, stderr).toBe(130);
+    expect(stderr).toMatch(/interrupted: the run stopped; its faults are cleared and the clock is given back/);
+    expect((await sb().listFaults()).items).toEqual([]);
+    expect(await clockIsFree()).toBe(true);
+  }, 60_000);
+
+  it('runScenario with an aborted signal rejects with its reason after clearing the run’s faults and releasing the clock', async () => {
+    const stop = new AbortController();
+    const running = runScenario(HELD, { ...sdkOptions(), signal: stop.signal }).catch((e: unknown) => e);
+    await runFaults();
+    stop.abort();
+    const error = await running;
+    expect(error).toBeInstanceOf(DOMException);
+    expect((error as DOMException).name).toBe('AbortError');
+    expect((await sb().listFaults()).items).toEqual([]);
+    expect(await clockIsFree()).toBe(true);
+  }, 60_000);
+
+  it('a run killed outright (SIGKILL) stops renewing its run lease: its faults lapse with it (--lease 2s), and so does the clock lease', async () => {
+    const child = spawnSeller(['sandbox', 'run', '-', '--lease', '2s'], { env });
+    const exit = exited(child);
+    child.stdin.end(HELD);
+    const ids = (await runFaults()).map((f) => f.id);
+    child.kill('SIGKILL');
+    expect((await exit).signal).toBe('SIGKILL');
+    await waitFor('the killed run’s faults to lapse', async () => (await sb().listFaults()).items.every((f) => !ids.includes(f.id)), { ms: 15_000 });
+    await waitFor('the killed run’s clock lease to lapse', () => clockIsFree().catch(() => false), { ms: 15_000 });
+  }, 60_000);
 });
