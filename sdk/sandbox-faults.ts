@@ -1,13 +1,15 @@
 /**
  * Faults as people write them (CLI flags, a scenario's `fault:` step) turned into the sandbox's
  * `AddFaultBody`: `faultBody({ seller: 'slr_…', op: 'orders.deliver', status: '503', times: 2 })`.
- * One conversion for every front end; a problem throws a `FaultFlagsError` naming the flag.
+ * One conversion for every front end, by the contract's own rules; a `FaultFlagsError` names every
+ * problem by its flag.
  * Durations are read by `parseDuration` (sdk/duration.ts); a latency or a delay may also be written
  * in milliseconds (`250ms`), since a network is slow by fractions of a second.
  */
 import { apiRouteTable } from './contract/routes/index.ts';
 import { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_MAX_RETRY_AFTER_MS, FAULT_STATUSES, HOOK_CHAOS } from './contract/routes/sandbox-faults.ts';
 import { TELEGRAM_FAULT_OPERATIONS } from './contract/routes/sandbox-telegram.ts';
+import { faultProblems, type FaultRuleShape } from './contract/fault-rules.ts';
 import type { SandboxOperationTypes } from './contract/types.ts';
 import { parseDuration } from './duration.ts';
 
@@ -42,76 +44,120 @@ export interface FaultFlags {
 
 export type FaultFlagsCode = 'missing' | 'conflict' | 'invalid' | 'unknown_op';
 
-/** A fault that cannot be sent: `field` is the flag's name, `code` what is wrong, `detail` in words. */
+/** One problem of a fault written as flags: `field` is the flag's name, `code` what is wrong, `detail` in words. */
+export interface FaultFlagsProblem {
+  field: string;
+  code: FaultFlagsCode;
+  detail: string;
+}
+
+/** A fault that cannot be sent: every problem in `problems`; `field`, `code` and `detail` are the first's. */
 export class FaultFlagsError extends Error {
   readonly field: string;
   readonly code: FaultFlagsCode;
   readonly detail: string;
+  readonly problems: readonly FaultFlagsProblem[];
 
-  constructor(field: string, code: FaultFlagsCode, detail: string) {
-    super(`${field}: ${detail}`);
+  constructor(problems: readonly FaultFlagsProblem[]) {
+    super(problems.map((p) => `${p.field}: ${p.detail}`).join('; '));
     this.name = 'FaultFlagsError';
-    this.field = field;
-    this.code = code;
-    this.detail = detail;
+    this.problems = problems;
+    ({ field: this.field, code: this.code, detail: this.detail } = problems[0]!);
   }
 }
 
-const EFFECT_FLAGS = ['status', 'latency', 'drop', 'dropAfter', 'hooks'] as const;
+/** A problem of one flag's value, thrown by the readers below and collected by `faultBody`. */
+class FlagProblem {
+  constructor(readonly problem: FaultFlagsProblem) {}
+}
+function fail(field: string, code: FaultFlagsCode, detail: string): never {
+  throw new FlagProblem({ field, code, detail });
+}
 
-/** The sandbox body of a fault written as flags; throws `FaultFlagsError` naming the first problem. */
+/** The flag that says a field of the body (`latencyMs` is written `latency`, `delayMs` inside `hooks`). */
+const FLAG_OF: Record<keyof FaultRuleShape, string> = {
+  status: 'status',
+  latencyMs: 'latency',
+  drop: 'drop',
+  dropAfter: 'dropAfter',
+  hooks: 'hooks',
+  op: 'op',
+  delayMs: 'hooks',
+  sellerId: 'seller',
+  bot: 'bot',
+  retryAfterMs: 'retryAfter',
+};
+
+/**
+ * The sandbox body of a fault written as flags; throws `FaultFlagsError` naming every problem: the
+ * rules across fields (sdk/contract/fault-rules.ts, the server's own), then each flag's value.
+ */
 export function faultBody(flags: FaultFlags): AddFaultBody {
-  const given = EFFECT_FLAGS.filter((k) => flags[k] !== undefined && flags[k] !== false);
-  if (given.length === 0) throw new FaultFlagsError('status', 'missing', `name one effect: ${EFFECT_FLAGS.join(', ')}`);
-  if (given.length > 1) throw new FaultFlagsError(given[1]!, 'conflict', `one effect per fault, not ${given.join(' and ')}`);
+  const given = (value: unknown) => (value !== undefined && value !== false ? true : undefined);
+  const chaos = flags.hooks === undefined ? undefined : String(flags.hooks).trim().split(':')[0];
+  const op = flags.op === undefined || String(flags.op).trim() === '' ? undefined : flags.op;
+  const rules = faultProblems(
+    // The delay of `delay:DUR` is the hooks flag's own value, read (and its absence named) below.
+    {
+      status: given(flags.status),
+      latencyMs: given(flags.latency),
+      drop: given(flags.drop),
+      dropAfter: given(flags.dropAfter),
+      hooks: chaos,
+      op: op?.trim(),
+      delayMs: chaos === 'delay' ? true : undefined,
+      sellerId: flags.seller,
+      bot: flags.bot,
+      retryAfterMs: flags.retryAfter,
+    },
+    (field) => FLAG_OF[field],
+  );
+  const problems: FaultFlagsProblem[] = rules.map((p) => ({ field: FLAG_OF[p.path], code: p.code, detail: p.message }));
   const body: AddFaultBody = {};
-  if (flags.seller !== undefined) {
-    if (typeof flags.seller !== 'string' || flags.seller.trim() === '') throw new FaultFlagsError('seller', 'invalid', 'a seller id');
+  const read = (convert: () => void) => {
+    try {
+      convert();
+    } catch (error) {
+      if (!(error instanceof FlagProblem)) throw error;
+      problems.push(error.problem);
+    }
+  };
+  read(() => {
+    if (flags.seller === undefined) return;
+    if (typeof flags.seller !== 'string' || flags.seller.trim() === '') fail('seller', 'invalid', 'a seller id');
     body.sellerId = flags.seller.trim();
-  }
-  const effect = given[0]!;
-  if (effect === 'hooks') {
-    if (flags.op !== undefined) throw new FaultFlagsError('op', 'conflict', 'webhook chaos names no operation');
-    Object.assign(body, hookChaos(flags.hooks!));
-  } else {
-    body.op = operation(flags.op);
-    if (effect === 'status') body.status = status(flags.status!);
-    if (effect === 'latency') body.latencyMs = millis('latency', flags.latency!, FAULT_MAX_DELAY_MS);
-    if (effect === 'drop') body.drop = flag('drop', flags.drop);
-    if (effect === 'dropAfter') body.dropAfter = flag('dropAfter', flags.dropAfter);
-  }
-  if (flags.bot !== undefined) {
-    if (!body.op?.startsWith('telegram.')) throw new FaultFlagsError('bot', 'conflict', 'a bot only with a Telegram operation (telegram.sendMessage, telegram.*)');
-    body.bot = botId(flags.bot);
-  }
-  if (body.sellerId !== undefined && body.op?.startsWith('telegram.')) throw new FaultFlagsError('seller', 'conflict', 'a Telegram fault names a bot, not a seller');
-  if (flags.retryAfter !== undefined) {
-    if (effect !== 'status') throw new FaultFlagsError('retryAfter', 'conflict', 'only with a status');
-    body.retryAfterMs = millis('retryAfter', flags.retryAfter, FAULT_MAX_RETRY_AFTER_MS);
-  }
-  if (flags.times !== undefined) body.times = count('times', flags.times, 1);
-  if (flags.for !== undefined) body.forMs = millis('for', flags.for, FAULT_MAX_FOR_MS);
-  if (flags.every !== undefined) body.every = count('every', flags.every, 2);
+  });
+  if (op !== undefined && chaos === undefined) read(() => (body.op = operation(op)));
+  if (given(flags.status)) read(() => (body.status = status(flags.status!)));
+  if (given(flags.latency)) read(() => (body.latencyMs = millis('latency', flags.latency!, FAULT_MAX_DELAY_MS)));
+  if (given(flags.drop)) read(() => (body.drop = flag('drop', flags.drop)));
+  if (given(flags.dropAfter)) read(() => (body.dropAfter = flag('dropAfter', flags.dropAfter)));
+  if (given(flags.hooks)) read(() => Object.assign(body, hookChaos(flags.hooks!)));
+  if (flags.bot !== undefined) read(() => (body.bot = botId(flags.bot!)));
+  if (flags.retryAfter !== undefined) read(() => (body.retryAfterMs = millis('retryAfter', flags.retryAfter!, FAULT_MAX_RETRY_AFTER_MS)));
+  if (flags.times !== undefined) read(() => (body.times = count('times', flags.times!, 1)));
+  if (flags.for !== undefined) read(() => (body.forMs = millis('for', flags.for!, FAULT_MAX_FOR_MS)));
+  if (flags.every !== undefined) read(() => (body.every = count('every', flags.every!, 2)));
+  if (problems.length > 0) throw new FaultFlagsError(problems);
   return body;
 }
 
-function operation(op: string | undefined): string {
-  if (op === undefined || op.trim() === '') throw new FaultFlagsError('op', 'missing', 'name a seller-API operation id (orders.deliver), or *; or telegram.METHOD');
+function operation(op: string): string {
   const id = op.trim();
   if (id !== '*' && !FAULT_OPERATIONS.includes(id)) {
-    throw new FaultFlagsError('op', 'unknown_op', `${id} is not an operation of the seller API`);
+    fail('op', 'unknown_op', `${id} is not an operation of the seller API`);
   }
   return id;
 }
 
 function status(value: number | string): 429 | 500 | 502 | 503 {
   const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(String(value)) ? Number(value) : NaN;
-  if (!(FAULT_STATUSES as readonly number[]).includes(n)) throw new FaultFlagsError('status', 'invalid', `one of ${FAULT_STATUSES.join(', ')}`);
+  if (!(FAULT_STATUSES as readonly number[]).includes(n)) fail('status', 'invalid', `one of ${FAULT_STATUSES.join(', ')}`);
   return n as 429 | 500 | 502 | 503;
 }
 
 function flag(field: string, value: unknown): true {
-  if (value !== true) throw new FaultFlagsError(field, 'invalid', 'true or absent');
+  if (value !== true) fail(field, 'invalid', 'true or absent');
   return true;
 }
 
@@ -119,13 +165,13 @@ function hookChaos(value: string): Pick<AddFaultBody, 'hooks' | 'delayMs'> {
   const text = String(value).trim();
   const [kind, arg] = text.split(/:(.*)/s) as [string, string | undefined];
   if (!(HOOK_CHAOS as readonly string[]).includes(kind)) {
-    throw new FaultFlagsError('hooks', 'invalid', `one of duplicate, reorder, fail, delay:DUR; not ${text || 'empty'}`);
+    fail('hooks', 'invalid', `one of duplicate, reorder, fail, delay:DUR; not ${text || 'empty'}`);
   }
   if (kind === 'delay') {
-    if (arg === undefined || arg.trim() === '') throw new FaultFlagsError('hooks', 'missing', 'delay:DUR names how late, e.g. delay:2s');
+    if (arg === undefined || arg.trim() === '') fail('hooks', 'missing', 'delay:DUR names how late, e.g. delay:2s');
     return { hooks: 'delay', delayMs: millis('hooks', arg, FAULT_MAX_DELAY_MS) };
   }
-  if (arg !== undefined) throw new FaultFlagsError('hooks', 'invalid', `${kind} takes no value`);
+  if (arg !== undefined) fail('hooks', 'invalid', `${kind} takes no value`);
   return { hooks: kind as 'duplicate' | 'reorder' | 'fail' };
 }
 
@@ -135,19 +181,19 @@ function millis(field: string, text: string, max: number): number {
   const ms = /^(\d+)\s*ms$/i.exec(source);
   const seconds = ms ? undefined : parseDuration(source);
   const value = ms ? Number(ms[1]) : seconds === undefined ? NaN : seconds * 1000;
-  if (!Number.isSafeInteger(value)) throw new FaultFlagsError(field, 'invalid', `a duration such as 2s, 500ms, 1m; not ${source || 'empty'}`);
-  if (value < 1 || value > max) throw new FaultFlagsError(field, 'invalid', `between 1 ms and ${max / 1000} s`);
+  if (!Number.isSafeInteger(value)) fail(field, 'invalid', `a duration such as 2s, 500ms, 1m; not ${source || 'empty'}`);
+  if (value < 1 || value > max) fail(field, 'invalid', `between 1 ms and ${max / 1000} s`);
   return value;
 }
 
 function botId(value: number | string): number {
   const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(String(value)) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) throw new FaultFlagsError('bot', 'invalid', "a bot's id (the number its token starts with)");
+  if (!Number.isSafeInteger(n) || n < 1) fail('bot', 'invalid', "a bot's id (the number its token starts with)");
   return n;
 }
 
 function count(field: string, value: number | string, min: number): number {
   const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(String(value)) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > FAULT_MAX_COUNT) throw new FaultFlagsError(field, 'invalid', `a whole number from ${min}`);
+  if (!Number.isSafeInteger(n) || n < min || n > FAULT_MAX_COUNT) fail(field, 'invalid', `a whole number from ${min}`);
   return n;
 }

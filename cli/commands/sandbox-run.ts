@@ -6,9 +6,13 @@
  *
  * Exit 0 when every step went as written; 1 when a step did not (an expectation, a refused call:
  * the step's number, path and line, what was expected and found); 2 when the file is not a valid
- * scenario (every problem by path and line; nothing was made).
+ * scenario (every problem by path and line; nothing was made); 130 when Ctrl-C stopped it, after
+ * its faults were cleared and its leases released (a second Ctrl-C exits at once; the leases then
+ * lapse by themselves after `--lease`).
  */
 import type { Command } from 'commander';
+import { CLOCK_LEASE_MAX_SECONDS } from '../../sdk/contract/routes/sandbox-scenario.ts';
+import { parseDuration } from '../../sdk/duration.ts';
 import { RejectedError } from '../../sdk/errors.ts';
 import type { LoggedEvent, Made, ScenarioIssue, ScenarioResult, StepFailure, StepPlace } from '../../sdk/scenario/index.ts';
 import { word } from '../i18n/format.ts';
@@ -26,8 +30,17 @@ export function registerRun(noun: Command, app: App): void {
     .command('run')
     .description(t('scenario.description'))
     .argument('<file>', t('scenario.file'))
+    .option('--lease <duration>', t('scenario.lease'))
     .addHelpText('after', t('scenario.help'))
-    .action(app.run((file: string) => ({ file }), runScenarioCommand));
+    .action(app.run((file: string, o: { lease?: string }) => ({ file, leaseSeconds: leaseSeconds(o.lease) }), runScenarioCommand));
+}
+
+/** `--lease 30s` in seconds, 1 s to the contract's longest lease. */
+function leaseSeconds(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const seconds = parseDuration(text);
+  if (seconds === undefined || seconds < 1 || seconds > CLOCK_LEASE_MAX_SECONDS) throw new UsageError(t('scenario.leaseInvalid'));
+  return seconds;
 }
 
 /** The admin token and the address of a sandbox run, as every `seller sandbox` command takes them. */
@@ -38,7 +51,26 @@ function sandboxSettings(deps: Deps) {
   return { adminToken, baseUrl, strict };
 }
 
-export async function runScenarioCommand(opts: { file: string }, deps: Deps): Promise<void> {
+export async function runScenarioCommand(opts: { file: string; leaseSeconds?: number | undefined }, deps: Deps): Promise<void> {
+  // Ctrl-C stops the run, which clears its faults and gives its leases back before the exit (130); a second one exits at once.
+  const controller = new AbortController();
+  let stops = 0;
+  const stop = () => {
+    if (++stops > 1) process.exit(EXIT.interrupted);
+    controller.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', stop);
+  try {
+    await runWith(opts, deps, controller.signal);
+  } catch (error) {
+    if (controller.signal.aborted) throw new CliError(t('scenario.interrupted'), EXIT.interrupted);
+    throw error;
+  } finally {
+    process.off('SIGINT', stop);
+  }
+}
+
+async function runWith(opts: { file: string; leaseSeconds?: number | undefined }, deps: Deps, signal: AbortSignal): Promise<void> {
   const settings = sandboxSettings(deps);
   const text = await readTextInput(deps, opts.file);
   const source = opts.file === '-' ? t('scenario.stdin') : opts.file;
@@ -47,7 +79,8 @@ export async function runScenarioCommand(opts: { file: string }, deps: Deps): Pr
   try {
     // i18next-instrument-ignore-next-line: a label in the service's refusal detail (English, like every detail)
     const holder = `seller sandbox run ${source}`;
-    const result = await runScenario(text, { ...settings, userAgent: 'seller-cli', holder, fetch: nodeFetch as typeof globalThis.fetch });
+    const run = { ...settings, userAgent: 'seller-cli', holder, fetch: nodeFetch as typeof globalThis.fetch, signal, leaseSeconds: opts.leaseSeconds };
+    const result = await runScenario(text, run);
     if (json) printJson(deps.io, result);
     else printResult(deps, result);
     note(deps.io, t('scenario.done', { count: result.stepsRun, name: result.name ?? source }));

@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { STOCK_BATCH_MAX, STOCK_ITEM_MAX } from '../../sdk/contract/index.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
-import { CliError, UsageError } from '../lib/errors.ts';
+import { CliError, EXIT, UsageError } from '../lib/errors.ts';
 import type { IO } from '../lib/io.ts';
 import { note, printFields, printJson, say } from '../lib/output.ts';
 import { readTextInput } from '../lib/input.ts';
@@ -153,7 +153,7 @@ async function sendBatch(deps: Deps, number: number, batch: { items: string[]; k
 
 
 /** Exit code of a run stopped by Ctrl-C (128 + SIGINT). */
-export const EXIT_INTERRUPTED = 130;
+export const EXIT_INTERRUPTED = EXIT.interrupted;
 
 export async function runStockRefill(opts: StockRefillOptions, deps: Deps): Promise<void> {
   const controller = new AbortController();

@@ -11,7 +11,7 @@ import { has, t } from '../i18n/index.ts';
 import type { IO } from './io.ts';
 import { DEFAULT_BASE_URL } from '../../sdk/defaults.ts';
 
-export const EXIT = { ok: 0, error: 1, usage: 2, auth: 4 } as const;
+export const EXIT = { ok: 0, error: 1, usage: 2, auth: 4, interrupted: 130 } as const;
 
 /** A failure the CLI itself detects, with its exit code and an optional hint. */
 export class CliError extends Error {

@@ -9,7 +9,8 @@
  * matching call only. Server-only: not part of the seller API, left out of OpenAPI.
  */
 import { z } from 'zod';
-import { IdParam, Timestamp } from './common.ts';
+import { IdParam, prefixedId, Timestamp } from './common.ts';
+import { faultProblems } from './fault-rules.ts';
 import { op } from './operation.ts';
 import { apiRouteTable } from './routes/index.ts';
 import { FAULT_MAX_COUNT, FAULT_MAX_DELAY_MS, FAULT_MAX_FOR_MS, FAULT_MAX_RETRY_AFTER_MS, FAULT_STATUSES, HOOK_CHAOS, sandboxFaultRoutes as R } from './routes/sandbox-faults.ts';
@@ -50,28 +51,12 @@ const faultFields = {
   forMs: z.number().int().min(1).max(FAULT_MAX_FOR_MS).optional(),
   /** Hit only every Nth matching call (the Nth, 2Nth, …). */
   every: z.number().int().min(2).max(FAULT_MAX_COUNT).optional(),
+  /** The run lease (`sandbox.leaseRun`) the fault ends with: a scenario run's faults lapse with its run. */
+  runLease: prefixedId('rnl').optional(),
 };
 
-const EFFECTS = ['status', 'latencyMs', 'drop', 'dropAfter', 'hooks'] as const;
-
-type FaultShape = { [K in keyof typeof faultFields]?: z.output<(typeof faultFields)[K]> };
-
-/** The rules across fields: exactly one effect; `op` with a call fault only; `delayMs` with `hooks: 'delay'` only; `retryAfterMs` with `status` only. */
-export function faultProblems(body: FaultShape): { path: string; message: string }[] {
-  const problems: { path: string; message: string }[] = [];
-  const effects = EFFECTS.filter((k) => body[k] !== undefined);
-  if (effects.length === 0) problems.push({ path: 'status', message: `name exactly one effect: ${EFFECTS.join(', ')}` });
-  if (effects.length > 1) problems.push({ path: effects[1]!, message: `one effect per fault, not ${effects.join(' and ')}` });
-  if (body.hooks !== undefined && body.op !== undefined) problems.push({ path: 'op', message: 'webhook chaos names no operation' });
-  if (body.hooks === undefined && effects.length > 0 && body.op === undefined) problems.push({ path: 'op', message: 'required: a seller-API operation id, or *' });
-  if (body.hooks === 'delay' && body.delayMs === undefined) problems.push({ path: 'delayMs', message: "required with hooks: 'delay'" });
-  if (body.delayMs !== undefined && body.hooks !== 'delay') problems.push({ path: 'delayMs', message: "only with hooks: 'delay'" });
-  const telegram = body.op?.startsWith('telegram.') === true;
-  if (telegram && body.sellerId !== undefined) problems.push({ path: 'sellerId', message: 'a Telegram fault names a bot, not a seller' });
-  if (body.bot !== undefined && !telegram) problems.push({ path: 'bot', message: 'only with a Telegram operation (telegram.*)' });
-  if (body.retryAfterMs !== undefined && body.status === undefined) problems.push({ path: 'retryAfterMs', message: 'only with a status' });
-  return problems;
-}
+/** The rules across fields (./fault-rules.ts): one set, asked by the server here and by the SDK's `faultBody`. */
+export { faultProblems };
 
 export const AddFaultBody = z.strictObject(faultFields).superRefine((body, ctx) => {
   for (const p of faultProblems(body)) ctx.addIssue({ code: 'custom', path: [p.path], message: p.message });

@@ -122,7 +122,7 @@ export const ACTS: Record<Exclude<VerbName, 'expect' | 'clock'>, Act> = {
   fault: async ({ sb, state, name }, a) => {
     const { as: _as, seller, bot, ...flags } = a;
     const body = faultBody({ ...flags, seller: seller === undefined ? undefined : state.seller(seller).id, bot: bot === undefined ? undefined : state.bot(bot).id });
-    const fault = await sb.addFault(body);
+    const fault = await sb.addFault({ ...body, ...(state.runLease ? { runLease: state.runLease } : {}) });
     const what = fault.hooks ? `hooks ${fault.hooks}` : `${fault.op} ${fault.status ?? (fault.latencyMs ? `latency ${fault.latencyMs}ms` : fault.drop ? 'drop' : 'drop-after')}`;
     state.add({ kind: 'fault', name, id: fault.id, seller: seller ?? bot ?? null, what, hits: fault.hits });
   },

@@ -96,13 +96,12 @@ export function checkScenario(input: string | object): CheckedScenario {
   const parsed = typeof input === 'string' ? parseScenarioText(input) : { value: input, lineOf: null };
   const issues = new Issues(parsed.lineOf);
   const top = Top.safeParse(parsed.value);
-  if (!top.success) {
-    issues.zod([], top.error);
-    throw new ScenarioInvalidError(issues.list);
-  }
+  if (!top.success) issues.zod([], top.error);
+  // A problem of the top level (a misspelt `name`) hides none of the steps': they are checked all the same.
+  const rawSteps = (parsed.value as { steps?: unknown } | null)?.steps;
   const steps: CheckedStep[] = [];
   const named: Parameters<typeof checkNames>[0][number][] = [];
-  top.data.steps.forEach((raw, index) => {
+  (Array.isArray(rawSteps) ? rawSteps : []).forEach((raw: unknown, index) => {
     const step = checkStep(raw, index, issues);
     if (step && 'failed' in step) named.push({ ...step, number: index + 1 });
     else if (step) {
@@ -115,7 +114,7 @@ export function checkScenario(input: string | object): CheckedScenario {
   // A step that failed its schema is reported already: the names it uses are still checked, and the one it gives counts for the steps after it.
   for (const problem of checkNames(named)) issues.add(problem.path, problem.message, problem.code, problem.params);
   if (issues.list.length > 0) throw new ScenarioInvalidError(inStepOrder(issues.list));
-  return { name: top.data.name ?? null, steps, movesClock: steps.some((s) => s.verb === 'clock') };
+  return { name: top.data?.name ?? null, steps, movesClock: steps.some((s) => s.verb === 'clock') };
 }
 
 /** The problems in the order of their steps (names are checked after the schemas), each step's in the order found. */

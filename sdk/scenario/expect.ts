@@ -1,10 +1,12 @@
 /**
- * Expectations: `expect` reads what is (an order as its seller sees it, a card's stock, the events
- * recorded for a seller and their deliveries, a fault's hits in the sandbox's table, a Telegram chat)
- * and compares it with what the step says. It reads again until it holds or its time is up: `within`
- * (a duration), by default 0 for an order, a stock or a call fault (the steps before have answered,
- * their changes are made) and 5 s for a webhook or webhook chaos (deliveries are sent after the
- * change) or a Telegram message (the autopilot sends it after what it saw).
+ * Expectations: `expect` reads what is (an order, a card's stock, the events recorded for a seller
+ * and their deliveries, a fault's hits in the sandbox's table, a Telegram chat) and compares it with
+ * what the step says. Every reading is one of the sandbox's admin reads, never the seller's API: the
+ * run's faults neither refuse them nor count them (a fault's hits are the acts' calls and those of
+ * the clients under test). It reads again until it holds or its time is up: `within` (a duration),
+ * by default 0 for an order, a stock or a call fault (the steps before have answered, their changes
+ * are made) and 5 s for a webhook or webhook chaos (deliveries are sent after the change) or a
+ * Telegram message (the autopilot sends it after what it saw).
  */
 import type { SandboxClient } from '../sandbox.ts';
 import type { ExpectationFinding, ExpectedValue } from './errors.ts';
@@ -28,9 +30,9 @@ export interface ExpectOutcome extends Reading {
 
 type Args = Record<string, any>;
 
-async function readOrder(state: RunState, a: Args): Promise<Reading> {
+async function readOrder(sb: SandboxClient, state: RunState, a: Args): Promise<Reading> {
   const made = state.order(a.order);
-  const order = await state.client(made.seller).orders.get(made.id);
+  const { order, messages } = await sb.orderTimeline(made.id);
   made.status = order.status;
   const want: string[] = [];
   const got: string[] = [];
@@ -44,7 +46,7 @@ async function readOrder(state: RunState, a: Args): Promise<Reading> {
     if (expected !== found) holds = false;
   };
   check('status', a.status, order.status);
-  check('messages', a.messages, order.messages.length);
+  check('messages', a.messages, messages.length);
   if (a.noteWithheld !== undefined) {
     const rejected = state.noteRejected.get(made.id);
     check('noteWithheld', a.noteWithheld, rejected === undefined ? 'not delivered by this run' : rejected !== null);
@@ -53,9 +55,15 @@ async function readOrder(state: RunState, a: Args): Promise<Reading> {
   return { holds, subject, checks, expected: `order ${a.order} ${want.join(', ') || 'to exist'}`, found: `${made.id} ${got.join(', ') || 'exists'}` };
 }
 
-async function readStock(state: RunState, a: Args): Promise<Reading> {
+/** A card's stock counts, from its seller's cards as the sandbox lists them. */
+async function stockOf(sb: SandboxClient, sellerId: string, number: number): Promise<{ free: number; issued: number }> {
+  for await (const card of sb.sellerCards(sellerId, { limit: 100 })) if (card.number === number) return card.stock;
+  throw new Error(`scenario runner: card ${number} is not among the cards of ${sellerId}`);
+}
+
+async function readStock(sb: SandboxClient, state: RunState, a: Args): Promise<Reading> {
   const card = state.card(a.stock);
-  const stock = await state.client(card.seller).stock.get(card.number);
+  const stock = await stockOf(sb, card.sellerId, card.number);
   const want = [a.free === undefined ? '' : `free ${a.free}`, a.issued === undefined ? '' : `issued ${a.issued}`].filter(Boolean).join(', ');
   const holds = (a.free === undefined || stock.free === a.free) && (a.issued === undefined || stock.issued === a.issued);
   const checks = (['free', 'issued'] as const).filter((f) => a[f] !== undefined).map((f) => ({ field: f, expected: a[f] as number, found: stock[f] }));
@@ -120,7 +128,7 @@ export async function checkExpectation(
   state: RunState,
   a: Args,
   sleep: (ms: number) => Promise<void>,
-  /** Called before each reading (the run keeps its clock lease through a long wait). */
+  /** Called before each reading (it throws when the run was aborted). */
   tick: () => Promise<void> = async () => {},
 ): Promise<ExpectOutcome> {
   const kind = expectKind(a);
@@ -130,8 +138,8 @@ export async function checkExpectation(
   const readers = {
     webhook: () => readWebhook(sb, state, a),
     telegram: () => readTelegram(sb, state, a),
-    stock: () => readStock(state, a),
-    order: () => readOrder(state, a),
+    stock: () => readStock(sb, state, a),
+    order: () => readOrder(sb, state, a),
     fault: () => readFault(sb, state, a),
   };
   const read = readers[kind ?? 'order'];

@@ -45,7 +45,24 @@ export interface ScenarioOptions {
   onStep?: ((step: StepPlace) => void) | undefined;
   /** Who holds the clock lease while a run that moves the clock runs (a second run's refusal names it). */
   holder?: string | undefined;
+  /**
+   * Stops the run (between steps, or inside one: its call is cut, an expectation's wait ends): its
+   * faults are cleared and its leases released, then `runScenario` rejects with the signal's reason.
+   * @example { signal: AbortSignal.timeout(30_000) }
+   */
+  signal?: AbortSignal | undefined;
+  /**
+   * The length of the run's leases on the server (the clock's, and the one its faults end with), in
+   * seconds of real time; they are renewed at half of it while the run lives, so a run killed
+   * outright leaves its faults at most this long.
+   * @default 120
+   */
+  leaseSeconds?: number | undefined;
 }
+
+/** `fetch` whose calls the signal cuts too (the steps' clients). */
+const cutBy = (signal: AbortSignal, own: typeof fetch | undefined): typeof fetch => (input, init) =>
+  (own ?? globalThis.fetch)(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
 
 const loadEngine = () => loadPeer(() => import('./engine.ts'), 'zod', 'the scenario runner (service-seller/scenario)');
 
@@ -68,12 +85,20 @@ export async function checkScenario(input: string | object): Promise<{ name: str
  *   `ScenarioFailedError` naming the step (number, path, line) and what was expected and found,
  *   with what the run made until then; later steps do not run.
  *
+ * - `signal` aborted: the run stops, clears its faults, releases its leases, and rejects with the
+ *   signal's reason.
+ *
  * Each run makes new sellers: runs repeat without colliding.
  */
 export async function runScenario(input: string | object, options: ScenarioOptions): Promise<ScenarioResult> {
   const engine = await loadEngine();
   const scenario = engine.checkScenario(input);
-  const settings = { baseUrl: options.baseUrl, fetch: options.fetch, strict: options.strict, userAgent: options.userAgent };
+  const { signal } = options;
+  const fetch = signal ? cutBy(signal, options.fetch) : options.fetch;
+  const settings = { baseUrl: options.baseUrl, fetch, strict: options.strict, userAgent: options.userAgent };
   const sb = new SandboxClient({ ...settings, adminToken: options.adminToken });
-  return engine.runChecked(scenario, sb, settings, { onStep: options.onStep, holder: options.holder });
+  // The leases and the clean-up go through a client the signal does not cut.
+  const control = signal ? new SandboxClient({ ...settings, fetch: options.fetch, adminToken: options.adminToken }) : sb;
+  const { onStep, holder, leaseSeconds } = options;
+  return engine.runChecked(scenario, sb, settings, { onStep, holder, signal, leaseSeconds, control });
 }

@@ -1,8 +1,11 @@
 /**
  * Runs a checked scenario: the steps in order, each named in the failure that ends the run. A run
  * that moves the clock holds the server's clock lease from before its first step to its end (the
- * clock is the server's: a second such run is refused while one is running). At the end it reads
- * the events of every seller it made, its orders' last status and its faults' hits.
+ * clock is the server's: a second such run is refused while one is running); a run that adds faults
+ * holds a run lease they end with (./leases.ts). An abort (`signal`) ends the run between two steps
+ * or inside one, its faults cleared and its leases released before it rejects. At the end it reads
+ * the events of every seller it made, its orders' last status and its faults' hits. The runner's own
+ * reads (these and the expectations') are the sandbox's admin reads: the run's faults never touch them.
  */
 import { detailMessage, isSellerError, type SellerError } from '../errors.ts';
 import type { SandboxClient } from '../sandbox.ts';
@@ -10,7 +13,8 @@ import { ACTS } from './acts.ts';
 import type { CheckedScenario, CheckedStep } from './check.ts';
 import { ScenarioFailedError, type StepFailure, type StepPlace } from './errors.ts';
 import { checkExpectation } from './expect.ts';
-import type { LoggedEvent, Made, MadeFault, ScenarioResult } from './result.ts';
+import type { LoggedEvent, Made, MadeFault, MadeSeller, ScenarioResult } from './result.ts';
+import { clockLease, LEASE_SECONDS, runLease } from './leases.ts';
 import { RunState, type ClientSettings } from './state.ts';
 
 export interface RunHooks {
@@ -20,10 +24,13 @@ export interface RunHooks {
   holder?: string | undefined;
   /** Waits between the readings of an expectation. */
   sleep?: ((ms: number) => Promise<void>) | undefined;
+  /** Ends the run: its faults cleared and its leases released first, then it rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  /** The length of the run's leases, seconds of real time. @default 120 */
+  leaseSeconds?: number | undefined;
+  /** The sandbox client of the leases and of the clean-up (one the signal does not cut). @default the steps' */
+  control?: SandboxClient | undefined;
 }
-
-/** The clock lease: taken for this long (real time) and renewed when half of it is gone. */
-const LEASE_SECONDS = 120;
 
 const place = (step: CheckedStep): StepPlace => ({ number: step.number, path: step.path, verb: step.verb, ...(step.line === undefined ? {} : { line: step.line }) });
 
@@ -38,49 +45,45 @@ const newRunId = (): string => {
   return `run${Array.from(bytes, (b) => b.toString(36).padStart(2, '0')).join('')}`;
 };
 
-class ClockLease {
-  #id: string | undefined;
-  #renewAt = 0;
-  constructor(
-    private readonly sb: SandboxClient,
-    private readonly holder: string,
-  ) {}
-  async take(): Promise<void> {
-    const lease = await this.sb.leaseClock({ holder: this.holder, ttlSeconds: LEASE_SECONDS, ...(this.#id ? { lease: this.#id } : {}) });
-    this.#id = lease.id;
-    this.#renewAt = Date.now() + (LEASE_SECONDS * 1000) / 2;
-  }
-  async keep(): Promise<void> {
-    if (this.#id && Date.now() >= this.#renewAt) await this.take();
-  }
-  /** The lease's id, for the run's own clock moves (another's are refused while it is held). */
-  get id(): string | undefined {
-    return this.#id;
-  }
-  async release(): Promise<void> {
-    if (this.#id) await this.sb.releaseClock(this.#id).catch(() => undefined);
-  }
+/** `work`, or the signal's reason as soon as it aborts (what `work` does after that is no one's). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }
 
 export async function runChecked(scenario: CheckedScenario, sb: SandboxClient, settings: ClientSettings, hooks: RunHooks = {}): Promise<ScenarioResult> {
+  const { signal } = hooks;
+  signal?.throwIfAborted();
   const state = new RunState(newRunId(), settings);
   const sleep = hooks.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const lease = scenario.movesClock ? new ClockLease(sb, hooks.holder ?? `scenario "${scenario.name ?? 'unnamed'}"`) : undefined;
+  const control = hooks.control ?? sb;
+  const holder = hooks.holder ?? `scenario "${scenario.name ?? 'unnamed'}"`;
+  const seconds = hooks.leaseSeconds ?? LEASE_SECONDS;
+  const clock = scenario.movesClock ? clockLease(control, holder, seconds) : undefined;
+  const run = scenario.steps.some((s) => s.verb === 'fault') ? runLease(control, holder, seconds) : undefined;
   // Refused before anything is made: the refusal (clock_leased) is the caller's to report.
-  await lease?.take();
+  await clock?.take();
   let stepsRun = 0;
   try {
+    await run?.take();
+    state.runLease = run?.id;
     for (const step of scenario.steps) {
+      signal?.throwIfAborted();
       hooks.onStep?.(place(step));
-      await lease?.keep();
-      const failure = await runStep(step, sb, state, sleep, () => lease?.keep() ?? Promise.resolve(), lease?.id);
+      const failure = await untilAborted(runStep(step, sb, state, sleep, signal, clock?.id), signal);
       if (failure) throw new ScenarioFailedError(place(step), failure.failure, await resultOf(scenario, sb, state, stepsRun), failure.cause === undefined ? undefined : { cause: failure.cause });
       stepsRun++;
     }
-    return await resultOf(scenario, sb, state, stepsRun);
+    return await untilAborted(resultOf(scenario, sb, state, stepsRun), signal);
   } finally {
-    await clearFaults(sb, state);
-    await lease?.release();
+    // Ended, failed or aborted: the run's faults end with its lease, and the clock is given back.
+    await run?.release();
+    await clock?.release();
   }
 }
 
@@ -89,14 +92,15 @@ async function runStep(
   sb: SandboxClient,
   state: RunState,
   sleep: (ms: number) => Promise<void>,
-  keepLease: () => Promise<void>,
-  /** The id of the clock lease the run holds: its clock steps name it. */
+  signal: AbortSignal | undefined,
+  /** The id of the clock lease the run holds: its clock steps name it (every other move is refused while it is held). */
   lease: string | undefined,
 ): Promise<{ failure: StepFailure; cause?: unknown } | undefined> {
   const args = state.fill(step.args);
   try {
     if (step.verb === 'expect') {
-      const outcome = await checkExpectation(sb, state, args, sleep, keepLease);
+      // Each reading first asks whether the run was aborted: an expectation's wait ends with it.
+      const outcome = await checkExpectation(sb, state, args, sleep, async () => signal?.throwIfAborted());
       const { holds, expected, found, waitedMs, subject, checks } = outcome;
       return holds ? undefined : { failure: { kind: 'expectation', expected, found, waitedMs, subject, checks } };
     }
@@ -107,7 +111,7 @@ async function runStep(
     await ACTS[step.verb]({ sb, state, name: (args.as as string | undefined) ?? `#${step.number}` }, args);
     return undefined;
   } catch (error) {
-    if (isSellerError(error)) return { failure: errorFailure(error), cause: error };
+    if (isSellerError(error) && !signal?.aborted) return { failure: errorFailure(error), cause: error };
     throw error;
   }
 }
@@ -119,9 +123,9 @@ async function resultOf(scenario: CheckedScenario, sb: SandboxClient, state: Run
     try {
       const { items } = await sb.sellerEvents(seller.id);
       events.push(...items.map((e) => ({ seller: seller.name, ...e })));
-      await refreshOrders(state, seller.name);
+      await refreshOrders(sb, state, seller);
     } catch (error) {
-      if (!isSellerError(error)) throw error; // a blocked seller's orders cannot be read: their last known status stays
+      if (!isSellerError(error)) throw error; // a seller the sandbox cannot read: its orders' last known status stays
     }
   }
   await refreshFaults(sb, state);
@@ -130,7 +134,7 @@ async function resultOf(scenario: CheckedScenario, sb: SandboxClient, state: Run
   return { name: scenario.name, stepsRun, made: state.made, results, events };
 }
 
-/** How many calls (deliveries) each fault of the run hit, before the run clears them (an ended one is still listed). */
+/** How many calls (deliveries) each fault of the run hit, before the run's end ends them (an ended one is still listed). */
 async function refreshFaults(sb: SandboxClient, state: RunState): Promise<void> {
   const made = state.made.filter((m): m is MadeFault => m.kind === 'fault');
   if (made.length === 0) return;
@@ -138,15 +142,11 @@ async function refreshFaults(sb: SandboxClient, state: RunState): Promise<void> 
   for (const fault of made) fault.hits = hits.get(fault.id) ?? fault.hits;
 }
 
-/** The faults the run added end with it (a fault for every seller would otherwise meet the next run). */
-async function clearFaults(sb: SandboxClient, state: RunState): Promise<void> {
-  for (const made of state.made) if (made.kind === 'fault') await sb.clearFault(made.id).catch(() => undefined);
-}
-
-async function refreshOrders(state: RunState, seller: string): Promise<void> {
-  const orders = state.made.filter((m) => m.kind === 'order' && m.seller === seller);
+/** The last status of a seller's orders, read as the sandbox's admin (the run's faults never touch it). */
+async function refreshOrders(sb: SandboxClient, state: RunState, seller: MadeSeller): Promise<void> {
+  const orders = state.made.filter((m) => m.kind === 'order' && m.seller === seller.name);
   if (orders.length === 0) return;
   const status = new Map<string, string>();
-  for await (const order of state.client(seller).orders.list({ limit: 100 })) status.set(order.id, order.status);
+  for await (const order of sb.sellerOrders(seller.id, { limit: 100 })) status.set(order.id, order.status);
   for (const made of orders) if (made.kind === 'order') made.status = status.get(made.id) ?? made.status;
 }

@@ -19,6 +19,8 @@ export class RunState {
   readonly made: Made[] = [];
   readonly #byName = new Map<string, Made>();
   readonly #clients = new Map<string, SellerClient>();
+  /** The run lease its faults are added with (they end with it); none in a run without faults. */
+  runLease: string | undefined;
   /** The last delivery answer of each order (by order id): whether its note was withheld. */
   readonly noteRejected = new Map<string, string | null>();
 

@@ -113,7 +113,7 @@ const timesOrDuration = z.union([z.number(), z.string()]).transform(String);
 /**
  * A `fault:` step: `seller sandbox fault add`'s flags as keys (`drop-after` or `dropAfter`), `seller`
  * naming a seller of the scenario (none: every seller). Checked by `faultBody()` itself before the
- * run, with a stand-in seller id; the run gives it the seller's.
+ * run (every problem it names), with a stand-in seller id; the run gives it the seller's.
  */
 export const FaultStep = z
   .strictObject({
@@ -139,8 +139,10 @@ export const FaultStep = z
       faultBody({ ...written, seller: written.seller === undefined ? undefined : 'sel_standin', bot: written.bot === undefined ? undefined : 1 });
     } catch (error) {
       if (!(error instanceof FaultFlagsError)) throw error;
-      const field = error.field === 'dropAfter' && dash !== undefined ? 'drop-after' : error.field;
-      ctx.addIssue({ code: 'custom', path: [field], message: error.detail });
+      for (const problem of error.problems) {
+        const field = problem.field === 'dropAfter' && dash !== undefined ? 'drop-after' : problem.field;
+        ctx.addIssue({ code: 'custom', path: [field], message: problem.detail });
+      }
       return z.NEVER;
     }
     return { ...(name === undefined ? {} : { as: name }), ...written };

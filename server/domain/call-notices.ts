@@ -43,6 +43,7 @@ const SUBJECT_OF: Readonly<Record<string, Subject>> = {
   'sandbox.addFault': 'faults',
   'sandbox.clearFaults': 'faults',
   'sandbox.clearFault': 'faults',
+  'sandbox.releaseRun': 'faults',
 };
 
 const field = (value: unknown, name: string): unknown =>

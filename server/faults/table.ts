@@ -9,14 +9,16 @@
  * fires on the Nth, 2Nth, … of its matching calls); the oldest that fires gives its effect, the
  * others let the call pass without spending a hit. A fault ends after `times` hits, or once the
  * server clock passes `createdAt + forMs` (the server clock, not real time: a sandbox clock advance
- * ends a `for` fault, as it moves every other deadline of the sandbox), or when it is cleared.
+ * ends a `for` fault, as it moves every other deadline of the sandbox), when the run lease it was
+ * added with lapses or is released (./run-leases.ts), or when it is cleared.
  *
- * An ended fault (used up, or run out) is kept {@link ENDED_KEPT_MS} of real time with `endedAt`
- * (server clock) and its `hits`, listed after the faults in force: the proof that it fired. Real
- * time, so that a clock advance does not forget it. A cleared fault is forgotten at once.
+ * An ended fault (used up, run out, or ended with its run) is kept {@link ENDED_KEPT_MS} of real time
+ * with `endedAt` (server clock) and its `hits`, listed after the faults in force: the proof that it
+ * fired. Real time, so that a clock advance does not forget it. A cleared fault is forgotten at once.
  */
 import type { AddFaultBody, Fault } from '../../sdk/contract/index.ts';
 import { newId } from '../ids.ts';
+import { RunLeases } from './run-leases.ts';
 
 type Body = Omit<Fault, 'id' | 'createdAt' | 'expiresAt' | 'remaining' | 'hits' | 'endedAt'>;
 
@@ -59,6 +61,8 @@ export class FaultTable {
   readonly held = new Map<string, HeldDelivery>();
   /** Deliveries let go after a hold: their next attempt is not held again. */
   readonly released = new Set<string>();
+  /** @param runLeases the leases of scenario runs: a fault added with one ends when it lapses. */
+  constructor(readonly runLeases = new RunLeases()) {}
 
   /** How many faults are in force (zero: the hot path asks nothing more). */
   get size(): number {
@@ -97,6 +101,17 @@ export class FaultTable {
       }
     }
     return before - this.#entries.length - this.#ended.length;
+  }
+
+  /** Ends a run's lease and the faults added with it (at `nowMs`, kept as ended); how many faults ended. */
+  endRun(lease: string, nowMs: number): number {
+    this.runLeases.release(lease);
+    const before = this.#entries.length;
+    for (let i = 0; i < this.#entries.length; ) {
+      if (this.#entries[i]!.fault.runLease === lease) this.#end(i, nowMs);
+      else i++;
+    }
+    return before - this.#entries.length;
   }
 
   /**
@@ -151,8 +166,9 @@ export class FaultTable {
   /** `for` faults whose time has run out end (at their `expiresAt`). */
   #expire(nowMs: number): void {
     for (let i = 0; i < this.#entries.length; ) {
-      const at = this.#entries[i]!.expiresMs;
+      const { expiresMs: at, fault } = this.#entries[i]!;
       if (at !== null && nowMs >= at) this.#end(i, at);
+      else if (fault.runLease !== undefined && !this.runLeases.alive(fault.runLease)) this.#end(i, nowMs);
       else i++;
     }
   }

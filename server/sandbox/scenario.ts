@@ -1,7 +1,8 @@
 /**
  * Sandbox: what scenario runs read and hold. A seller's events (the outbox in the seller's
  * document, server/domain/events.ts) joined with the webhook deliveries made of them (the delivery
- * log, server/webhooks/outbox.ts), and the clock lease (./clock-lease.ts).
+ * log, server/webhooks/outbox.ts), the clock lease (./clock-lease.ts) and the run leases its faults
+ * end with (server/faults/run-leases.ts).
  */
 import { sandboxHandlers } from '../http/handlers.ts';
 import { leasedRefusal } from './clock-lease.ts';
@@ -44,4 +45,11 @@ export const scenarioSandboxHandlers = sandboxHandlers({
   },
 
   'sandbox.releaseClock': (ctx, { params }) => ({ released: ctx.svc.clockLeases.release(params.id, Date.now()) }),
+
+  'sandbox.leaseRun': (ctx, { body }) => leaseView(ctx.svc.faults.runLeases.take(body.holder, body.ttlSeconds * 1000, body.lease)),
+
+  'sandbox.releaseRun': (ctx, { params }) => {
+    const released = ctx.svc.faults.runLeases.alive(params.id);
+    return { released, cleared: ctx.svc.faults.endRun(params.id, ctx.now.getTime()) };
+  },
 });

@@ -13,9 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RejectedError } from '../../sdk/errors.ts';
 import { SandboxClient } from '../../sdk/sandbox.ts';
 import { runScenario, ScenarioFailedError, ScenarioInvalidError, type ScenarioResult } from '../../sdk/scenario/index.ts';
-import { ensureBuilt, ROOT, runSeller } from '../helpers/cli.ts';
+import { ensureBuilt, ROOT, runSeller, spawnSeller } from '../helpers/cli.ts';
 import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const EXAMPLES = join(ROOT, 'examples/scenarios');
 const examples = readdirSync(EXAMPLES).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
@@ -276,7 +277,7 @@ describe('the fault: step', () => {
     expect(fault).toMatchObject({ kind: 'fault', name: 'f1', id: expect.stringMatching(/^flt_/), seller: 'shop', what: 'orders.deliver 503', hits: 2 });
     expect(result.results.o1).toMatchObject({ status: 'delivered' });
     const sb = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
-    expect((await sb.listFaults()).items.map((f) => f.id)).not.toContain((fault as { id: string }).id);
+    expect((await sb.listFaults()).items.filter((f) => f.endedAt === null).map((f) => f.id)).not.toContain((fault as { id: string }).id);
   }, 60_000);
 
   it('expect: { fault, hits } fails naming the hits found; the run table shows each fault\'s hits', async () => {
@@ -303,4 +304,137 @@ describe('the fault: step', () => {
     expect(run.stderr).toContain('(stdin):5: steps[3].fault.seller: no step before this one is named ghost');
     expect(sellerCount()).toBe(before);
   });
+
+  it('a misspelt top-level key hides no step problem, and a fault: step names every problem it has (CLI and SDK)', async () => {
+    const before = sellerCount();
+    const text = 'nmae: two kinds of mistake\nsteps:\n  - seller: { as: shop }\n  - fault: { seller: shop, op: orders.shipIt, status: 418, every: 1 }\n  - pay: { order: o7 }\n';
+    const wanted = [
+      '1: nmae',
+      '4: steps[1].fault.op',
+      '4: steps[1].fault.status',
+      '4: steps[1].fault.every',
+      '5: steps[2].pay.order',
+    ];
+    const run = await runSeller(['sandbox', 'run', '-'], { env, input: text });
+    expect(run.code, run.stderr).toBe(2);
+    expect([...run.stderr.matchAll(/^\(stdin\):(\d+): (\S+): /gm)].map((m) => `${m[1]}: ${m[2]}`)).toEqual(wanted);
+    expect(run.stderr).toMatch(/not a valid scenario: 5 problems/);
+    const sdk = await runScenario(text, sdkOptions()).catch((e: unknown) => e);
+    expect(sdk).toBeInstanceOf(ScenarioInvalidError);
+    expect((sdk as ScenarioInvalidError).issues.map((i) => `${i.line}: ${i.path}`)).toEqual(wanted);
+    expect(sellerCount()).toBe(before);
+  });
+});
+
+describe('the runner reads past its own faults', () => {
+  // The seller's every call fails every second time, then always: the expectations and the end-of-run
+  // reading still read, and the one act after the `every: 2` fault is its first matching call.
+  const THROUGH_FAULTS = `name: the runner reads past its own faults
+steps:
+  - seller: { as: shop }
+  - card: { as: acc, seller: shop, service: music-premium, tariff: individual, productType: account,
+            deliveryMethod: credentials, priceRub: 199, slaMinutes: 60, guaranteeDays: 7, active: true }
+  - stock: { card: acc, count: 2 }
+  - buy: { as: o1, card: acc }
+  - pay: { order: o1 }
+  - fault: { seller: shop, op: "*", status: 503, every: 2 }
+  - expect: { order: o1, status: awaiting_delivery, messages: 0 }
+  - expect: { stock: acc, free: 2, issued: 0 }
+  - deliver: { order: o1, nextChargeDay: 2027-03-01, note: "Sign in with the login and password in the vault" }
+  - fault: { seller: shop, op: "*", status: 503 }
+  - expect: { order: o1, status: delivered }
+  - expect: { stock: acc, free: 2 }
+`;
+
+  it('runScenario: expectations and the end-of-run reading are admin reads, which no fault refuses or counts', async () => {
+    const calls: string[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const url = new URL(String(input instanceof Request ? input.url : input));
+      if (url.pathname.startsWith('/api/')) calls.push(`${init?.method ?? 'GET'} ${url.pathname.replace(/\/(\d+|ord_\w+)(?=\/|$)/g, '/:id')} ${response.status}`);
+      return response;
+    };
+    const result = await runScenario(THROUGH_FAULTS, { ...sdkOptions(), fetch: recording });
+    expect(result.stepsRun).toBe(12);
+    expect(result.results.o1).toMatchObject({ kind: 'order', status: 'delivered' });
+    // The seller's calls are the acts' alone: no reading, and the delivery was the `every: 2` fault's first call (not hit).
+    expect(calls.filter((c) => c.startsWith('GET'))).toEqual([]);
+    expect(calls.at(-1)).toBe('POST /api/v1/orders/:id/deliver 200');
+    expect(calls.filter((c) => c.endsWith(' 503'))).toEqual([]);
+  }, 60_000);
+
+  it('seller sandbox run: the same scenario runs to exit 0 with the order delivered', async () => {
+    const run = await runSeller(['sandbox', 'run', '-', '--json'], { env, input: THROUGH_FAULTS, timeoutMs: 60_000 });
+    expect(run.code, run.stderr).toBe(0);
+    const doc = JSON.parse(run.stdout) as ScenarioResult;
+    expect(doc.results.o1).toMatchObject({ kind: 'order', status: 'delivered' });
+  }, 90_000);
+});
+
+describe('an interrupted run leaves the server clean', () => {
+  // Held in its last step (an expectation that waits up to 10 minutes), with a fault for every seller in force and the clock lease held.
+  const HELD = `name: held in its last step
+steps:
+  - seller: { as: shop }
+  - clock: { advance: 1m }
+  - fault: { op: "*", status: 503 }
+  - fault: { seller: shop, op: orders.deliver, drop: true }
+  - expect: { webhook: order.paid, seller: shop, count: 1, within: 10m }
+`;
+  const sb = () => new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url });
+  /** The run's two faults, once both are in force (each carries the run's lease). */
+  const runFaults = () =>
+    waitFor('the run’s two faults', async () => {
+      const items = (await sb().listFaults()).items.filter((f) => f.runLease !== undefined && f.endedAt === null);
+      return items.length === 2 && items;
+    }, { ms: 30_000 });
+  /** The clock is free: a lease another holder takes at once (the run's would refuse it). */
+  const clockIsFree = async () => {
+    const lease = await sb().leaseClock({ holder: 'the test', ttlSeconds: 60 });
+    await sb().releaseClock(lease.id);
+    return true;
+  };
+  const exited = (child: ReturnType<typeof spawnSeller>) => {
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr })));
+  };
+
+  it('Ctrl-C (SIGINT) stops seller sandbox run with exit 130, its faults cleared (the every-seller one too) and the clock given back', async () => {
+    const child = spawnSeller(['sandbox', 'run', '-'], { env });
+    const exit = exited(child);
+    child.stdin.end(HELD);
+    const faults = await runFaults();
+    expect(new Set(faults.map((f) => f.runLease)).size).toBe(1);
+    expect(faults.map((f) => f.sellerId === undefined)).toEqual([true, false]);
+    child.kill('SIGINT');
+    const { code, stderr } = await exit;
+    expect(code, stderr).toBe(130);
+    expect(stderr).toMatch(/interrupted: the run stopped; its faults are cleared and the clock is given back/);
+    expect((await sb().listFaults()).items.filter((f) => f.endedAt === null)).toEqual([]); // ended: kept an hour, listed as ended
+    expect(await clockIsFree()).toBe(true);
+  }, 60_000);
+
+  it('runScenario with an aborted signal rejects with its reason after clearing the run’s faults and releasing the clock', async () => {
+    const stop = new AbortController();
+    const running = runScenario(HELD, { ...sdkOptions(), signal: stop.signal }).catch((e: unknown) => e);
+    await runFaults();
+    stop.abort();
+    const error = await running;
+    expect(error).toBeInstanceOf(DOMException);
+    expect((error as DOMException).name).toBe('AbortError');
+    expect((await sb().listFaults()).items.filter((f) => f.endedAt === null)).toEqual([]); // ended: kept an hour, listed as ended
+    expect(await clockIsFree()).toBe(true);
+  }, 60_000);
+
+  it('a run killed outright (SIGKILL) stops renewing its run lease: its faults lapse with it (--lease 2s), and so does the clock lease', async () => {
+    const child = spawnSeller(['sandbox', 'run', '-', '--lease', '2s'], { env });
+    const exit = exited(child);
+    child.stdin.end(HELD);
+    const ids = (await runFaults()).map((f) => f.id);
+    child.kill('SIGKILL');
+    expect((await exit).signal).toBe('SIGKILL');
+    await waitFor('the killed run’s faults to lapse', async () => (await sb().listFaults()).items.every((f) => !ids.includes(f.id) || f.endedAt !== null), { ms: 15_000 });
+    await waitFor('the killed run’s clock lease to lapse', () => clockIsFree().catch(() => false), { ms: 15_000 });
+  }, 60_000);
 });

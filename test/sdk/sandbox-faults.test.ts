@@ -65,6 +65,21 @@ describe('faultBody', () => {
   });
 });
 
+describe('faultBody names every problem', () => {
+  it('the rules across flags (the contract’s own) first, then each flag’s value; the first is also field, code and detail', () => {
+    const err = (() => {
+      try {
+        faultBody({ op: 'orders.delivr', status: 404, drop: true, every: 1 });
+      } catch (e) {
+        return e as FaultFlagsError;
+      }
+      throw new Error('accepted');
+    })();
+    expect(err.problems.map((p) => `${p.field} ${p.code}`)).toEqual(['drop conflict', 'op unknown_op', 'status invalid', 'every invalid']);
+    expect(err).toMatchObject({ field: 'drop', code: 'conflict', detail: 'one effect per fault, not status and drop' });
+  });
+});
+
 describe('AddFaultBody (the server reads it)', () => {
   it.each<[unknown, string]>([
     [{ op: 'orders.deliver' }, 'status'],

@@ -134,6 +134,29 @@ describe('the shape', () => {
     ]);
   });
 
+  it('names the top level’s problems and every step’s in one pass: a misspelt name hides none of them', () => {
+    const text = 'nmae: day\nsteps:\n  - seller: { as: shop, colour: red }\n  - pay: { order: o7 }\n';
+    expect(at(problems(text))).toEqual([
+      '1 nmae: unknown field nmae',
+      '3 steps[0].seller.colour: unknown field colour',
+      '4 steps[1].pay.order: no step before this one is named o7',
+    ]);
+  });
+
+  it('names every problem of a fault: step, by the rules the server keeps (sdk/contract/fault-rules.ts)', () => {
+    const text = 'steps:\n  - fault: { op: orders.shipIt, status: 418, latency: soon, every: 1, times: 0 }\n  - fault: { hooks: fail, op: orders.deliver, for: never }\n';
+    expect(at(problems(text))).toEqual([
+      '2 steps[0].fault.latency: one effect per fault, not status and latency',
+      '2 steps[0].fault.op: orders.shipIt is not an operation of the seller API',
+      '2 steps[0].fault.status: one of 429, 500, 502, 503',
+      '2 steps[0].fault.latency: a duration such as 2s, 500ms, 1m; not soon',
+      '2 steps[0].fault.times: a whole number from 1',
+      '2 steps[0].fault.every: a whole number from 2',
+      '3 steps[1].fault.op: webhook chaos names no operation',
+      '3 steps[1].fault.for: a duration such as 2s, 500ms, 1m; not never',
+    ]);
+  });
+
   it('an expectation waits at most 10 minutes', () => {
     expect(at(problems({ steps: [{ seller: { as: 'shop' } }, { expect: { webhook: 'order.paid', seller: 'shop', within: '1h' } }] }))).toEqual([
       '- steps[1].expect.within: an expectation waits at most 10m',

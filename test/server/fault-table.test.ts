@@ -2,9 +2,11 @@
  * The fault table's rules (server/faults/table.ts): matching by seller and operation (or chaos
  * kind), `*` never matching webhook chaos; `every` counted per fault; the oldest fault that fires
  * wins and the others spend no hit; `times` and `for` (server clock) end a fault, which stays listed
- * as ended for an hour of real time; waits end on close.
+ * as ended for an hour of real time; waits end on close; a fault added with a run lease ends when
+ * the lease lapses or is released, and no run lease refuses another.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RunLeases } from '../../server/faults/run-leases.ts';
 import { ENDED_KEPT_MS, FaultTable } from '../../server/faults/table.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
@@ -26,6 +28,33 @@ describe('FaultTable', () => {
     const chaos = table.add({ hooks: 'duplicate' }, T0);
     expect(table.hit({ sellerId: 'sel_b', hooks: 'duplicate' }, T0)?.id).toBe(chaos.id);
     expect(table.hit({ sellerId: 'sel_b', hooks: 'fail' }, T0)).toBeUndefined();
+  });
+
+  it('a fault added with a run lease ends when the lease lapses (real time) or is released; leases never refuse each other', () => {
+    let now = T0;
+    const table = new FaultTable(new RunLeases(() => now));
+    const first = table.runLeases.take('run one', 2000);
+    const second = table.runLeases.take('run two', 2000);
+    expect(second.id).not.toBe(first.id);
+    const lapsing = table.add({ op: '*', status: 503, runLease: first.id }, T0);
+    table.add({ op: 'me.get', status: 500, runLease: second.id }, T0);
+    const free = table.add({ op: 'me.get', status: 502 }, T0);
+    now += 1500;
+    expect(table.runLeases.take('run one', 2000, first.id).id).toBe(first.id); // renewed: lapses at +3.5 s now
+    now += 1500;
+    const inForce = () => table.list(T0).filter((f) => f.endedAt === null).map((f) => f.id);
+    expect(inForce()).toEqual([lapsing.id, free.id]); // the second lease was not renewed: lapsed at +2 s
+    now += 1000;
+    expect(inForce()).toEqual([free.id]);
+    const third = table.runLeases.take('run three', 2000);
+    const ending = table.add({ op: '*', status: 503, runLease: third.id }, T0);
+    expect(table.endRun(third.id, T0 + 60_000)).toBe(1);
+    expect(table.runLeases.alive(third.id)).toBe(false);
+    expect(inForce()).toEqual([free.id]);
+    // Ended with their runs, they are listed as ended, the proof that they were there.
+    const ended = table.list(T0).filter((f) => f.endedAt !== null);
+    expect(ended.map((f) => f.id)).toEqual(expect.arrayContaining([lapsing.id, ending.id]));
+    expect(ended.find((f) => f.id === ending.id)!.endedAt).toBe(new Date(T0 + 60_000).toISOString());
   });
 
   it('the oldest fault that fires wins; the others count the call and spend nothing', () => {
