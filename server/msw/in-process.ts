@@ -31,11 +31,11 @@ export class InProcess {
     readonly app: FastifyInstance,
     readonly ids?: (n: number) => Uint8Array,
   ) {
-    // inject's socket is a bare stand-in with no `destroy`: give it one that ends the request, as a
-    // destroyed socket ends a real one (inject then fails with this error).
-    app.addHook('onRequest', (req, _reply, done) => {
-      const raw = req.raw;
-      (raw.socket as unknown as { destroy(): void }).destroy = () => void raw.destroy(new ConnectionDropped('connection dropped'));
+    // inject's socket is a bare stand-in with no `destroy`: give it one that ends the exchange
+    // unanswered, as a destroyed socket ends a real one (inject then fails with this error).
+    app.addHook('onRequest', (req, reply, done) => {
+      const response = reply.raw;
+      (req.raw.socket as unknown as { destroy(): void }).destroy = () => void response.destroy(new ConnectionDropped('connection dropped'));
       done();
     });
   }
