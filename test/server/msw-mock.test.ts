@@ -182,18 +182,15 @@ describe('createSellerMock', () => {
     await client().listings.setState(card.number, { active: true });
     const order = await mock.sandbox.createOrder({ number: card.number });
     await mock.sandbox.pay(order.id);
-    calls: {
-      const deliver = () =>
-        fetch(`${mock.baseUrl}/api/v1/orders/${order.id}/deliver`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${mock.seller.apiKey}`, 'content-type': 'application/json', 'idempotency-key': 'key-X' },
-          body: '{}',
-        });
-      await deliver();
-      await deliver();
-      await fetch(`${mock.baseUrl}/api/v1/nowhere?x=1`, { headers: { authorization: `Bearer ${mock.seller.apiKey}` } });
-      break calls;
-    }
+    const deliver = () =>
+      fetch(`${mock.baseUrl}/api/v1/orders/${order.id}/deliver`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${mock.seller.apiKey}`, 'content-type': 'application/json', 'idempotency-key': 'key-X' },
+        body: '{}',
+      });
+    await deliver();
+    await deliver();
+    await fetch(`${mock.baseUrl}/api/v1/nowhere?x=1`, { headers: { authorization: `Bearer ${mock.seller.apiKey}` } });
     expect(mock.calls).toEqual([
       { method: 'POST', path: '/api/v1/listings', operation: 'listings.create', idempotencyKey: expect.any(String), status: 201 },
       { method: 'POST', path: `/api/v1/listings/${card.number}/state`, operation: 'listings.setState', idempotencyKey: expect.any(String), status: 200 },
