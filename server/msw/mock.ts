@@ -35,8 +35,9 @@ export interface SellerMockOptions {
   /**
    * A scenario (its YAML or JSON text, or the object) of `service-seller/scenario`, run against the
    * mock before it is handed over, instead of `sellers` and `cards`: its sellers are the mock's
-   * (`mock.seller` is its first), and what it made is `mock.scenario`. `reset()` runs it again
-   * (its sellers are then new ones: new ids and keys, in `mock.seller` and `mock.sellers`).
+   * (`mock.seller` is its first, `mock.sellersByName[name]` each by the name it gave, with the signing
+   * secret its `hooks` step subscribed with), and what it made is `mock.scenario`. `reset()` runs it
+   * again (its sellers are then new ones: new ids, keys and secrets, in the same objects).
    */
   scenario?: string | object;
   /**
