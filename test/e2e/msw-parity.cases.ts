@@ -402,6 +402,8 @@ export const CASES: ParityCase[] = [
       hooksCase(t, ['order.paid'], 2, async (s) => {
         await s.fault({ hooks: 'reorder', times: 1 });
         const first = await paidOrder(t, s.client);
+        // The first delivery is held (the fault hit it) before the second order is paid.
+        await waitFor('the reorder fault to hit', async () => (await t.sandbox.listFaults()).items.filter((f) => f.sellerId === s.sellerId).every((f) => f.hits > 0));
         const second = await paidOrder(t, s.client, first.number);
         return [first.order, second.order];
       }),
