@@ -9,7 +9,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** A source of bytes: `n` bytes each call. */
-type ByteSource = (n: number) => Uint8Array;
+export type ByteSource = (n: number) => Uint8Array;
 
 const seeded = new AsyncLocalStorage<ByteSource>();
 
@@ -30,8 +30,8 @@ function seedStream(seed: string): ByteSource {
   };
 }
 
-/** Runs `fn` (and everything it starts) with ids drawn from `stream` (made by {@link idStream}). */
-export const withIdSeed = <T>(stream: ByteSource, fn: () => T): T => seeded.run(stream, fn);
+/** Runs `fn` (and everything it starts) with ids drawn from `stream` (made by {@link idStream}); without one, as it is. */
+export const withIdSeed = <T>(stream: ByteSource | undefined, fn: () => T): T => (stream ? seeded.run(stream, fn) : fn());
 
 /** The stream of ids of a seed: give the same one to every {@link withIdSeed} of one mock. */
 export const idStream = (seed: string | number): ByteSource => seedStream(String(seed));

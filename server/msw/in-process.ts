@@ -6,7 +6,7 @@
  * (`Response.error()`, msw's network-error answer), as the server's reset socket is.
  */
 import type { FastifyInstance } from 'fastify';
-import { withIdSeed } from '../ids.ts';
+import { withIdSeed, type ByteSource } from '../ids.ts';
 import { webhooksIdle } from '../webhooks/outbox.ts';
 
 /** Statuses whose answer has no body (a Fetch `Response` refuses one). */
@@ -29,7 +29,7 @@ export class InProcess {
   /** @param ids the seeded id stream (`idSeed`) every call runs with, if any. */
   constructor(
     readonly app: FastifyInstance,
-    readonly ids?: (n: number) => Uint8Array,
+    public ids?: ByteSource,
   ) {
     // inject's socket is a bare stand-in with no `destroy`: give it one that ends the exchange
     // unanswered, as a destroyed socket ends a real one (inject then fails with this error).
@@ -41,7 +41,7 @@ export class InProcess {
   }
 
   answer(request: Request): Promise<Response> {
-    return this.ids ? withIdSeed(this.ids, () => this.#answer(request)) : this.#answer(request);
+    return withIdSeed(this.ids, () => this.#answer(request));
   }
 
   async #answer(request: Request): Promise<Response> {

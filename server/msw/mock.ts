@@ -42,7 +42,7 @@ export interface SellerMockOptions {
   scenario?: string | object;
   /**
    * Makes ids reproducible: the same seed and the same calls in the same order give the same ids,
-   * keys, secrets and request ids (sellers, orders, deliveries, `x-request-id`…).
+   * keys, secrets and request ids (sellers, orders, deliveries, `x-request-id`…), after a `reset()` too.
    * @default random ids, as the server makes them
    */
   idSeed?: string | number;
@@ -102,9 +102,10 @@ const defaultBaseUrl = (n: number) => (n === 1 ? 'http://seller-mock.local' : `h
 export async function createSellerMock(options: SellerMockOptions = {}): Promise<SellerMock> {
   const baseUrl = new URL(options.baseUrl ?? defaultBaseUrl(++mocks)).origin;
   if (options.scenario !== undefined && (options.sellers || options.cards)) throw new TypeError('createSellerMock: give a scenario or sellers and cards, not both');
-  const ids = options.idSeed === undefined ? undefined : idStream(options.idSeed);
-  const seeded = <T>(fn: () => T): T => (ids ? withIdSeed(ids, fn) : fn());
-  const adminToken = options.adminToken ?? seeded(() => `adm_${base62(32)}`);
+  const seed = options.idSeed;
+  /** The seeded streams of ids, new at each start: the seeding's, then the calls' (so after a reset the same calls make the same ids). */
+  const stream = (part: string) => (seed === undefined ? undefined : idStream(`${seed}${part}`));
+  const adminToken = options.adminToken ?? withIdSeed(stream(':admin'), () => `adm_${base62(32)}`);
   const frozenMs = options.now === undefined ? undefined : frozenTime(options.now);
   const seeds: SellerSeed[] = options.sellers?.length ? options.sellers.map((s) => ({ ...s })) : [{}];
   if (options.cards?.length) seeds[0] = { ...seeds[0], cards: [...(seeds[0]!.cards ?? []), ...options.cards] };
@@ -114,8 +115,9 @@ export async function createSellerMock(options: SellerMockOptions = {}): Promise
   const fetch = fetchOf((request) => current.answer(request));
 
   let scenario: ScenarioMade | null = null;
-  const start = (same?: readonly MockSeller[]): Promise<MockSeller[]> =>
-    seeded(async () => {
+  const start = (same?: readonly MockSeller[]): Promise<MockSeller[]> => {
+    const ids = stream(':seed');
+    return withIdSeed(ids, async () => {
       const app: FastifyInstance = await buildApp({
         ...options.server,
         memory: true,
@@ -125,10 +127,16 @@ export async function createSellerMock(options: SellerMockOptions = {}): Promise
       app.service.options.publicUrl = baseUrl;
       app.service.options.hookSend = keepDeliveries(webhooks, () => signingSecrets(app.service));
       current = new InProcess(app, ids);
-      if (options.scenario === undefined) return seedSellers(app.service, seeds, { baseUrl, fetch }, same);
-      scenario = await runSeedScenario(options.scenario, { baseUrl, adminToken, fetch });
-      return scenarioSellers(scenario);
+      let made: MockSeller[];
+      if (options.scenario === undefined) made = await seedSellers(app.service, seeds, { baseUrl, fetch }, same);
+      else {
+        scenario = await runSeedScenario(options.scenario, { baseUrl, adminToken, fetch });
+        made = scenarioSellers(scenario);
+      }
+      current.ids = stream('');
+      return made;
     });
+  };
 
   const sellers = await start();
   if (sellers.length === 0) throw new TypeError('createSellerMock: the scenario makes no seller');

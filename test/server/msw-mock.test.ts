@@ -235,6 +235,10 @@ describe('createSellerMock', () => {
           clock: m.clock.now().toISOString(),
         };
         const later = await m.clock.advance('1h');
+        // After a reset, the same calls make the same ids again.
+        await m.reset();
+        const replayed = await m.sandbox.createOrder({ number: m.seller.cards[0]! });
+        expect(replayed.id).toBe(order.id);
         return { seen, later: later.toISOString() };
       } finally {
         await m.close();
