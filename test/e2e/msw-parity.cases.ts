@@ -232,11 +232,12 @@ const SEQUENCE: Step[] = [
   { as: 'api', method: 'GET', path: '/api/v1/nowhere' },
 ];
 
-const statusFault = (status: 429 | 500 | 502 | 503): ParityCase => ({
-  name: `a ${status} fault: its answer, then the real one`,
+/** A status fault (with more of its fields in `more`): its answer, then the real one. */
+const statusFault = (status: 429 | 500 | 502 | 503, more: Partial<AddFaultBody> = {}): ParityCase => ({
+  name: `a ${status} fault${Object.keys(more).length ? ` ${JSON.stringify(more)}` : ''}: its answer, then the real one`,
   run: async (t) => {
     const s = await newSeller(t);
-    await s.fault({ op: 'me.get', status, times: 1 });
+    await s.fault({ op: 'me.get', status, times: 1, ...more });
     return [await send(t, s.apiKey, 'GET', '/api/v1/me'), await send(t, s.apiKey, 'GET', '/api/v1/me')];
   },
   shows: (seen: Answer[]) => expect(seen.map((a) => a.status)).toEqual([status, 200]),
