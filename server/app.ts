@@ -4,7 +4,6 @@
  * sandbox with every route registered from the operation table, and wires who hears what (events,
  * clock). Used by `seller-server` and by `inject` tests.
  */
-import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { apiOperations, sandboxOperations } from '../sdk/contract/index.ts';
 import type { ErrorBody } from '../sdk/contract/index.ts';
@@ -29,7 +28,7 @@ import { registerImageRoute } from './http/image-route.ts';
 import { KeptPages } from './http/kept-pages.ts';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './http/rate-limit.ts';
 import { JSON_BODY_LIMIT, registerOperations } from './http/routes.ts';
-import { base62 } from './ids.ts';
+import { base62, requestId } from './ids.ts';
 import { registerMcp } from './mcp/endpoint.ts';
 import { apiHandlerTable } from './routes/index.ts';
 import { registerChangeStream } from './sandbox/change-stream.ts';
@@ -101,7 +100,7 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
     // Every request line goes through the redacting serializer (a bot token is part of a path).
     logger: opts.logger ? { level: 'info', ...(opts.logger === true ? {} : opts.logger), serializers: logSerializers } : false,
     bodyLimit: JSON_BODY_LIMIT,
-    genReqId: () => randomUUID(),
+    genReqId: requestId,
     requestIdHeader: false,
     // Closing the server (tests, SIGINT) must not wait for a client's keep-alive connection.
     forceCloseConnections: true,

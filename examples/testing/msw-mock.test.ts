@@ -31,6 +31,8 @@ test('delivers what was paid, and only once', async () => {
   expect(await deliverWaiting(client)).toEqual([]);
   // The server's own rule: a delivered order cannot be delivered again.
   await expect(client.orders.deliver(order.id, {})).rejects.toMatchObject({ refusal: { kind: 'state_moved' } });
+  // What the code sent, in order: one delivery that went through, then the refused one.
+  expect(mock.calls.filter((c) => c.operation === 'orders.deliver').map((c) => c.status)).toEqual([200, 409]);
 });
 
 test('handles the webhooks the server would send', async () => {
@@ -39,6 +41,7 @@ test('handles the webhooks the server would send', async () => {
   await mock.sandbox.pay(order.id);
   const [paid] = mock.webhooks; // kept, not sent; signed with the subscription's secret
   expect(await onWebhook(paid!.body, paid!.headers, mock.seller.webhookSecret!)).toBe(`deliver ${order.id}`);
+  expect(paid!.parsed).toMatchObject({ event: 'order.paid', data: { order: order.id } }); // verified and typed
 });
 
 test('moves the server clock instead of waiting', async () => {

@@ -11,6 +11,7 @@
  * ```
  */
 export { createSellerMock, type SellerMock, type SellerMockOptions } from './mock.ts';
+export type { MockCall } from './calls.ts';
 export type { ScenarioMade } from './scenario.ts';
 export type { CardSeed, MockSeller, SellerSeed } from './seed.ts';
 export type { MockWebhook } from './webhooks.ts';

@@ -20,6 +20,7 @@ export async function runSeedScenario(input: string | object, options: { baseUrl
 export function scenarioSellers(made: ScenarioMade): MockSeller[] {
   const sellers = made.made.filter((m) => m.kind === 'seller');
   return sellers.map((s) => ({
+    name: s.name,
     sellerId: s.id as string,
     keyId: s.keyId as string,
     apiKey: s.key as string,

@@ -37,6 +37,8 @@ export interface SellerSeed {
 
 /** A seller of the mock: its id and key, and the numbers of the cards it was seeded with. */
 export interface MockSeller {
+  /** The name a scenario gave it (`seller: { as: shop }`); none for a seeded seller. */
+  name?: string;
   sellerId: string;
   keyId: string;
   apiKey: string;

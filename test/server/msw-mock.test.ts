@@ -7,7 +7,7 @@ import net from 'node:net';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SellerClient } from '../../sdk/client.ts';
-import { RejectedError } from '../../sdk/errors.ts';
+import { ConnectionError, RejectedError } from '../../sdk/errors.ts';
 import { verifyWebhook } from '../../sdk/webhooks/verify.ts';
 import { verifyWebhookAsync } from '../../sdk/webhooks/verify-web.ts';
 import { createSellerMock, type CardSeed, type SellerMock } from '../../server/msw/index.ts';
@@ -153,6 +153,108 @@ describe('createSellerMock', () => {
     expect((await client().orders.list()).items).toEqual([]);
   });
 
+  it('answers a drop fault at once with a network error, as the server resets the socket (not a hang until the timeout)', async () => {
+    await mock.sandbox.addFault({ op: 'me.get', drop: true, times: 1 });
+    // A limit the test would see: before the fix the call waited it out and failed as a timeout.
+    const failed = await new SellerClient({ baseUrl: mock.baseUrl, apiKey: mock.seller.apiKey, maxRetries: 0, timeoutMs: 10_000 }).me.get().catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(ConnectionError);
+    expect((failed as ConnectionError).timedOut).toBe(false);
+    await expect(mock.fetch(`${mock.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${mock.seller.apiKey}` } })).resolves.toMatchObject({ status: 200 });
+  });
+
+  it("answers a drop-after fault with a network error after the change: the SDK's retry gets the replay, the order moves once", async () => {
+    const card = await client().listings.create(CODE_CARD);
+    await client().listings.setState(card.number, { active: true });
+    const order = await mock.sandbox.createOrder({ number: card.number });
+    await mock.sandbox.pay(order.id);
+    await mock.sandbox.addFault({ op: 'orders.deliver', dropAfter: true, times: 1 });
+    const retrying = new SellerClient({ baseUrl: mock.baseUrl, apiKey: mock.seller.apiKey, maxRetries: 2, timeoutMs: 10_000, sleep: async () => {} });
+    const delivered = await retrying.orders.deliver(order.id, { note: 'Enjoy (dropped)' });
+    expect(delivered.status).toBe('delivered');
+    const delivers = mock.calls.filter((c) => c.operation === 'orders.deliver');
+    expect(delivers.map((c) => c.status)).toEqual([null, 200]);
+    expect(delivers[1]!.idempotencyKey).toBe(delivers[0]!.idempotencyKey);
+    expect((await client().orders.get(order.id)).messages.filter((m) => m.text === 'Enjoy (dropped)')).toHaveLength(1);
+  });
+
+  it('records the calls of the code under test in mock.calls: method, path, operation, idempotency key, status, in order', async () => {
+    const card = await client().listings.create(CODE_CARD);
+    await client().listings.setState(card.number, { active: true });
+    const order = await mock.sandbox.createOrder({ number: card.number });
+    await mock.sandbox.pay(order.id);
+    const deliver = () =>
+      fetch(`${mock.baseUrl}/api/v1/orders/${order.id}/deliver`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${mock.seller.apiKey}`, 'content-type': 'application/json', 'idempotency-key': 'key-X' },
+        body: '{}',
+      });
+    await deliver();
+    await deliver();
+    await fetch(`${mock.baseUrl}/api/v1/nowhere?x=1`, { headers: { authorization: `Bearer ${mock.seller.apiKey}` } });
+    expect(mock.calls).toEqual([
+      { method: 'POST', path: '/api/v1/listings', operation: 'listings.create', idempotencyKey: expect.any(String), status: 201 },
+      { method: 'POST', path: `/api/v1/listings/${card.number}/state`, operation: 'listings.setState', idempotencyKey: expect.any(String), status: 200 },
+      { method: 'POST', path: `/api/v1/orders/${order.id}/deliver`, operation: 'orders.deliver', idempotencyKey: 'key-X', status: 200 },
+      { method: 'POST', path: `/api/v1/orders/${order.id}/deliver`, operation: 'orders.deliver', idempotencyKey: 'key-X', status: 200 },
+      { method: 'GET', path: '/api/v1/nowhere', operation: null, idempotencyKey: null, status: 404 },
+    ]);
+    // What a test asks of it: deliver was called (twice, the second a replay) with key X, and nothing else delivered.
+    expect(mock.calls.filter((c) => c.operation === 'orders.deliver').map((c) => c.idempotencyKey)).toEqual(['key-X', 'key-X']);
+    await mock.reset();
+    expect(mock.calls).toEqual([]);
+  });
+
+  it('gives each kept webhook its verified, typed event in parsed (event stays its kind)', async () => {
+    const { secret } = await client().hooks.set({ url: 'https://receiver.example/hooks', events: ['order.paid'] });
+    const order = await mock.sandbox.createOrder({ number: mock.seller.cards[0]! });
+    await mock.sandbox.pay(order.id);
+    const [hook] = mock.webhooks;
+    expect(hook!.event).toBe('order.paid');
+    expect(hook!.parsed).toEqual(verifyWebhook(hook!.body, hook!.headers, secret!));
+    expect(hook!.parsed).toMatchObject({ event: 'order.paid', attempt: 1, data: { order: order.id, number: mock.seller.cards[0] } });
+    const parsed = hook!.parsed;
+    // Typed: narrowing on the kind gives the kind's data.
+    if (parsed.event === 'order.paid') expect(parsed.data.slaMinutes).toBeGreaterThan(0);
+  });
+
+  it('makes the same ids, keys and times from the same idSeed and now: a frozen clock only advance moves', async () => {
+    const now = '2026-03-01T09:00:00.000Z';
+    const run = async (idSeed: string) => {
+      const m = await createSellerMock({ idSeed, now, cards: [{ ...CARD, items: ['CODE-1'], autoIssue: true }] });
+      try {
+        const c = new SellerClient({ baseUrl: m.baseUrl, apiKey: m.seller.apiKey, fetch: m.fetch });
+        const order = await m.sandbox.createOrder({ number: m.seller.cards[0]! });
+        await m.sandbox.pay(order.id);
+        const me = await m.fetch(`${m.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${m.seller.apiKey}` } });
+        const seen = {
+          seller: m.seller,
+          adminToken: m.adminToken,
+          order: await c.orders.get(order.id),
+          requestId: me.headers.get('x-request-id'),
+          date: me.headers.get('date'),
+          clock: m.clock.now().toISOString(),
+        };
+        const later = await m.clock.advance('1h');
+        // After a reset, the same calls make the same ids again.
+        await m.reset();
+        const replayed = await m.sandbox.createOrder({ number: m.seller.cards[0]! });
+        expect(replayed.id).toBe(order.id);
+        return { seen, later: later.toISOString() };
+      } finally {
+        await m.close();
+      }
+    };
+    const [first, again, other] = [await run('snap-1'), await run('snap-1'), await run('snap-2')];
+    expect(again).toEqual(first);
+    expect(first.seen.clock).toBe(now);
+    expect(first.seen.order).toMatchObject({ createdAt: now, paidAt: now, status: 'delivered' });
+    expect(first.seen.date).toBe(new Date(now).toUTCString());
+    expect(first.later).toBe('2026-03-01T10:00:00.000Z');
+    expect(other.seen.seller.sellerId).not.toBe(first.seen.seller.sellerId);
+    expect(other.seen.order.id).not.toBe(first.seen.order.id);
+    expect(other.seen.requestId).not.toBe(first.seen.requestId);
+  });
+
   it('limits the rate as the server does', async () => {
     const limited = await createSellerMock({ server: { rateLimit: { perMinute: 60, burst: 2 } } });
     try {
@@ -202,6 +304,43 @@ steps:
       await seeded.reset();
       expect(seeded.seller.sellerId).toBe(seeded.scenario!.results.shop!.id);
       expect((await new SellerClient({ baseUrl: seeded.baseUrl, apiKey: seeded.seller.apiKey, fetch: seeded.fetch }).orders.list()).items).toHaveLength(1);
+    } finally {
+      await seeded.close();
+    }
+  });
+
+  it("names every seller of the scenario in sellersByName, with its key and the signing secret its hooks step subscribed with", async () => {
+    const seeded = await createSellerMock({
+      scenario: `${SCENARIO}
+  - hooks: { seller: rival, url: https://receiver.example/rival, events: [order.paid] }
+  - card: { as: rival-codes, seller: rival, service: spotify, tariff: individual, productType: code,
+            deliveryMethod: code, priceRub: 300, slaMinutes: 60, guaranteeDays: 7 }
+  - on: { card: rival-codes }
+  - buy: { as: o2, card: rival-codes }
+  - pay: { order: o2 }
+`,
+    });
+    try {
+      const { shop, rival } = seeded.sellersByName;
+      expect(Object.keys(seeded.sellersByName)).toEqual(['shop', 'rival']);
+      expect(shop).toBe(seeded.seller);
+      expect(rival).toBe(seeded.sellers[1]);
+      expect(rival).toMatchObject({ name: 'rival', sellerId: seeded.scenario!.results.rival!.id, apiKey: expect.stringMatching(/^service_live_/) });
+      expect(shop!.webhookSecret).toBeUndefined();
+      expect(rival!.webhookSecret).toEqual(expect.any(String));
+      const paid = seeded.webhooks.filter((w) => w.event === 'order.paid');
+      expect(paid).toHaveLength(1);
+      expect(verifyWebhook(paid[0]!.body, paid[0]!.headers, rival!.webhookSecret!)).toMatchObject({ data: { order: seeded.scenario!.results.o2!.id } });
+      const me = await new SellerClient({ baseUrl: seeded.baseUrl, apiKey: rival!.apiKey, fetch: seeded.fetch }).me.get();
+      expect(me.sellerId).toBe(rival!.sellerId);
+      // A reset runs the scenario again: new sellers in the same objects, the new secret with them.
+      const before = rival!.webhookSecret;
+      await seeded.reset();
+      expect(seeded.sellersByName.rival).toBe(rival);
+      expect(rival!.webhookSecret).toEqual(expect.any(String));
+      expect(rival!.webhookSecret).not.toBe(before);
+      const [again] = seeded.webhooks.filter((w) => w.event === 'order.paid');
+      expect(verifyWebhook(again!.body, again!.headers, rival!.webhookSecret!).event).toBe('order.paid');
     } finally {
       await seeded.close();
     }
