@@ -125,8 +125,9 @@ function mayStart(text: string, chain: readonly Group[], i: number): boolean {
   while (k >= 0 && !/[\p{L}\p{N}]/u.test(text[k]!)) k--;
   const lead = text.slice(k + 1, g.start);
   if (ID_MARK.test(lead)) return false;
-  if (k >= 0 && /\p{L}/u.test(text[k]!)) return SPACE.test(lead) || OPENER.test(lead);
-  return k < 0 || !/\p{N}/u.test(text[k]!) || SPACE.test(lead);
+  if (k < 0) return true;
+  // After a word: a space or an opener (`номер:8…`, `(8…`); after a number outside the chain (a date, an amount): a space.
+  return SPACE.test(lead) || (/\p{L}/u.test(text[k]!) && OPENER.test(lead));
 }
 
 /**
