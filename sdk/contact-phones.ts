@@ -5,13 +5,13 @@
  * brackets, of any length: `8_____916_____555`, `8 91 65 55 44 33`, `8-916-55-544-33`).
  *
  * The text is cut into chains: digit groups linked by separator runs. A chain ends at a letter, at a
- * mark that makes the number before it an amount or an id (a currency sign, `%`, `№`), at list
- * punctuation (a run that is only a comma or semicolon and spaces after it: `7, 300, 500` is a list),
- * and at a date, a time or a version (`12.03.2025`, `2025-03-12`, `12:30`, `1.2.3`: a lone `.`/`/`/`-`
- * or `:` between a day, month and year, an hour and its minutes, or a version's numbers, reads as
- * such). A chain followed by a
- * currency or a unit (`₽`, `руб`, `шт`, `%`) holds amounts, no phone. Else a chain, from one of
- * its groups to its end, is a phone when its digits are:
+ * `+` that begins a number, at a mark that makes the number before it an amount or an id (a currency
+ * sign, `%`, `№`), at list punctuation (a run that is only a comma or semicolon and spaces after it:
+ * `7, 300, 500` is a list), and at a date, a time or a version (`12.03.2025`, `2025-03-12`, `12:30`,
+ * `1.2.3`: a lone `.`/`/`/`-` or `:` between a day, month and year, an hour and its minutes, or a
+ * version's numbers, reads as such). A chain followed by a currency or a unit (`₽`, `руб`, `шт`, `%`)
+ * holds amounts, no phone. Else a chain, from one of its groups to its end (or to the next phone
+ * in it: `8 916 555 44 33 / 8 916 555 44 34` is two), is a phone when its digits are:
  *   - `+` and 10 to 15 digits (international, `+7` included);
  *   - 7 or 8, an area code digit 3 to 9, and nine more (eleven in all): a Russian number; its first
  *     group is the prefix alone (`8 …`), with the area code (`8916 …`), or more; the prefix with part
@@ -101,9 +101,12 @@ function amountFollows(text: string, end: number): boolean {
   return AMOUNT.test(text.slice(end, end + 12));
 }
 
-/** Whether the run text[from, to) between two digit groups links them into one chain. */
+/**
+ * Whether the run text[from, to) between two digit groups links them into one chain. A `+` after
+ * another separator begins a number (`…44 33, +7 916…`); right after a digit it parts one (`8+916`).
+ */
 function linked(text: string, masked: Uint8Array, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) if (masked[k] || BREAKER.test(text[k]!)) return false;
+  for (let k = from; k < to; k++) if (masked[k] || BREAKER.test(text[k]!) || (text[k] === '+' && k > from)) return false;
   return !LIST_GAP.test(text.slice(from, to));
 }
 
@@ -142,8 +145,13 @@ export function findPhones(text: string, words: RegExp, plain = text): PhoneSpan
   /** Group start → the digits from that group to its chain's end, and that end. */
   const fromGroup = new Map<number, { digits: number; end: number }>();
   for (const chain of chains) {
-    const span = amountFollows(plain, chain.at(-1)!.end) ? null : phoneOf(text, chain);
-    if (span) found.push(span);
+    // Phones end the chain, or end right before the next phone of the chain (`… 44 33 / 8 916 …`).
+    if (!amountFollows(plain, chain.at(-1)!.end)) {
+      for (let upto = chain.length, hit = phoneOf(text, chain, upto); hit; hit = upto > 0 ? phoneOf(text, chain, upto) : null) {
+        found.push(hit.span);
+        upto = hit.from;
+      }
+    }
     const end = chain.at(-1)!.end;
     let digits = 0;
     for (let i = chain.length - 1; i >= 0; i--) {
@@ -165,34 +173,39 @@ export function findPhones(text: string, words: RegExp, plain = text): PhoneSpan
   return found.sort((a, b) => a.start - b.start);
 }
 
-/** The chain's phone: from the first group where one starts to the chain's end; null when none. */
-function phoneOf(text: string, chain: readonly Group[]): PhoneSpan | null {
-  const end = chain.at(-1)!.end;
-  // Digits from each group to the chain's end.
-  const tail: number[] = new Array<number>(chain.length + 1).fill(0);
-  for (let i = chain.length - 1; i >= 0; i--) tail[i] = tail[i + 1]! + (chain[i]!.end - chain[i]!.start);
-  for (let i = 0; i < chain.length; i++) {
+/**
+ * The phone that ends with group `upto - 1` of the chain: from the first group where one starts (the
+ * longest), with that group's index; null when none does. Only the last fifteen digits are looked at.
+ */
+function phoneOf(text: string, chain: readonly Group[], upto: number): { span: PhoneSpan; from: number } | null {
+  const end = chain[upto - 1]!.end;
+  let best: { span: PhoneSpan; from: number } | null = null;
+  let count = 0;
+  for (let i = upto - 1; i >= 0; i--) {
     const g = chain[i]!;
-    const count = tail[i]!;
-    if (count < 10) break;
+    const length = g.end - g.start;
+    count += length;
+    if (count > 15) break;
+    if (count < 10) continue;
     const floor = i > 0 ? chain[i - 1]!.end : 0;
     const plus = plusBefore(text, g.start, floor);
-    if (plus >= 0 && count <= 15 && text[g.start] !== '0') return { start: plus, end };
+    if (plus >= 0 && text[g.start] !== '0') {
+      best = { span: { start: plus, end }, from: i };
+      continue;
+    }
     if (!mayStart(text, chain, i)) continue;
     const first = text[g.start]!;
-    const length = g.end - g.start;
     const second = length > 1 ? text[g.start + 1]! : text[chain[i + 1]!.start]!;
     // The prefix fused with part of an area code (`899 1290 1990`) reads as prices, unless the rest is grouped on (`89 16 555 44 33`).
-    const fused = (length === 2 || length === 3) && chain.length - i < 4;
+    const fused = (length === 2 || length === 3) && upto - i < 4;
     if (count === 11 && (first === '7' || first === '8') && second >= '3' && second <= '9' && !fused) {
-      return { start: g.start, end };
-    }
-    if (count === 10 && first === '9' && chain.length - i <= 4 && MOBILE_SHAPES.has(chain.slice(i).map((x) => x.end - x.start).join(','))) {
+      best = { span: { start: g.start, end }, from: i };
+    } else if (count === 10 && first === '9' && upto - i <= 4 && MOBILE_SHAPES.has(chain.slice(i, upto).map((x) => x.end - x.start).join(','))) {
       // An area code in brackets: the phone starts at the bracket.
       let open = g.start - 1;
       while (open >= floor && SPACE.test(text[open]!)) open--;
-      return { start: open >= floor && text[open] === '(' ? open : g.start, end };
+      best = { span: { start: open >= floor && text[open] === '(' ? open : g.start, end }, from: i };
     }
   }
-  return null;
+  return best;
 }

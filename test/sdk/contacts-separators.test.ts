@@ -28,6 +28,7 @@ const SPLIT: readonly string[] = [
   'Спасибо за заказ! Если что: 8 (916) 555 44 33, Иван',
   '+44 20 79 46 09 58',
   '+49 (30) 1234-5678',
+  '8+916+555+44+33',
   '8_916_555_44_33',
   'звоните 8_916_555_44_33 после шести',
   '+7_916_555_44_33',
@@ -74,6 +75,11 @@ describe('a phone split by any run of non-alphanumeric characters', () => {
     expect(hasContacts(text)).toBe(true);
     expect(contactsIn(text)?.kind).toBe('phone');
     expect(contactsRefusal(text, 'description')).toMatchObject({ kind: 'contacts', field: 'description', reason: 'phone' });
+  });
+
+  it('two phones of one note are reported each (a `+` after a separator begins a number)', () => {
+    expect(findContacts('+7 916 555 44 33, +7 916 555 44 34').map((f) => f.match)).toEqual(['+7 916 555 44 33', '+7 916 555 44 34']);
+    expect(findContacts('8 916 555 44 33 / 8 916 555 44 34').map((f) => f.match)).toEqual(['8 916 555 44 33', '8 916 555 44 34']);
   });
 
   it.each(PROSE)('prose passes: %j', (text) => {
