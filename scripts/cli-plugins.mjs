@@ -58,12 +58,12 @@ export const kyWithoutUndici = {
   },
 };
 
-// The contact filter (sdk/contacts.ts) writes Russian words into its regexes, in String.raw pieces
+// The contact filter (sdk/contacts.ts, sdk/contact-phones.ts) writes Russian words into its regexes, in String.raw pieces
 // and `u` regex literals, which esbuild leaves as they are (escaping a String.raw would change its
 // text). The `seller` bundle is then read as latin1 when it is all ASCII (scripts/cli-loader.mjs:
-// ~1.5 ms sooner than UTF-8 for 1.1 MB). In that file every non-ASCII character stands in a comment,
+// ~1.5 ms sooner than UTF-8 for 1.1 MB). In those files every non-ASCII character stands in a comment,
 // a string, or a regex source read with the `u` flag, where `\u{…}` is the same character.
-const ESCAPED_FILES = /[\\/]sdk[\\/]contacts\.ts$/;
+const ESCAPED_FILES = /[\\/]sdk[\\/]contact(s|-phones)\.ts$/;
 export const asciiRegexSources = {
   name: 'ascii-regex-sources',
   setup(builder) {

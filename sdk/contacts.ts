@@ -8,10 +8,10 @@
  *     `name собака mail точка ru`, `name @ mail.ru`. A bare English ` at ` only counts together with
  *     a disguised dot or a well-known mailbox domain (`Plus at chatgpt.com` is ordinary text), and
  *     `@gmail.com` with nothing before it (“activation on your @gmail.com address”) is not an address;
- *   - phone numbers: Russian (`+7 …`, `8 …` with an area code 3xx–9xx, and 10-digit `9xx` mobiles
- *     written with separators), international (`+` and 10–15 digits), and any number of 6+ digits right
- *     after `тел.`/`phone:`-like words; the digits may be parted by any short run of characters that
- *     are neither letters nor digits (spaces, dots, dashes, brackets, slashes, underscores, …: `PSEP`);
+ *   - phone numbers, by a scan of the digits (./contact-phones.ts): Russian (`+7 …`, `7`/`8 …` with an
+ *     area code 3xx–9xx, and 10-digit `9xx` mobiles written in groups), international (`+` and 10–15
+ *     digits), and any number of 6+ digits right after `тел.`/`phone:`-like words, however the digits
+ *     are grouped and whatever runs of characters that are neither letters nor digits part them;
  *   - messenger links (`t.me/…`, `telegram.me/…`, `wa.me/…`, `discord.gg/…`, `viber://…`, …, kind
  *     `messenger`) and social-profile links (`vk.com/…`, `instagram.com/…`, …, kind `link`) that carry a
  *     path — a bare `vk.com` names the service, not a person;
@@ -31,10 +31,11 @@
  * non-ASCII (`ivan@почта.рф`, `xn--…` punycode). The reported `match` is the original text, with its
  * tricks. Letters for digits (`8 999 I23 45 67`, `8 9O0 …`) are read as digits inside runs that hold
  * six real digits or more (text-fold.ts, the `digits` reading), and a phone may be split by any run of
- * non-alphanumeric characters (`8/999/123/45/67`, `8_916_555_44_33`). Not covered (left open): numbers spelled in words (`восемь девятьсот…`), and
+ * non-alphanumeric characters (`8/999/123/45/67`, `8_____916_____555_____44_____33`). Not covered (left open): numbers spelled in words (`восемь девятьсот…`), and
  * spaced-out e-mails without any `@`/`at`/`собака` marker.
  */
 
+import { findPhones } from './contact-phones.ts';
 import { foldText } from './text-fold.ts';
 import type { ContactKind } from './contract/error-data.ts';
 
@@ -65,15 +66,6 @@ function lazyRegExp(pattern: string, flags: string): () => RegExp {
 const NOT_AFTER_WORD = String.raw`(?<![\p{L}\p{N}_])`;
 /** Not followed by a letter, digit or underscore of any script. */
 const NOT_BEFORE_WORD = String.raw`(?![\p{L}\p{N}_])`;
-
-/**
- * Separator inside a phone number: a run of up to four characters that are neither letters nor
- * digits, of any kind (`8 999 123-45-67`, `8/999/123/45/67`, `8_916_555_44_33`, `8*916*555*44*33`),
- * except list punctuation (a comma or semicolon before a space: `7, 300, 500, 10, 20 дней` is a
- * list of numbers, not a phone). Whether the digits so parted make a phone is the shape checks' call.
- */
-const SEP_CHAR = String.raw`(?![,;]\s)[^\p{L}\p{N}]`;
-const PSEP = String.raw`(?:${SEP_CHAR}){0,4}`;
 
 // ---------------------------------------------------------------------------------------------
 // E-mail
@@ -199,54 +191,16 @@ function hostInfo(raw: string): LinkHost | undefined {
 // ---------------------------------------------------------------------------------------------
 // Phones
 
-const RU_PHONE_RE = lazyRegExp(
-  String.raw`(?:(?<![\p{L}\p{N}_+])\+\s?7|(?<![\p{L}\p{N}_+.,\-/])[78])${PSEP}\(?\s?[3-9](?:${PSEP}\d){2}\s?\)?` +
-    String.raw`(?:${PSEP}\d){7}(?!\p{N}|[.,]\p{N})`,
-  'giu',
-);
-const RU_MOBILE10_RE = lazyRegExp(
-  String.raw`(?<![\p{L}\p{N}_+.,\-/])(?:\(\s?9\d{2}\s?\)|9\d{2})${PSEP}\d(?:${PSEP}\d){6}(?!\p{N}|[.,]\p{N})`,
-  'giu',
-);
-const INTL_PHONE_RE = lazyRegExp(
-  String.raw`(?<![\p{L}\p{N}_+])\+\s?[1-9](?:(?:${SEP_CHAR}){0,3}\d){9,14}(?!\p{N}|[.,]\p{N})`,
-  'giu',
-);
+/**
+ * Phone words: after one, a number of six digits or more is a phone (`тел. 555-44-33`). The match
+ * ends where the number's first digit is; the number itself is read by ./contact-phones.ts.
+ */
 const PHONE_WORD_RE = lazyRegExp(
   NOT_AFTER_WORD +
     String.raw`(?:(?:тел|tel|моб|mob)\.|(?:телефон\p{L}*|тел|tel|phone|моб|мобильн\p{L}*|сотов\p{L}*|mobile|whats\s?app|ватс?апп?|вацапп?|viber|вайбер)\s*:|(?:позвоните|звоните|звонить|call\s+me|call\s+us|call)${NOT_BEFORE_WORD}\s*:?)` +
-    String.raw`\s*[\-\u2013\u2014]?\s*\+?\(?\d(?:(?:${SEP_CHAR}){0,2}\d){5,14}(?!\p{N})`,
+    String.raw`\s*[\-\u2013\u2014]?\s*\+?\(?\s*(?=\d)`,
   'giu',
 );
-
-/**
- * Allowed groupings of the ten digits after the country prefix (area code + subscriber number),
- * as digit-group lengths. Anything else (`899 1290 1990` — three prices) is not taken for a phone.
- */
-const PHONE_SHAPES = new Set(['10', '3,7', '3,3,4', '3,3,2,2', '3,2,2,3', '1,1,1,1,1,1,1,1,1,1']);
-
-/** Digit-group shape of a Russian number; the country prefix (`7`/`8`) is dropped from the front. */
-function ruShape(raw: string, withPrefix: boolean): string {
-  const groups = raw.match(/\d+/gu) ?? [];
-  if (withPrefix && groups.length > 0) {
-    const first = groups[0]!;
-    // The prefix stands alone (`8 999…`), is fused with the area code only (`8999 …`) or with all of it.
-    if (first.length !== 1 && first.length !== 4 && first.length !== 11) return '';
-    groups[0] = first.slice(1);
-    if (groups[0] === '') groups.shift();
-  }
-  return groups.map((g) => g.length).join(',');
-}
-
-function acceptRuPhone(m: RegExpExecArray): boolean {
-  return PHONE_SHAPES.has(ruShape(m[0], true));
-}
-
-function acceptMobile10(m: RegExpExecArray): boolean {
-  // A bare run of ten digits is as likely an id or an INN as a phone; demand phone-like grouping.
-  const shape = ruShape(m[0], false);
-  return shape !== '10' && PHONE_SHAPES.has(shape);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Messenger words and handles
@@ -299,11 +253,20 @@ const NOT_HANDLES = new Set(['everyone', 'here', 'channel', 'latest', 'types', '
 // ---------------------------------------------------------------------------------------------
 // Matching
 
-interface Detector {
+interface PatternDetector {
   re: () => RegExp;
   kind: ContactKind | ((m: RegExpExecArray) => ContactKind | null);
   accept?: (m: RegExpExecArray) => boolean;
 }
+
+/** A detector that scans the reading itself and answers its finds (phones: ./contact-phones.ts). */
+interface ScanDetector {
+  /** `plain` is the first reading (the same offsets), with words as written. */
+  find: (text: string, plain: string) => readonly { start: number; end: number }[];
+  kind: ContactKind;
+}
+
+type Detector = PatternDetector | ScanDetector;
 
 /** In priority order: an earlier detector's span wins over a later overlapping one. */
 const DETECTORS: readonly Detector[] = [
@@ -319,10 +282,7 @@ const DETECTORS: readonly Detector[] = [
     },
   },
   { re: SCHEME_RE, kind: 'messenger' },
-  { re: RU_PHONE_RE, kind: 'phone', accept: acceptRuPhone },
-  { re: INTL_PHONE_RE, kind: 'phone' },
-  { re: RU_MOBILE10_RE, kind: 'phone', accept: acceptMobile10 },
-  { re: PHONE_WORD_RE, kind: 'phone' },
+  { find: (text, plain) => findPhones(text, PHONE_WORD_RE(), plain), kind: 'phone' },
   { re: MESSENGER_RE, kind: 'messenger', accept: acceptMessenger },
   { re: HANDLE_RE, kind: 'messenger', accept: (m) => !NOT_HANDLES.has((m.groups?.['h'] ?? '').toLowerCase()) },
 ];
@@ -365,7 +325,7 @@ export function findContacts(text: string): ContactMatch[] {
   const readings = [...new Set([plain, latin, digits])];
   for (const reading of readings) {
     for (const det of DETECTORS) {
-      const found = scan(det, reading, taken);
+      const found = scan(det, reading, taken, plain);
       if (found.length > 0) taken = [...taken, ...found].sort((a, b) => a.start - b.start);
     }
   }
@@ -378,7 +338,11 @@ export function findContacts(text: string): ContactMatch[] {
 }
 
 /** One detector's accepted finds in `clean` that overlap none of `taken`. */
-function scan(det: Detector, clean: string, taken: readonly Span[]): Span[] {
+function scan(det: Detector, clean: string, taken: readonly Span[], plain: string): Span[] {
+  if ('find' in det) {
+    const kind = det.kind;
+    return det.find(clean, plain).filter((f) => !overlapsAny(taken, f.start, f.end)).map((f) => ({ start: f.start, end: f.end, kind }));
+  }
   const found: Span[] = [];
   const re = det.re();
   re.lastIndex = 0;

@@ -147,7 +147,11 @@ export class SchemaConverter {
   }
 }
 
-/** `#/$defs/X` → `#/components/schemas/X`; the ±2^53 bounds zod adds to every integer are dropped. */
+/**
+ * `#/$defs/X` → `#/components/schemas/X`. Of the ±(2^53−1) bounds zod gives every integer, the lower is
+ * dropped where it is the only one (the contract gives each integer its real lower bound); the upper
+ * stays: it is the server's real maximum (it refuses a larger integer).
+ */
 function clean(node: JsonSchema): JsonSchema {
   const walk = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(walk);
@@ -156,7 +160,6 @@ function clean(node: JsonSchema): JsonSchema {
     for (const [key, v] of Object.entries(value as JsonSchema)) {
       if (key === '$ref' && typeof v === 'string') out[key] = v.replace(/^#\/\$defs\//, '#/components/schemas/');
       else if (key === 'minimum' && v === Number.MIN_SAFE_INTEGER) continue;
-      else if (key === 'maximum' && v === Number.MAX_SAFE_INTEGER) continue;
       else out[key] = walk(v);
     }
     return out;

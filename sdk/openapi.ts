@@ -24,6 +24,7 @@ import pkg from '../package.json' with { type: 'json' };
 import {
   BASE_PATH,
   ERROR_STATUS,
+  IDEMPOTENCY_KEY_PATTERN,
   REFUSAL_REASONS,
   ErrorBody,
   IMAGE_MAX_BYTES,
@@ -37,7 +38,7 @@ import {
 } from './contract/index.ts';
 import { DEFAULT_BASE_URL } from './defaults.ts';
 import { SchemaConverter, type JsonSchema } from './openapi-schemas.ts';
-import { exampleOf, GIVEN_EXAMPLES } from './openapi-examples.ts';
+import { exampleOf } from './openapi-examples.ts';
 import { EVENT_TEXT, INFO_DESCRIPTION, paramText, SECTIONS, sectionName, sectionOf, SUCCESS_TEXT } from './openapi-text.ts';
 
 export type { JsonSchema };
@@ -156,8 +157,8 @@ export function buildOpenApi(operations: readonly AnyOperation[], options: OpenA
           in: 'header',
           required: true,
           description:
-            'Required on every changing call (1–255 printable ASCII characters). The same key with the same request replays the first answer (with `Idempotent-Replayed: true`) instead of acting twice; the same key with another request is 422 `idempotency_mismatch`. Kept 24 hours per seller. Use a fresh key for each new request.',
-          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+            'Required on every changing call (1–255 printable ASCII characters, not beginning or ending with a space: HTTP strips those). The same key with the same request replays the first answer (with `Idempotent-Replayed: true`) instead of acting twice; the same key with another request is 422 `idempotency_mismatch`. Kept 24 hours per seller. Use a fresh key for each new request.',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN },
         },
       },
       headers: HEADERS,
@@ -258,7 +259,7 @@ function operationOf(op: AnyOperation, section: string, schemas: SchemaConverter
 
   if (op.bodyType === 'json') {
     const schema = schemas.convert(op.body, 'input');
-    const example = GIVEN_EXAMPLES[op.id]?.body ?? exampleOf(schema, schemas.components());
+    const example = exampleOf(schema, schemas.components());
     operation.requestBody = {
       required: op.body.safeParse({}).success !== true,
       content: { 'application/json': { schema, example } },
@@ -335,7 +336,7 @@ function responsesOf(op: AnyOperation, schemas: SchemaConverter): Record<string,
   const responses: Record<string, JsonSchema> = {};
   const headers: JsonSchema = { ...commonHeaders(true), ...(op.changes ? { 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') } : {}) };
   const schema = schemas.convert(op.answer, 'output');
-  const example = GIVEN_EXAMPLES[op.id]?.answer ?? exampleOf(schema, schemas.components());
+  const example = exampleOf(schema, schemas.components());
   responses[String(op.status)] = {
     description: successText(op),
     headers,

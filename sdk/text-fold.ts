@@ -127,10 +127,10 @@ export function foldText(text: string): FoldedText {
 /** Letters (after the Latin fold: Cyrillic `О`, `І` are `o`, `i` by then) that stand in for digits. */
 const DIGIT_LOOKALIKE: Record<string, string> = { O: '0', o: '0', I: '1', i: '1', l: '1', '|': '1' };
 /**
- * A run of number-like tokens: digits and digit look-alikes, parted by runs of up to four characters
- * that are neither letters nor digits (as a phone's separators, sdk/contacts.ts `PSEP`), neither after nor before a letter or digit (`I` in `IP` or `is` is a word, not a 1).
+ * A run of number-like tokens: digits and digit look-alikes, parted by runs of any length of characters
+ * that are neither letters nor digits (as a phone's separators, sdk/contact-phones.ts), neither after nor before a letter or digit (`I` in `IP` or `is` is a word, not a 1).
  */
-const NUMBER_RUN = /(?<![\p{L}\p{N}])[0-9OoIil|]+(?:(?:(?![,;]\s)[^\p{L}\p{N}|]){1,4}[0-9OoIil|]+)*(?![\p{L}\p{N}])/gu;
+const NUMBER_RUN = /(?<![\p{L}\p{N}])[0-9OoIil|]+(?:(?:(?![,;]\s)[^\p{L}\p{N}|])+[0-9OoIil|]+)*(?![\p{L}\p{N}])/gu;
 /** Real digits a run needs before its letters are read as digits: a phone is most of the way there. */
 const MIN_REAL_DIGITS = 6;
 

@@ -131,6 +131,10 @@ export const PayoutSet = z.strictObject({
   name: z.string().max(300).optional(),
   kpp: z.string().max(20).optional(),
   phone: z.string().max(20).optional(),
+}).meta({
+  // The OpenAPI document's example (sdk/openapi-examples.ts): a bank account that passes the BIK's check
+  // key, with a KPP (looked at for a company only), so any seller type's server accepts it.
+  examples: [{ method: 'account', account: '40702810700000067890', bik: '044525225', name: 'Петров Иван Сергеевич', kpp: '773601001' }],
 });
 
 export { PAYOUT_KINDS } from './constants.ts';
@@ -200,7 +204,8 @@ export const accountOperations = {
     answer: z.object({ offerAccepted: z.literal(true), acceptedAt: Timestamp }),
   }),
   'papers.setStatus': op(R['papers.setStatus'], {
-    body: z.strictObject({ sellerType: SellerType, inn: z.string().max(20) }),
+    // The example's INN is of the fixture registry (server/seed/registry.ts), with a right check digit.
+    body: z.strictObject({ sellerType: SellerType, inn: z.string().max(20) }).meta({ examples: [{ sellerType: 'self_employed', inn: '165512345632' }] }),
     answer: z.object({ sellerType: SellerType, inn: z.string(), registryName: z.string(), needsConfirm: z.boolean() }),
   }),
   'papers.confirmRegistry': op(R['papers.confirmRegistry'], {

@@ -7,7 +7,7 @@ import { isCalendarDay } from './calendar.ts';
 import { ERROR_STATUS, PAGE_LIMIT_MAX, SCOPES } from './constants.ts';
 import { CREDENTIALS, ISSUE_CODES, NOT_FOUND_RECORDS } from './error-data.ts';
 
-export { AUTH_CODES, ERROR_STATUS, SCOPES } from './constants.ts';
+export { AUTH_CODES, ERROR_STATUS, IDEMPOTENCY_KEY_PATTERN, SCOPES } from './constants.ts';
 export * from './error-data.ts';
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;

@@ -33,6 +33,13 @@ export const ERROR_STATUS = {
 /** Codes that mean "this key cannot be used": the CLI exits 4 on them. */
 export const AUTH_CODES: readonly (keyof typeof ERROR_STATUS)[] = ['no_key', 'bad_key', 'revoked', 'not_seller', 'seller_blocked', 'scope'];
 
+/**
+ * An `Idempotency-Key`: 1–255 printable ASCII characters, neither the first nor the last a space
+ * (HTTP strips those, so a key of spaces only arrives empty and is `idempotency_key_required`).
+ * The server, the MCP tools and the OpenAPI document take this one pattern.
+ */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7e](?:[\\x20-\\x7e]{0,253}[\\x21-\\x7e])?$';
+
 // ---------------------------------------------------------------------------
 // Pagination (gaps.md): `limit` 1–200 default 50
 // ---------------------------------------------------------------------------

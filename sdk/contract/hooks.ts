@@ -18,7 +18,7 @@ export const Hooks = z.object({
 export const HooksSet = z.strictObject({
   url: z.string().min(1).max(2000),
   /** Unknown kinds and duplicates are dropped from the answer; an empty result is `no_events`. */
-  events: z.array(z.string().max(100)).max(100),
+  events: z.array(z.string().max(100)).max(100).meta({ examples: [['order.new', 'order.paid', 'order.message']] }),
 });
 
 export const Delivery = z.object({

@@ -25,6 +25,19 @@ const editable = {
   creditsRate: z.number().positive().optional(),
 };
 
+/**
+ * The OpenAPI document's example of a card's fields (sdk/openapi-examples.ts): a spotify code with an
+ * SLA and a guarantee the seeded catalogue offers, and no fields of another product type.
+ */
+const CODE_EXAMPLE = {
+  productType: 'code',
+  deliveryMethod: 'code',
+  priceRub: 390,
+  slaMinutes: 60,
+  guaranteeDays: 7,
+  description: 'Spotify Premium Individual на 1 месяц: код активации.',
+} as const;
+
 export const NewCard = z.strictObject({
   service: Slug,
   tariff: Slug,
@@ -32,11 +45,11 @@ export const NewCard = z.strictObject({
   /** Declared quantity for manual delivery; auto-delivery units come from the stock endpoint. */
   stock: z.number().int().min(0).max(1_000_000).optional(),
   confirmRequired: z.boolean().optional(),
-});
+}).meta({ examples: [{ service: 'spotify', tariff: 'individual', ...CODE_EXAMPLE }] });
 export type NewCard = z.input<typeof NewCard>;
 
 /** PATCH takes the whole body; service and tariff cannot change. */
-export const CardUpdate = z.strictObject({ ...editable });
+export const CardUpdate = z.strictObject({ ...editable }).meta({ examples: [CODE_EXAMPLE] });
 export type CardUpdate = z.input<typeof CardUpdate>;
 
 export const StockCounts = z.object({ free: z.number().int().min(0), issued: z.number().int().min(0) });

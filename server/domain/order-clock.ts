@@ -6,7 +6,9 @@
  *
  * It visits only sellers whose next deadline has come (`svc.deadlines`, kept by every order
  * change); the first sweep of a process scans every seller once to learn their deadlines.
- * Sweeps run one after another, never overlapping; each writes the documents it changed.
+ * Sweeps run one after another, never overlapping; each writes the documents it changed, and only
+ * then sets the visited sellers' next deadlines (from the store: after a failed write, from the
+ * documents reopened from disk), so a sweep whose write failed is done again by the next one.
  */
 import type { ServerContext } from '../context.ts';
 import { UnitOfWork } from '../context.ts';
@@ -39,11 +41,31 @@ async function sweep(svc: ServerContext, now: Date): Promise<number> {
     const doc = await tx.seller(sellerId);
     // From here to the end of this seller: no await, so no handler interleaves with the changes.
     for (const order of Object.values(doc.orders)) if (settle(svc, doc, order, now)) moved++;
-    // Exact again (settle may have noted an earlier value while moving orders on).
+  }
+  // The index learns the sellers' next deadlines only from what the store holds after the commit:
+  // written, or (a failed commit) reopened from disk, where the overdue orders still wait, so that
+  // the next sweep comes back for them. Some sellers of a failed commit may have been written.
+  try {
+    await tx.commit();
+  } finally {
+    await relearn(svc, due);
+  }
+  return moved;
+}
+
+/** Sets each seller's next deadline from its document as the store holds it now. */
+async function relearn(svc: ServerContext, sellerIds: readonly string[]): Promise<void> {
+  const map = svc.deadlines.bySeller;
+  for (const sellerId of sellerIds) {
+    let doc;
+    try {
+      doc = await svc.store.seller(sellerId);
+    } catch {
+      continue; // unreadable now: its entry stays as it was (due), and the next sweep tries again
+    }
+    // No await between reading the orders and setting the entry: a change made meanwhile is in both.
     const next = nextDeadline(Object.values(doc.orders));
     if (next === null) map.delete(sellerId);
     else map.set(sellerId, next);
   }
-  await tx.commit();
-  return moved;
 }

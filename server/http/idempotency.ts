@@ -7,12 +7,13 @@
  * expire on the server clock.
  */
 import { createHash } from 'node:crypto';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../sdk/contract/constants.ts';
 import type { Sealer } from '../store/crypto.ts';
 import type { IdempotencyRecord, SellerDoc } from '../store/docs.ts';
 import { ApiError, badRequest } from './errors.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+const KEY_PATTERN = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 export function requireIdempotencyKey(value: string | undefined): string {
   if (value === undefined || value === '') {

@@ -10,7 +10,7 @@
  *   an error result carries no `structuredContent`, since clients check it against the outputSchema.
  */
 import { randomUUID } from 'node:crypto';
-import type { ErrorBody } from '../../sdk/contract/index.ts';
+import { IDEMPOTENCY_KEY_PATTERN, type ErrorBody } from '../../sdk/contract/index.ts';
 import { requireScope } from '../auth.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
 import { Exchange, type OpInput } from './exchange.ts';
@@ -103,7 +103,7 @@ export function splitArguments(def: ToolDef, args: Record<string, unknown>): OpI
   return input;
 }
 
-const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
+const IDEMPOTENCY_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 function idempotencyKeyOf(value: unknown): string {
   if (value === undefined) return randomUUID();

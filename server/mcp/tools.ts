@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import {
   apiOperations,
+  IDEMPOTENCY_KEY_PATTERN,
   IMAGE_MAX_BYTES,
   IMAGE_TYPES,
   pathParamNames,
@@ -104,7 +105,7 @@ const idempotencySchema: JsonSchema = {
   type: 'string',
   minLength: 1,
   maxLength: 255,
-  pattern: '^[\\x20-\\x7e]+$',
+  pattern: IDEMPOTENCY_KEY_PATTERN,
   description: 'Makes a retry safe: the same key with the same arguments replays the first answer instead of acting twice. Default: a fresh key per call.',
 };
 

@@ -12,11 +12,12 @@ import { promises as fs } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
+import { sweepOrders } from '../../server/domain/order-clock.ts';
 import { Store } from '../../server/store/store.ts';
 import { CODE_CARD } from '../helpers/fixtures.ts';
 import { useFileStore } from '../helpers/file-store.ts';
 import { TestDisk } from '../helpers/test-disk.ts';
-import { ADMIN, call, newSeller, type SellerCreated } from './helpers.ts';
+import { ADMIN, call, newSeller, sandbox, type SellerCreated } from './helpers.ts';
 
 const files = useFileStore('failing-disk-');
 
@@ -104,6 +105,47 @@ describe('a failed write has no effect', () => {
     disk.fail = null;
     const keys = (await call(app, seller.apiKey, 'GET', '/api/v1/keys')).body.items.map((k: { name: string }) => k.name);
     expect(keys).not.toContain('lost');
+  });
+});
+
+describe('the order sweep under a failing disk', () => {
+  /** An unpaid order of `who`'s (cancelled by the sweep once its 24 hours are over). */
+  async function unpaidOrder(who: SellerCreated): Promise<string> {
+    const card = await call(app, who.apiKey, 'POST', '/api/v1/listings', CODE_CARD);
+    expect(card.status, card.text).toBe(201);
+    const on = await call(app, who.apiKey, 'POST', `/api/v1/listings/${card.body.number}/state`, { active: true });
+    expect(on.status, on.text).toBe(200);
+    const order = await sandbox(app, 'POST', '/orders', { number: card.body.number });
+    expect(order.status, order.text).toBe(201);
+    return order.body.id;
+  }
+  const statusOf = async (who: SellerCreated, id: string) => (await app.service.store.seller(who.sellerId)).orders[id]?.status;
+  const later = () => new Date(app.service.clock.nowMs() + 25 * 3600_000);
+
+  it('a sweep whose write fails is done again by the next sweep', async () => {
+    const id = await unpaidOrder(seller);
+    disk.fail = 'ENOSPC';
+    await expect(sweepOrders(app.service, later())).rejects.toThrow(/ENOSPC/);
+    disk.fail = null;
+    expect(await statusOf(seller, id)).toBe('awaiting_payment');
+    expect(await sweepOrders(app.service, later())).toBe(1);
+    expect(await statusOf(seller, id)).toBe('cancelled');
+  });
+
+  it('a sweep across sellers whose write fails for one of them: the next sweep handles what is left', async () => {
+    const other = await newSeller(app, { admission: 'complete' });
+    const mine = await unpaidOrder(seller);
+    const theirs = await unpaidOrder(other);
+    disk.fail = 'ENOSPC';
+    disk.failOnly = (file) => file.includes(other.sellerId);
+    await expect(sweepOrders(app.service, later())).rejects.toThrow(/ENOSPC/);
+    disk.fail = null;
+    disk.failOnly = null;
+    expect(await statusOf(other, theirs)).toBe('awaiting_payment');
+    // the next sweep finishes what the failed one left, whichever of the two sellers it wrote
+    await sweepOrders(app.service, later());
+    expect([await statusOf(seller, mine), await statusOf(other, theirs)]).toEqual(['cancelled', 'cancelled']);
+    expect(await sweepOrders(app.service, later())).toBe(0);
   });
 });
 

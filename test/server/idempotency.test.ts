@@ -72,6 +72,11 @@ describe('Idempotency-Key required', () => {
     expectError(await issue('tab\there'), 400, 'bad_request');
   });
 
+  it('a key of spaces only, or beginning or ending with one, → 400 (HTTP strips such spaces: the key would change on the way)', async () => {
+    for (const key of ['   ', ' k', 'k ']) expect((await issue(key)).status, JSON.stringify(key)).toBe(400);
+    expect((await issue('a key with spaces inside')).status).toBe(201);
+  });
+
   it('the sandbox needs no Idempotency-Key', async () => {
     const res = await sandbox(app, 'POST', '/sellers', {});
     expect(res.status).toBe(201);

@@ -38,6 +38,15 @@ describe('examples of every operation, checked against the contract', () => {
   });
 });
 
+describe('the Idempotency-Key header', () => {
+  it('refuses a key of spaces only (HTTP strips it: the server then answers that the key is missing), takes spaces inside', () => {
+    const param = (doc.components!.parameters as Record<string, JsonSchema>).IdempotencyKey!;
+    const pattern = new RegExp((param.schema as JsonSchema).pattern as string, 'u');
+    for (const key of [' ', '   ', ' key', 'key ', 'tab\there']) expect(pattern.test(key), JSON.stringify(key)).toBe(false);
+    for (const key of ['k', 'a key', 'order-8f2k19:deliver', '~'.repeat(255)]) expect(pattern.test(key), key).toBe(true);
+  });
+});
+
 describe('formats beside patterns', () => {
   const all: JsonSchema[] = [];
   const walk = (v: unknown): void => {
@@ -73,6 +82,23 @@ describe('formats beside patterns', () => {
 });
 
 describe('integers with their bounds', () => {
+  it("every integer of the document's schemas and parameters has its upper bound, at most the server's 2^53−1 (answer headers aside)", () => {
+    const unbounded: string[] = [];
+    const walk = (v: unknown, at: string): void => {
+      if (Array.isArray(v)) return v.forEach((x, i) => walk(x, `${at}/${i}`));
+      if (!v || typeof v !== 'object') return;
+      const s = v as JsonSchema;
+      const max = typeof s.maximum === 'number' ? s.maximum : typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum - 1 : undefined;
+      if (at.startsWith('/components/headers/')) return; // what the server sends in a header, not a value it takes
+      if (s.type === 'integer' && (max === undefined || max > Number.MAX_SAFE_INTEGER)) unbounded.push(at);
+      for (const [k, x] of Object.entries(s)) walk(x, `${at}/${k}`);
+    };
+    walk(doc, '');
+    expect(unbounded, unbounded.join('\n')).toEqual([]);
+    const card = (doc.components!.schemas as Record<string, JsonSchema>).NewCard ?? {};
+    expect(JSON.stringify(card)).toContain(`"maximum":${Number.MAX_SAFE_INTEGER}`);
+  });
+
   it('every integer of the document has its lower bound (counts from 0, card numbers from 1)', () => {
     const unbounded: string[] = [];
     const walk = (v: unknown, at: string): void => {

@@ -83,7 +83,7 @@ describe('the OpenAPI document', () => {
       for (const p of ps.filter((x) => x.in === 'path')) expect(p.required).toBe(true);
     }
     const number = params(doc, operation(doc, apiOperations['listings.get'])).find((p) => p.name === 'number')!;
-    expect(number.schema).toEqual({ type: 'integer', minimum: 1 });
+    expect(number.schema).toEqual({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
     const orderList = params(doc, operation(doc, apiOperations['orders.list']));
     expect(orderList.find((p) => p.name === 'limit')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200 } });
     expect(orderList.find((p) => p.name === 'needsAction')!.schema).toEqual({ type: 'boolean' });
@@ -154,8 +154,9 @@ describe('the OpenAPI document', () => {
     expect(answer('listings.get')).toEqual({ $ref: '#/components/schemas/Card' });
     expect(answer('orders.list')).toMatchObject({ properties: { items: { type: 'array', items: { $ref: '#/components/schemas/Order' } } } });
     for (const name of ['ErrorBody', 'Card', 'Order', 'Position', 'Hooks']) expect(doc.components.schemas[name], name).toBeDefined();
-    // no integer carries zod's ±2^53 bounds
-    expect(JSON.stringify(doc)).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    // an integer carries the server's real maximum (2^53−1, which it refuses above), never zod's lone lower bound
+    expect(JSON.stringify(doc)).toContain(`"maximum":${Number.MAX_SAFE_INTEGER}`);
+    expect(JSON.stringify(doc)).not.toContain(String(Number.MIN_SAFE_INTEGER));
   });
 
   it('describes every webhook event with its headers and body', () => {
