@@ -10,8 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { findInstalledBrowser, packagedDirFor, packagedPackageDir, packagedRunsOn } from './browser-finder.ts';
+import { findInstalledBrowser, PACKAGED, packagedDirFor, packagedRunsOn } from './browser-finder.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -36,9 +35,10 @@ export function unpackPackaged(dir: string): void {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   try {
-    const entry = pathToFileURL(path.join(packagedPackageDir(ROOT), 'build', 'index.js')).href;
-    const script = `const { default: chromium } = await import(${JSON.stringify(entry)}); process.stdout.write(await chromium.executablePath());`;
+    // Resolved by the package's own exports from the clone's root (its layout differs between versions).
+    const script = `const { default: chromium } = await import(${JSON.stringify(PACKAGED)}); process.stdout.write(await chromium.executablePath());`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
       env: { ...process.env, TMPDIR: staging, TMP: staging, TEMP: staging },
       encoding: 'utf8',
       timeout: 300_000,
