@@ -42,6 +42,19 @@ export class FaultTable {
   /** Deliveries let go after a hold: their next attempt is not held again. */
   readonly released = new Set<string>();
 
+  /** Told after a fault hit or ended (an added or cleared one is told by its call's notice). */
+  #listener: (() => void) | undefined;
+
+  /** Sets who is told when a fault hits or ends (the change stream: server/app.ts). */
+  onChange(listener: () => void): void {
+    this.#listener = listener;
+  }
+
+  /** Ends the `for` faults whose time has passed: the clock's tick does, so an ending is told without a call. */
+  endDue(nowMs: number): void {
+    if (this.#entries.length > 0) this.#expire(nowMs);
+  }
+
   /** How many faults are kept (zero: the hot path asks nothing more). */
   get size(): number {
     return this.#entries.length;
@@ -94,6 +107,7 @@ export class FaultTable {
     if (!fired) return undefined;
     const { fault } = fired;
     fault.hits += 1;
+    this.#listener?.();
     if (fault.remaining !== null) {
       fault.remaining -= 1;
       if (fault.remaining <= 0) this.#entries.splice(this.#entries.indexOf(fired), 1);
@@ -127,10 +141,12 @@ export class FaultTable {
   }
 
   #expire(nowMs: number): void {
+    const before = this.#entries.length;
     for (let i = this.#entries.length - 1; i >= 0; i--) {
       const at = this.#entries[i]!.expiresMs;
       if (at !== null && nowMs >= at) this.#entries.splice(i, 1);
     }
+    if (this.#entries.length < before) this.#listener?.();
   }
 }
 

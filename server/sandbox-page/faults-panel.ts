@@ -16,8 +16,8 @@ export function FaultsPanel({ live }: { live: Live }) {
     const read = await act(() => sb.listFaults());
     if (read) setFaults(read.items);
   };
-  // a clock advance may end a fault (forMs): read again with the clock
-  useEffect(() => void reload(), [live.now]);
+  // read again when the stream says a fault was added, hit, ended or cleared (from here, the CLI or a scenario)
+  useEffect(() => void reload(), [live.faultChanges]);
   const add = async (e: Event) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
@@ -67,7 +67,7 @@ export function FaultsPanel({ live }: { live: Live }) {
           <thead><tr><th>${t('faults.id')}</th><th>${t('faults.scope')}</th><th>${t('faults.effect')}</th><th>${t('faults.left')}</th><th>${t('faults.hits')}</th><th>${t('faults.until')}</th><th></th></tr></thead>
           <tbody>
             ${faults.map(
-              (f) => html`<tr key=${f.id} data-fault=${f.id}>
+              (f) => html`<tr key=${f.id} data-fault=${f.id} data-hits=${f.hits}>
                 <td><code>${f.id}</code></td>
                 <td>${f.sellerId ? html`<code>${f.sellerId}</code>` : t('faults.everySeller')}</td>
                 <td><code>${what(f)}</code></td>

@@ -42,6 +42,8 @@ export class Live {
   openSeller: string | null = null;
   /** Bumped on every change an open view may show (the timeline re-reads on it). */
   orderChanges = 0;
+  /** Bumped when a fault was added, hit, ended or cleared (the faults panel re-reads on it). */
+  faultChanges = 0;
   #listeners = new Set<() => void>();
 
   constructor(readonly sb: SandboxClient) {}
@@ -161,9 +163,13 @@ export class Live {
         this.moved = e.moved;
         break;
       }
+      case 'faults':
+        this.faultChanges++;
+        break;
       case 'ready': {
         const e = ev as Extract<ChangeEventRead, { type: 'ready'; now: string }>;
         this.now = e.now;
+        this.faultChanges++; // what changed while the stream was away
         break;
       }
       default:

@@ -230,6 +230,32 @@ describe('the live change stream', () => {
     }
   });
 
+  it('tells when a fault hits or ends, not only when one is added or cleared', async () => {
+    const shop = await world.newShop({ client: { maxRetries: 0 } });
+    const stream = watch(world.sandbox);
+    const told = () => stream.events.filter((e) => e.type === 'faults').length;
+    const toldMore = async (what: string, before: number) => waitFor(what, () => told() > before);
+    try {
+      await stream.ready();
+      let before = told();
+      await world.sandbox.addFault({ sellerId: shop.sellerId, op: 'orders.list', status: 500, times: 2 });
+      await toldMore('the fault added', before);
+      before = told();
+      await expect(shop.client.orders.list()).rejects.toMatchObject({ status: 500 });
+      await toldMore('its first hit', before);
+      before = told();
+      await expect(shop.client.orders.list()).rejects.toMatchObject({ status: 500 });
+      await toldMore('its last hit, which ends it', before);
+      await world.sandbox.addFault({ sellerId: shop.sellerId, op: 'orders.list', status: 503, forMs: 60_000 });
+      before = told();
+      await world.sandbox.advanceClock({ seconds: 61 }); // no call hits it: the clock's tick ends it
+      await toldMore('the for-fault ending with the clock', before);
+      expect((await shop.client.orders.list()).items).toEqual([]);
+    } finally {
+      await stream.close();
+    }
+  });
+
   it('ends when the server closes', async () => {
     const own = await startSellerWorld();
     const stream = watch(own.sandbox);

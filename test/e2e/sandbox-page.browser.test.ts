@@ -299,6 +299,25 @@ describe('/sandbox in a browser', () => {
     await w.page.close();
   }, 120_000);
 
+  it('shows faults set elsewhere, their hits and their end, live and without a clock move', async () => {
+    const w = await openPage('en');
+    await signIn(w.page, en, server.adminToken);
+    await w.page.getByText(en.live.on, { exact: true }).waitFor(SEEN);
+    const sb = new SandboxClient({ baseUrl: server.url, adminToken: server.adminToken });
+    const shop = await server.newSeller();
+    const seller = new SellerClient({ apiKey: shop.apiKey, baseUrl: server.url, maxRetries: 0 });
+    const fault = await sb.addFault({ sellerId: shop.sellerId, op: 'orders.list', status: 500, times: 2 });
+    const row = w.page.locator(`section[aria-labelledby="faults-h"] tr[data-fault="${fault.id}"]`);
+    await row.waitFor(SEEN);
+    expect(await row.getAttribute('data-hits')).toBe('0');
+    await expect(seller.orders.list()).rejects.toMatchObject({ status: 500 });
+    await waitFor('its hit shown', async () => (await row.getAttribute('data-hits')) === '1', WAIT);
+    await expect(seller.orders.list()).rejects.toMatchObject({ status: 500 });
+    await row.waitFor({ state: 'detached', timeout: 20_000 });
+    expectClean(w);
+    await w.page.close();
+  });
+
   it('walks it in Russian', async () => {
     const w = await openPage('ru');
     expect(await w.page.locator('html').getAttribute('lang')).toBe('ru');
