@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { FAULT_STATUSES } from '../../sdk/contract/routes/sandbox-faults.ts';
 import { faultBody, type FaultFlags } from '../../sdk/sandbox-faults.ts';
-import { t, time } from './i18n.ts';
+import { t, time, valueName } from './i18n.ts';
 import type { Fault, Live } from './live.ts';
 import { act, field, html } from './ui.ts';
 
@@ -40,8 +40,17 @@ export function FaultsPanel({ live }: { live: Live }) {
     const done = await act(() => (id ? sb.clearFault(id) : sb.clearFaults()), (r) => t('faults.cleared', { count: r.cleared }));
     if (done) await reload();
   };
+  // in words, the operation id and the raw chaos kind kept (as the CLI's fault list does)
   const what = (f: Fault): string =>
-    f.status !== undefined ? `${f.op} → ${f.status}` : f.latencyMs !== undefined ? `${f.op} +${f.latencyMs} ms` : f.drop ? `${f.op} drop` : f.dropAfter ? `${f.op} drop-after` : `hooks ${f.hooks}${f.delayMs ? ` ${f.delayMs} ms` : ''}`;
+    f.status !== undefined
+      ? t('faults.what.status', { op: f.op ?? '*', status: f.status })
+      : f.latencyMs !== undefined
+        ? t('faults.what.latency', { op: f.op ?? '*', ms: f.latencyMs })
+        : f.drop
+          ? t('faults.what.drop', { op: f.op ?? '*' })
+          : f.dropAfter
+            ? t('faults.what.dropAfter', { op: f.op ?? '*' })
+            : t('faults.what.hooks', { chaos: valueName('faults.chaos', f.hooks ?? ''), raw: f.hooks ?? '', ms: f.delayMs ?? '' });
   return html`<section aria-labelledby="faults-h">
     <h2 id="faults-h">${t('faults.heading')}</h2>
     <form class="row" onSubmit=${add}>

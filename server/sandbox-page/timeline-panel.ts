@@ -4,7 +4,7 @@
  * says (`sandboxMoves`): Pay, Cancel, Accept, Message, Dispute, Resolve, Review.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { money, statusName, t, time } from './i18n.ts';
+import { money, statusName, t, time, valueName } from './i18n.ts';
 import type { Live, OrderTimeline } from './live.ts';
 import { act, field, html } from './ui.ts';
 
@@ -39,10 +39,10 @@ export function TimelinePanel({ live, orderId, onClose }: { live: Live; orderId:
     items.push({ at: m.at, text: t('timeline.move', { action: t(`action.${m.action}`), by: t(`by.${m.by}`), from: statusName(m.from), to: statusName(m.to) }) });
   }
   if (line.deliveredAt) items.push({ at: line.deliveredAt, text: t('timeline.delivered') });
-  for (const msg of line.messages) items.push({ at: msg.at, text: t('timeline.message', { from: msg.from, text: msg.text }) });
+  for (const msg of line.messages) items.push({ at: msg.at, text: t('timeline.message', { from: valueName('timeline.from', msg.from), text: msg.text }) });
   for (const owner of ['seller', 'buyer'] as const) {
     const v = line.vaults[owner];
-    if (v) items.push({ at: v.at, text: t('timeline.vault', { owner, time: time(v.at), opened: v.opened ? t('timeline.vaultOpened') : t('timeline.vaultClosed') }) });
+    if (v) items.push({ at: v.at, text: t(`timeline.vaultOf.${owner}`, { time: time(v.at), opened: v.opened ? t('timeline.vaultOpened') : t('timeline.vaultClosed') }) });
   }
   if (line.review) items.push({ at: line.review.at, text: t('timeline.reviewLine', { stars: line.review.stars, text: line.review.text }) });
   items.sort((a, b) => a.at.localeCompare(b.at));
@@ -54,7 +54,7 @@ export function TimelinePanel({ live, orderId, onClose }: { live: Live; orderId:
     </ol>
     ${line.deadline ? html`<p>${t('timeline.deadline', { kind: t(`timeline.deadlineKind.${line.deadline.kind}`), time: time(line.deadline.at) })}</p>` : null}
     ${line.note ? html`<p>${t('timeline.note', { note: line.note })}</p>` : null}
-    ${line.noteRejected ? html`<p class="problem">${t('timeline.noteRejected', { why: line.noteRejected })}</p>` : null}
+    ${line.noteRejected ? html`<p class="problem" data-note-withheld>${t('timeline.noteWithheld')}</p>` : null}
     ${line.stockIssued ? html`<p class="muted">${t('timeline.stockIssued')}</p>` : null}
     <h4>${t('timeline.moves')}</h4>
     ${moves.size === 0 ? html`<p class="muted">${t('timeline.noMoves')}</p>` : null}

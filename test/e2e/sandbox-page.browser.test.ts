@@ -322,7 +322,11 @@ describe('/sandbox in a browser', () => {
     const w = await openPage('ru');
     expect(await w.page.locator('html').getAttribute('lang')).toBe('ru');
     expect(await w.page.title()).toContain('Песочница');
-    await walk(w, ru);
+    const made = await walk(w, ru);
+    // values in words, never raw (issue 35): the subscription's state, the seller's mode, the card's kind
+    expect(await w.page.locator('section[aria-labelledby="hooks-h"] ul.facts').textContent()).toContain(ru.hooks.statuses.active);
+    expect(await w.page.locator(`tr[data-seller="${made.sellerId}"] [data-mode]`).textContent()).toContain(ru.sellers.modes.live);
+    expect(await w.page.locator(`tr[data-card="${made.number}"] [data-kind]`).textContent()).toBe(`${ru.cards.productTypes.code}, ${ru.cards.deliveryMethods.code}`);
     expectClean(w);
     expectNoSecret(w);
     await w.page.close();
