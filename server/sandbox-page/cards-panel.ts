@@ -54,14 +54,14 @@ export function CardsPanel({ live, sellerId }: { live: Live; sellerId: string })
                 <td data-state>${c.isActive ? t('cards.on') : t('cards.off')}${c.isTest ? `, ${t('cards.test')}` : ''}${c.autoIssue ? `, ${t('cards.auto')}` : ''}</td>
                 <td>${t('cards.stockLine', { free: c.stock.free, issued: c.stock.issued })}</td>
                 <td class="acts">
-                  <button type="button" onClick=${() => buy(c.number, c.isTest)}>${t('cards.buy')}</button>
+                  <button type="button" aria-label=${t('cards.buyNamed', { number: c.number })} onClick=${() => buy(c.number, c.isTest)}>${t('cards.buy')}</button>
                   ${c.isActive
-                    ? html`<button type="button" onClick=${() => setState(c.number, false)}>${t('cards.switchOff')}</button>`
-                    : html`<button type="button" onClick=${() => setState(c.number, true, false)}>${t('cards.switchOn')}</button>
-                        <button type="button" onClick=${() => setState(c.number, true, true)}>${t('cards.switchOnAuto')}</button>`}
+                    ? html`<button type="button" aria-label=${t('cards.switchOffNamed', { number: c.number })} onClick=${() => setState(c.number, false)}>${t('cards.switchOff')}</button>`
+                    : html`<button type="button" aria-label=${t('cards.switchOnNamed', { number: c.number })} onClick=${() => setState(c.number, true, false)}>${t('cards.switchOn')}</button>
+                        <button type="button" aria-label=${t('cards.switchOnAutoNamed', { number: c.number })} onClick=${() => setState(c.number, true, true)}>${t('cards.switchOnAuto')}</button>`}
                   <form class="inline" onSubmit=${refill(c.number)}>
                     <label><span class="sr">${t('cards.refillCount', { number: c.number })}</span><input name="count" type="number" min="1" max="1000" value="5" class="count" /></label>
-                    <button type="submit">${t('cards.refill')}</button>
+                    <button type="submit" aria-label=${t('cards.refillNamed', { number: c.number })}>${t('cards.refill')}</button>
                   </form>
                 </td>
               </tr>`,

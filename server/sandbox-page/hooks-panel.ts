@@ -39,7 +39,7 @@ export function HooksPanel({ live, sellerId }: { live: Live; sellerId: string })
                   <td>${d.deliveredAt ? time(d.deliveredAt) : d.nextAttemptAt ? t('hooks.next', { time: time(d.nextAttemptAt) }) : t('hooks.notDelivered')}</td>
                   <td class="acts">
                     <button type="button" aria-expanded=${shown === d.id} onClick=${() => setShown(shown === d.id ? null : d.id)}>${t(shown === d.id ? 'hooks.hide' : 'hooks.show', { id: d.id })}</button>
-                    <button type="button" onClick=${() => resend(d.id)}>${t('hooks.resend')}</button>
+                    <button type="button" aria-label=${t('hooks.resendNamed', { id: d.id })} onClick=${() => resend(d.id)}>${t('hooks.resend')}</button>
                   </td>
                 </tr>
                 ${shown === d.id

@@ -119,16 +119,16 @@ async function walk(w: Watched, c: Catalogue) {
   const unit = `UNIT-${sellerId}-SECRET-CODE`;
   secrets.push(unit);
   await seller.stock.refill(number, { items: [unit] });
-  await button(cardRow, c.cards.switchOn).click();
+  await button(cardRow, fill(c.cards.switchOnNamed, { number })).click();
   await waitFor('the card switched on', async () => (await cardRow.locator('[data-state]').textContent())?.startsWith(c.cards.on), WAIT);
   expect(await cardRow.locator('[data-state]').textContent()).not.toContain(c.cards.auto);
   // refilled with generated units (never shown): only the counts move
   await cardRow.getByLabel(fill(c.cards.refillCount, { number })).fill('2');
-  await button(cardRow, c.cards.refill).click();
+  await button(cardRow, fill(c.cards.refillNamed, { number })).click();
   await cardRow.getByText(fill(c.cards.stockLine, { free: 3, issued: 0 })).waitFor(SEEN);
 
   // buy: the order appears without a reload
-  await button(cardRow, c.cards.buy).click();
+  await button(cardRow, fill(c.cards.buyNamed, { number })).click();
   const orderRow = page.locator(`tr[data-order][data-number="${number}"]`);
   await orderRow.waitFor(SEEN);
   const orderId = (await orderRow.getAttribute('data-order'))!;
@@ -156,7 +156,7 @@ async function walk(w: Watched, c: Catalogue) {
   await detail.locator('tr[data-attempt="1"]').waitFor(SEEN);
   expect(await detail.locator('tr[data-attempt]').count()).toBe(1);
   expect(await detail.locator('pre.body').textContent()).toContain(deliveryId);
-  await button(dRow, c.hooks.resend).click();
+  await button(dRow, fill(c.hooks.resendNamed, { id: deliveryId })).click();
   await waitFor('the second attempt', async () => (await dRow.getAttribute('data-attempts')) === '2', WAIT);
   await waitFor('two attempts listed', async () => (await detail.locator('tr[data-attempt]').count()) === 2, WAIT);
   // the probe inbox got them
@@ -195,7 +195,7 @@ async function movesAndFilters(w: Watched, c: Catalogue, made: { sellerId: strin
   const ids = () => orders.locator('tr[data-order]').evaluateAll((els) => els.map((e) => e.getAttribute('data-order')!));
   const statuses = new Map<string, string>();
   const before = new Set(await ids());
-  await button(page.locator(`tr[data-card="${made.number}"]`), c.cards.buy).click();
+  await button(page.locator(`tr[data-card="${made.number}"]`), fill(c.cards.buyNamed, { number: made.number })).click();
   const id = await waitFor('the new order', async () => (await ids()).find((x) => !before.has(x)), WAIT);
   const row = orders.locator(`tr[data-order="${id}"]`);
   await button(row, fill(c.orders.open, { id })).click();
@@ -286,6 +286,9 @@ describe('/sandbox in a browser', () => {
     const w = await openPage('en');
     expect(await w.page.locator('html').getAttribute('lang')).toBe('en');
     const made = await walk(w, en);
+    // each row's buttons are named for their row: no bare "Buy", "Switch off", "Refill" or "Resend" (issue 35)
+    for (const bare of [en.cards.buy, en.cards.switchOff, en.cards.refill, en.hooks.resend]) expect(await button(w.page, bare).count(), bare).toBe(0);
+    expect(await button(w.page, fill(en.cards.switchOffNamed, { number: made.number })).count()).toBe(1);
     // SANDBOX_PAGE_SHOT=docs/sandbox-page.png makes the README's picture; otherwise a scratch file
     const shot = process.env.SANDBOX_PAGE_SHOT ?? path.join(mkdtempSync(path.join(tmpdir(), 'sandbox-shot-')), 'page.png');
     await w.page.setViewportSize({ width: 1280, height: 1500 });
