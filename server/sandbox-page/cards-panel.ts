@@ -68,5 +68,6 @@ export function CardsPanel({ live, sellerId }: { live: Live; sellerId: string })
             )}
           </tbody>
         </table>`}
+    ${live.moreCards.has(sellerId) ? html`<button type="button" data-more-cards onClick=${() => act(() => live.readMoreCards(sellerId))}>${t('cards.more')}</button>` : null}
   </section>`;
 }

@@ -25,6 +25,9 @@ export interface SellerOrder {
 
 const ORDER_PAGE = 100;
 
+const setCursor = (map: Map<string, string>, sellerId: string, cursor: string | null | undefined): void =>
+  void (cursor ? map.set(sellerId, cursor) : map.delete(sellerId));
+
 export class Live {
   now: string | null = null;
   connected = false;
@@ -42,6 +45,9 @@ export class Live {
   openSeller: string | null = null;
   /** Bumped on every change an open view may show (the timeline re-reads on it). */
   orderChanges = 0;
+  /** Where each seller's orders and cards go on past the pages read (absent: all read). */
+  moreOrders = new Map<string, string>();
+  moreCards = new Map<string, string>();
   /** Bumped when a fault was added, hit, ended or cleared (the faults panel re-reads on it). */
   faultChanges = 0;
   #listeners = new Set<() => void>();
@@ -68,11 +74,33 @@ export class Live {
         const [os, cs] = await Promise.all([this.sb.sellerOrders(sellerId, { limit: ORDER_PAGE }), this.sb.sellerCards(sellerId, { limit: ORDER_PAGE })]);
         for (const order of os.items) orders.set(order.id, { sellerId, order });
         for (const card of cs.items) cards.set(card.number, { sellerId, card });
+        setCursor(this.moreOrders, sellerId, os.nextCursor);
+        setCursor(this.moreCards, sellerId, cs.nextCursor);
       }),
     );
     this.orders = orders;
     this.cards = cards;
     if (this.openSeller) await this.loadSellerHooks(this.openSeller);
+    this.changed();
+  }
+
+  /** The next page of a seller's orders (the list goes on where it stopped). */
+  async readMoreOrders(sellerId: string): Promise<void> {
+    const cursor = this.moreOrders.get(sellerId);
+    if (!cursor) return;
+    const page = await this.sb.sellerOrders(sellerId, { limit: ORDER_PAGE, cursor });
+    for (const order of page.items) if (!this.orders.has(order.id)) this.orders.set(order.id, { sellerId, order });
+    setCursor(this.moreOrders, sellerId, page.nextCursor);
+    this.changed();
+  }
+
+  /** The next page of a seller's cards. */
+  async readMoreCards(sellerId: string): Promise<void> {
+    const cursor = this.moreCards.get(sellerId);
+    if (!cursor) return;
+    const page = await this.sb.sellerCards(sellerId, { limit: ORDER_PAGE, cursor });
+    for (const card of page.items) if (!this.cards.has(card.number)) this.cards.set(card.number, { sellerId, card });
+    setCursor(this.moreCards, sellerId, page.nextCursor);
     this.changed();
   }
 

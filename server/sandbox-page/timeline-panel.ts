@@ -3,7 +3,7 @@
  * contents, review) and the buyer's and marketplace's moves that apply in its state now, as the server
  * says (`sandboxMoves`): Pay, Cancel, Accept, Message, Dispute, Resolve, Review.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { money, statusName, t, time, valueName } from './i18n.ts';
 import type { Live, OrderTimeline } from './live.ts';
 import { act, field, html } from './ui.ts';
@@ -11,6 +11,14 @@ import { act, field, html } from './ui.ts';
 export function TimelinePanel({ live, orderId, onClose }: { live: Live; orderId: string; onClose: () => void }) {
   const [line, setLine] = useState<OrderTimeline | null>(null);
   const [acted, setActed] = useState(0);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shown = line !== null;
+  // opened beside its row: the focus goes to its heading, scrolled into view (keyboard users keep their place)
+  useEffect(() => {
+    if (!shown || !heading.current) return;
+    heading.current.focus();
+    heading.current.scrollIntoView({ block: 'nearest' });
+  }, [orderId, shown]);
   const sb = live.sb;
   // read again whenever an order changed (the stream said so)
   useEffect(() => {
@@ -47,7 +55,7 @@ export function TimelinePanel({ live, orderId, onClose }: { live: Live; orderId:
   if (line.review) items.push({ at: line.review.at, text: t('timeline.reviewLine', { stars: line.review.stars, text: line.review.text }) });
   items.sort((a, b) => a.at.localeCompare(b.at));
   return html`<aside class="timeline" aria-labelledby="tl-h" data-timeline=${o.id}>
-    <h3 id="tl-h">${t('timeline.heading', { id: o.id })} — <span data-status=${o.status}>${statusName(o.status)}</span>, ${money(o.priceRub)}</h3>
+    <h3 id="tl-h" tabindex="-1" ref=${heading}>${t('timeline.heading', { id: o.id })} — <span data-status=${o.status}>${statusName(o.status)}</span>, ${money(o.priceRub)}</h3>
     <button type="button" onClick=${onClose}>${t('timeline.close')}</button>
     <ol class="events">
       ${items.map((i) => html`<li><time datetime=${i.at}>${time(i.at)}</time> ${i.text}</li>`)}

@@ -19,6 +19,7 @@ import type { ChangeEventRead } from '../../sdk/sandbox-changes.ts';
 import { SandboxClient } from '../../sdk/sandbox.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { CODE_CARD } from '../helpers/fixtures.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 type Catalogue = typeof en;
@@ -140,6 +141,11 @@ async function walk(w: Watched, c: Catalogue) {
   // its timeline, and Pay: the row changes without a reload
   await button(row, fill(c.orders.open, { id: orderId })).click();
   const timeline = page.locator(`[data-timeline="${orderId}"]`);
+  // it opens beside its row, and takes the focus there (issue 35)
+  await timeline.waitFor(SEEN);
+  expect(await row.evaluate((el) => el.nextElementSibling?.querySelector('[data-timeline]')?.getAttribute('data-timeline'))).toBe(orderId);
+  await waitFor('the focus in the timeline', () => page.evaluate(() => document.activeElement?.closest('[data-timeline]')?.getAttribute('data-timeline')), WAIT);
+  expect(await page.evaluate(() => document.activeElement?.closest('[data-timeline]')?.getAttribute('data-timeline'))).toBe(orderId);
   await button(timeline, c.timeline.pay).click();
   await waitFor('the order paid', async () => (await row.getAttribute('data-status')) === 'awaiting_delivery', WAIT);
   expect(await row.locator('td.status').textContent()).toBe(c.status.awaiting_delivery);
@@ -334,4 +340,24 @@ describe('/sandbox in a browser', () => {
     expectNoSecret(w);
     await w.page.close();
   }, 120_000);
+
+  it("pages on past a seller's first 100 orders", async () => {
+    const sb = new SandboxClient({ baseUrl: server.url, adminToken: server.adminToken });
+    const shop = await server.newSeller();
+    const card = await sb.createCard(shop.sellerId, CODE_CARD);
+    await sb.setCardState(card.number, { active: true });
+    for (let i = 0; i < 102; i++) await sb.createOrder({ number: card.number });
+    const w = await openPage('en');
+    await signIn(w.page, en, server.adminToken);
+    await w.page.getByText(en.live.on, { exact: true }).waitFor(SEEN);
+    const orders = w.page.locator('section[aria-labelledby="orders-h"]');
+    await orders.locator('select[name="seller"]').selectOption(shop.sellerId);
+    const shown = () => orders.locator(`tr[data-order][data-number="${card.number}"]`).count();
+    await waitFor('the first page', async () => (await shown()) === 100, WAIT);
+    await button(orders, fill(en.orders.more, { id: shop.sellerId })).click();
+    await waitFor('all 102 orders', async () => (await shown()) === 102, WAIT);
+    expect(await button(orders, fill(en.orders.more, { id: shop.sellerId })).count()).toBe(0);
+    expectClean(w);
+    await w.page.close();
+  }, 60_000);
 });
