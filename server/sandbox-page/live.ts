@@ -25,6 +25,9 @@ export interface SellerOrder {
 
 const ORDER_PAGE = 100;
 
+/** The wait before reconnect number `n` (0-based) after the stream broke: 1, 2, 4, 8, 16, then 30 s. */
+export const reconnectDelayMs = (n: number): number => Math.min(30_000, 1000 * 2 ** n);
+
 const setCursor = (map: Map<string, string>, sellerId: string, cursor: string | null | undefined): void =>
   void (cursor ? map.set(sellerId, cursor) : map.delete(sellerId));
 
@@ -207,14 +210,17 @@ export class Live {
   }
 
   /**
-   * Follows the stream until `signal` aborts: on each (re)connect the lists are read again. A 401
-   * (the token no longer taken) calls `refused`.
+   * Follows the stream until `signal` aborts: on each (re)connect the lists are read again. A broken
+   * stream is tried again after 1, 2, 4 … 30 s ({@link reconnectDelayMs}; back to 1 s once it was live).
+   * A 401 (the token no longer taken: a `--memory` server restarted with a new one) calls `refused`.
    */
   async follow(signal: AbortSignal, refused: () => void): Promise<void> {
+    let failures = 0;
     while (!signal.aborted) {
       try {
         for await (const ev of this.sb.changes({ signal })) {
           if (ev.type === 'ready') {
+            failures = 0;
             this.connected = true;
             this.wasConnected = true;
             await this.reload();
@@ -228,7 +234,7 @@ export class Live {
         this.connected = false;
         this.changed();
       }
-      if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, reconnectDelayMs(failures++)));
     }
   }
 }

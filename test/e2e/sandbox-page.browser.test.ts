@@ -341,6 +341,26 @@ describe('/sandbox in a browser', () => {
     await w.page.close();
   }, 120_000);
 
+  it('says why the sign-in is back when a restarted server no longer takes the token', async () => {
+    const first = await startTestServer({ adminToken: 'first-admin-token' });
+    const port = Number(new URL(first.url).port);
+    const page = await browser.newPage();
+    let second: TestServer | undefined;
+    try {
+      await page.goto(`${first.url}/sandbox?lang=en`);
+      await signIn(page, en, 'first-admin-token');
+      await page.getByText(en.live.on, { exact: true }).waitFor(SEEN);
+      await first.close();
+      second = await startTestServer({ port, adminToken: 'second-admin-token' }); // a --memory restart: a new token
+      await page.locator('[data-why="expired"]').waitFor({ timeout: 40_000 });
+      expect(await page.getByRole('alert').textContent()).toBe(en.signIn.expired);
+      expect(await page.getByLabel(en.signIn.token).isVisible()).toBe(true);
+    } finally {
+      await page.close();
+      await second?.close();
+    }
+  }, 60_000);
+
   it("pages on past a seller's first 100 orders", async () => {
     const sb = new SandboxClient({ baseUrl: server.url, adminToken: server.adminToken });
     const shop = await server.newSeller();

@@ -14,6 +14,7 @@ import ru from '../../server/sandbox-page/locales/ru.json' with { type: 'json' }
 import { PAGE_BUDGET_GZIP } from '../../server/sandbox-page/bundle.derived.ts';
 import { money, t, time, useLanguage, valueName } from '../../server/sandbox-page/i18n.ts';
 import { problemLine } from '../../server/sandbox-page/problem-words.ts';
+import { reconnectDelayMs } from '../../server/sandbox-page/live.ts';
 import { RejectedError } from '../../sdk/errors.ts';
 import { DELIVERY_METHODS, ERROR_STATUS, KEY_MODES, PRODUCT_TYPES } from '../../sdk/contract/constants.ts';
 import { Hooks } from '../../sdk/contract/hooks.ts';
@@ -160,6 +161,10 @@ describe("the page's catalogues", () => {
     expect(valueName('hooks.statuses', 'active')).toBe('активна');
     expect(valueName('hooks.statuses', 'sleeping')).toBe('sleeping');
     useLanguage('en');
+  });
+
+  it('waits 1, 2, 4 … 30 s before each try to reconnect the stream', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 20].map(reconnectDelayMs)).toEqual([1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000]);
   });
 
   it('keep the same placeholders in both languages', () => {
