@@ -166,6 +166,10 @@ export async function buildApp(opts: AppOptions = {}): Promise<FastifyInstance> 
   svc.clock.onAdvance(async (now) => void (await sweepOrders(svc, now)));
   svc.clock.onAdvance((now) => runDue(svc, now.getTime()));
   svc.telegram.listen((bot, chat) => svc.changes.publish([{ type: 'telegram', bot, chat, at: svc.clock.now().toISOString() }]));
+  // A fault that hits or ends is told to the inspector (once per turn of the event loop, however
+  // many hit); each tick ends the `for` faults whose time has passed, so the page sees it within a second.
+  svc.faults.onChange(once(() => svc.changes.publish([{ type: 'faults', at: svc.clock.now().toISOString() }])));
+  svc.clock.onAdvance((now) => svc.faults.endDue(now.getTime()));
   svc.outbox.app = app; // deliveries to the server's own probe receiver go through `app.inject`
   app.addHook('onClose', async () => {
     svc.market.detach();
@@ -213,6 +217,19 @@ async function buildContext(opts: AppOptions): Promise<ServerContext> {
     outbox: new WebhookOutbox(),
     // Market aggregates for usual price and demand, derived at start and kept in step.
     market: await buildMarket(store),
+  };
+}
+
+/** `run` at the end of this turn of the event loop, once however often it was asked meanwhile. */
+function once(run: () => void): () => void {
+  let asked = false;
+  return () => {
+    if (asked) return;
+    asked = true;
+    setImmediate(() => {
+      asked = false;
+      run();
+    });
   };
 }
 

@@ -4,10 +4,12 @@
  *
  *   seller sandbox seller list                 sellers: status, admission, key prefixes, counts
  *   seller sandbox card list <sellerId>        a seller's cards with stock counts
+ *   seller sandbox card create <sellerId> --service S --tariff T --price R --sla M --guarantee D
  *   seller sandbox card refill <number> --count N   N generated units (never shown)
  *   seller sandbox card on|off <number> [--auto]
  *   seller sandbox orders <sellerId> [--status S]
  *   seller sandbox timeline <order>            moves, deadline, note, vaults (never contents)
+ *   seller sandbox hooks <sellerId>            the subscription (never its secret), the probe receiver
  *   seller sandbox deliveries <sellerId>       every delivery with its attempts
  *   seller sandbox resend <sellerId> <delivery>
  *   seller sandbox inbox <sellerId>            what the probe receiver got
@@ -16,13 +18,15 @@
  * `--json` prints the answer as the server sent it; text for people goes through the catalogues.
  */
 import { Argument, Option, type Command } from 'commander';
+import { DELIVERY_METHODS, PRODUCT_TYPES } from '../../sdk/contract/constants.ts';
 import { ORDER_STATUSES, type OrderStatus } from '../../sdk/contract/enums.ts';
 import type { ChangeEventRead } from '../../sdk/sandbox-changes.ts';
 import { dateTime, rubles, word } from '../i18n/format.ts';
-import { t } from '../i18n/index.ts';
+import { t, tOr } from '../i18n/index.ts';
 import { positiveInt, type App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { note, printFields, printJson, printTable, say } from '../lib/output.ts';
+import { nonNegativeIntArg } from './cards-create.ts';
 import { withHints } from './orders-common.ts';
 import type { SandboxClient } from '../../sdk/sandbox.ts';
 
@@ -35,6 +39,18 @@ export function registerInspect(noun: Command, app: App, clientOf: ClientOf): vo
 
   const card = noun.command('card').description(t('sandboxInspect.card'));
   card.command('list').description(t('sandboxInspect.cardList')).argument('<sellerId>', t('sandboxInspect.sellerId')).action(app.run((sellerId: string) => ({ sellerId }), (o, deps) => runCardList(o, deps, clientOf)));
+  card
+    .command('create')
+    .description(t('sandboxInspect.cardCreate'))
+    .argument('<sellerId>', t('sandboxInspect.sellerId'))
+    .requiredOption('--service <slug>', t('sandboxInspect.service'))
+    .requiredOption('--tariff <slug>', t('cardsCreate.tariffOfThePosition'))
+    .requiredOption('--price <rub>', t('cardsCreate.priceInWholeRoubles'), positiveInt)
+    .requiredOption('--sla <minutes>', t('cardsCreate.deliveryTimeInMinutes'), positiveInt)
+    .requiredOption('--guarantee <days>', t('cardsCreate.guaranteeInDaysOne'), nonNegativeIntArg)
+    .addOption(new Option('--type <type>', t('cardsCreate.productType')).choices(PRODUCT_TYPES).default('code'))
+    .addOption(new Option('--method <method>', t('cardsCreate.deliveryMethod')).choices(DELIVERY_METHODS).default('code'))
+    .action(app.run((sellerId: string, o: NewCardFlags) => ({ sellerId, ...o }), (o, deps) => runCardCreate(o, deps, clientOf)));
   card
     .command('refill')
     .description(t('sandboxInspect.cardRefill'))
@@ -57,6 +73,7 @@ export function registerInspect(noun: Command, app: App, clientOf: ClientOf): vo
     .addOption(new Option('--status <status>', t('sandboxInspect.status')).choices(ORDER_STATUSES))
     .action(app.run((sellerId: string, o: { status?: OrderStatus }) => ({ sellerId, status: o.status }), (o, deps) => runOrders(o, deps, clientOf)));
   noun.command('timeline').description(t('sandboxInspect.timeline')).argument('<order>', t('sandboxInspect.orderId')).action(app.run((id: string) => ({ id }), (o, deps) => runTimeline(o, deps, clientOf)));
+  noun.command('hooks').description(t('sandboxInspect.hooks')).argument('<sellerId>', t('sandboxInspect.sellerId')).action(app.run((sellerId: string) => ({ sellerId }), (o, deps) => runHooks(o, deps, clientOf)));
   noun.command('deliveries').description(t('sandboxInspect.deliveries')).argument('<sellerId>', t('sandboxInspect.sellerId')).action(app.run((sellerId: string) => ({ sellerId }), (o, deps) => runDeliveries(o, deps, clientOf)));
   noun
     .command('resend')
@@ -111,6 +128,41 @@ export async function runCardList(opts: { sellerId: string }, deps: Deps, client
     { header: t('sandboxInspect.h.auto'), value: (c) => yesNo(c.autoIssue) },
     { header: t('sandboxInspect.h.free'), value: (c) => c.stock.free },
     { header: t('sandboxInspect.h.issued'), value: (c) => c.stock.issued },
+  ]);
+}
+
+interface NewCardFlags {
+  service: string;
+  tariff: string;
+  price: number;
+  sla: number;
+  guarantee: number;
+  type: (typeof PRODUCT_TYPES)[number];
+  method: (typeof DELIVERY_METHODS)[number];
+}
+
+/** A card for a seller, as the page's form makes it (switched off; `card on` switches it on). */
+export async function runCardCreate(opts: NewCardFlags & { sellerId: string }, deps: Deps, clientOf: ClientOf): Promise<void> {
+  const body = { service: opts.service, tariff: opts.tariff, productType: opts.type, deliveryMethod: opts.method, priceRub: opts.price, slaMinutes: opts.sla, guaranteeDays: opts.guarantee };
+  const card = await clientOf(deps).createCard(opts.sellerId, body);
+  if (wantsJson(deps)) printJson(deps.io, card);
+  else say(deps.io, t('cardsCreate.created', { number: card.number }));
+}
+
+/** The seller's subscription as the page shows it: address, events, state, failures in a row, the probe receiver. */
+export async function runHooks(opts: { sellerId: string }, deps: Deps, clientOf: ClientOf): Promise<void> {
+  const hooks = await clientOf(deps).sellerHooks(opts.sellerId);
+  if (wantsJson(deps)) {
+    printJson(deps.io, hooks);
+    return;
+  }
+  if (!hooks.url) note(deps.io, t('sandboxInspect.noHooks'));
+  printFields(deps.io, [
+    [t('sandboxInspect.f.url'), hooks.url],
+    [t('sandboxInspect.f.events'), hooks.events],
+    [t('sandboxInspect.f.hookStatus'), hooks.url ? tOr(`hooks.statuses.${hooks.status}`, hooks.status) : null],
+    [t('sandboxInspect.f.failures'), hooks.url ? hooks.failures : null],
+    [t('sandboxInspect.f.probe'), hooks.probeUrl],
   ]);
 }
 

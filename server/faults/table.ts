@@ -64,6 +64,19 @@ export class FaultTable {
   /** @param runLeases the leases of scenario runs: a fault added with one ends when it lapses. */
   constructor(readonly runLeases = new RunLeases()) {}
 
+  /** Told after a fault hit or ended (an added or cleared one is told by its call's notice). */
+  #listener: (() => void) | undefined;
+
+  /** Sets who is told when a fault hits or ends (the change stream: server/app.ts). */
+  onChange(listener: () => void): void {
+    this.#listener = listener;
+  }
+
+  /** Ends the `for` faults whose time has passed: the clock's tick does, so an ending is told without a call. */
+  endDue(nowMs: number): void {
+    if (this.#entries.length > 0) this.#expire(nowMs);
+  }
+
   /** How many faults are in force (zero: the hot path asks nothing more). */
   get size(): number {
     return this.#entries.length;
@@ -111,6 +124,7 @@ export class FaultTable {
       if (this.#entries[i]!.fault.runLease === lease) this.#end(i, nowMs);
       else i++;
     }
+    if (this.#entries.length < before) this.#listener?.();
     return before - this.#entries.length;
   }
 
@@ -131,6 +145,7 @@ export class FaultTable {
     if (!fired) return undefined;
     const { fault } = fired;
     fault.hits += 1;
+    this.#listener?.();
     if (fault.remaining !== null) {
       fault.remaining -= 1;
       if (fault.remaining <= 0) this.#end(this.#entries.indexOf(fired), nowMs);
@@ -165,12 +180,14 @@ export class FaultTable {
 
   /** `for` faults whose time has run out end (at their `expiresAt`). */
   #expire(nowMs: number): void {
+    const before = this.#entries.length;
     for (let i = 0; i < this.#entries.length; ) {
       const { expiresMs: at, fault } = this.#entries[i]!;
       if (at !== null && nowMs >= at) this.#end(i, at);
       else if (fault.runLease !== undefined && !this.runLeases.alive(fault.runLease)) this.#end(i, nowMs);
       else i++;
     }
+    if (this.#entries.length < before) this.#listener?.();
   }
 
   /** The fault at `index` ends at `endedMs` (server clock): out of force, kept a while with its hits. */

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { FAULT_STATUSES } from '../../sdk/contract/routes/sandbox-faults.ts';
 import { faultBody, type FaultFlags } from '../../sdk/sandbox-faults.ts';
-import { t, time } from './i18n.ts';
+import { t, time, valueName } from './i18n.ts';
 import type { Fault, Live } from './live.ts';
 import { act, field, html } from './ui.ts';
 
@@ -16,8 +16,8 @@ export function FaultsPanel({ live }: { live: Live }) {
     const read = await act(() => sb.listFaults());
     if (read) setFaults(read.items);
   };
-  // a clock advance may end a fault (forMs): read again with the clock
-  useEffect(() => void reload(), [live.now]);
+  // read again when the stream says a fault was added, hit, ended or cleared (from here, the CLI or a scenario)
+  useEffect(() => void reload(), [live.faultChanges]);
   const add = async (e: Event) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
@@ -40,8 +40,17 @@ export function FaultsPanel({ live }: { live: Live }) {
     const done = await act(() => (id ? sb.clearFault(id) : sb.clearFaults()), (r) => t('faults.cleared', { count: r.cleared }));
     if (done) await reload();
   };
+  // in words, the operation id and the raw chaos kind kept (as the CLI's fault list does)
   const what = (f: Fault): string =>
-    f.status !== undefined ? `${f.op} → ${f.status}` : f.latencyMs !== undefined ? `${f.op} +${f.latencyMs} ms` : f.drop ? `${f.op} drop` : f.dropAfter ? `${f.op} drop-after` : `hooks ${f.hooks}${f.delayMs ? ` ${f.delayMs} ms` : ''}`;
+    f.status !== undefined
+      ? t('faults.what.status', { op: f.op ?? '*', status: f.status })
+      : f.latencyMs !== undefined
+        ? t('faults.what.latency', { op: f.op ?? '*', ms: f.latencyMs })
+        : f.drop
+          ? t('faults.what.drop', { op: f.op ?? '*' })
+          : f.dropAfter
+            ? t('faults.what.dropAfter', { op: f.op ?? '*' })
+            : t('faults.what.hooks', { chaos: valueName('faults.chaos', f.hooks ?? ''), raw: f.hooks ?? '', ms: f.delayMs ?? '' });
   return html`<section aria-labelledby="faults-h">
     <h2 id="faults-h">${t('faults.heading')}</h2>
     <form class="row" onSubmit=${add}>
@@ -67,7 +76,7 @@ export function FaultsPanel({ live }: { live: Live }) {
           <thead><tr><th>${t('faults.id')}</th><th>${t('faults.scope')}</th><th>${t('faults.effect')}</th><th>${t('faults.left')}</th><th>${t('faults.hits')}</th><th>${t('faults.until')}</th><th></th></tr></thead>
           <tbody>
             ${faults.map(
-              (f) => html`<tr key=${f.id} data-fault=${f.id}>
+              (f) => html`<tr key=${f.id} data-fault=${f.id} data-hits=${f.hits} data-ended=${f.endedAt ?? undefined} class=${f.endedAt ? 'ended' : undefined}>
                 <td><code>${f.id}</code></td>
                 <td>${f.sellerId ? html`<code>${f.sellerId}</code>` : t('faults.everySeller')}</td>
                 <td><code>${what(f)}</code></td>

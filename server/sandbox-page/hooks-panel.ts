@@ -1,6 +1,6 @@
 /** The open seller's webhooks: the subscription, each delivery with its attempts, body and last headers, Resend; the probe inbox. */
 import { useState } from 'preact/hooks';
-import { t, time } from './i18n.ts';
+import { t, time, valueName } from './i18n.ts';
 import type { Live } from './live.ts';
 import { act, html } from './ui.ts';
 
@@ -21,7 +21,7 @@ export function HooksPanel({ live, sellerId }: { live: Live; sellerId: string })
       : html`<ul class="facts">
           <li>${t('hooks.url', { url: hooks.url })}</li>
           <li>${t('hooks.events', { list: hooks.events.join(', ') })}</li>
-          <li>${t('hooks.status', { status: hooks.status, failures: hooks.failures })}</li>
+          <li>${t('hooks.status', { status: valueName('hooks.statuses', hooks.status), failures: hooks.failures })}</li>
         </ul>`}
     ${hooks?.probeUrl ? html`<p>${t('hooks.probe', { url: hooks.probeUrl })}</p>` : null}
     <h3>${t('hooks.deliveries')}</h3>
@@ -32,14 +32,14 @@ export function HooksPanel({ live, sellerId }: { live: Live; sellerId: string })
           <tbody>
             ${deliveries.map(
               (d) => html`<tr key=${d.id} data-delivery=${d.id} data-event=${d.event} data-attempts=${d.attempts}>
-                  <td><code>${d.id}</code>${d.test ? html` <span class="muted">test</span>` : null}</td>
+                  <td><code>${d.id}</code>${d.test ? html` <span class="muted">${t('cards.test')}</span>` : null}</td>
                   <td><code>${d.event}</code></td>
                   <td class="num">${d.attempts}</td>
                   <td>${d.lastStatus ?? t('hooks.noAnswer')}${d.lastError ? html` <span class="problem">${d.lastError}</span>` : null}</td>
                   <td>${d.deliveredAt ? time(d.deliveredAt) : d.nextAttemptAt ? t('hooks.next', { time: time(d.nextAttemptAt) }) : t('hooks.notDelivered')}</td>
                   <td class="acts">
                     <button type="button" aria-expanded=${shown === d.id} onClick=${() => setShown(shown === d.id ? null : d.id)}>${t(shown === d.id ? 'hooks.hide' : 'hooks.show', { id: d.id })}</button>
-                    <button type="button" onClick=${() => resend(d.id)}>${t('hooks.resend')}</button>
+                    <button type="button" aria-label=${t('hooks.resendNamed', { id: d.id })} onClick=${() => resend(d.id)}>${t('hooks.resend')}</button>
                   </td>
                 </tr>
                 ${shown === d.id

@@ -25,6 +25,12 @@ function lookup(tree: Tree, key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
+/** Whether the catalogue has words for `key` (a code or a value the server may send before the page knows it). */
+export const has = (key: string): boolean => lookup(CATALOGUES[lang], key) !== undefined;
+
+/** A value's words when the catalogue has them under `group`, else the value itself (a newer server's). */
+export const valueName = (group: string, value: string): string => (has(`${group}.${value}`) ? t(`${group}.${value}`) : value);
+
 /** The text of `key` with `{{name}}` filled; with `count`, the plural form Intl.PluralRules picks. */
 export function t(key: string, vars: Record<string, string | number> = {}): string {
   const tree = CATALOGUES[lang];

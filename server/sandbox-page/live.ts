@@ -26,6 +26,12 @@ export interface SellerOrder {
 
 const ORDER_PAGE = 100;
 
+/** The wait before reconnect number `n` (0-based) after the stream broke: 1, 2, 4, 8, 16, then 30 s. */
+export const reconnectDelayMs = (n: number): number => Math.min(30_000, 1000 * 2 ** n);
+
+const setCursor = (map: Map<string, string>, sellerId: string, cursor: string | null | undefined): void =>
+  void (cursor ? map.set(sellerId, cursor) : map.delete(sellerId));
+
 export class Live {
   now: string | null = null;
   connected = false;
@@ -47,6 +53,11 @@ export class Live {
   orderChanges = 0;
   /** Bumped on every change of a Telegram chat of the emulator (the phone panel re-reads on it). */
   telegramChanges = 0;
+  /** Where each seller's orders and cards go on past the pages read (absent: all read). */
+  moreOrders = new Map<string, string>();
+  moreCards = new Map<string, string>();
+  /** Bumped when a fault was added, hit, ended or cleared (the faults panel re-reads on it). */
+  faultChanges = 0;
   #listeners = new Set<() => void>();
 
   constructor(readonly sb: SandboxClient) {}
@@ -72,11 +83,33 @@ export class Live {
         const [os, cs] = await Promise.all([this.sb.sellerOrders(sellerId, { limit: ORDER_PAGE }), this.sb.sellerCards(sellerId, { limit: ORDER_PAGE })]);
         for (const order of os.items) orders.set(order.id, { sellerId, order });
         for (const card of cs.items) cards.set(card.number, { sellerId, card });
+        setCursor(this.moreOrders, sellerId, os.nextCursor);
+        setCursor(this.moreCards, sellerId, cs.nextCursor);
       }),
     );
     this.orders = orders;
     this.cards = cards;
     if (this.openSeller) await this.loadSellerHooks(this.openSeller);
+    this.changed();
+  }
+
+  /** The next page of a seller's orders (the list goes on where it stopped). */
+  async readMoreOrders(sellerId: string): Promise<void> {
+    const cursor = this.moreOrders.get(sellerId);
+    if (!cursor) return;
+    const page = await this.sb.sellerOrders(sellerId, { limit: ORDER_PAGE, cursor });
+    for (const order of page.items) if (!this.orders.has(order.id)) this.orders.set(order.id, { sellerId, order });
+    setCursor(this.moreOrders, sellerId, page.nextCursor);
+    this.changed();
+  }
+
+  /** The next page of a seller's cards. */
+  async readMoreCards(sellerId: string): Promise<void> {
+    const cursor = this.moreCards.get(sellerId);
+    if (!cursor) return;
+    const page = await this.sb.sellerCards(sellerId, { limit: ORDER_PAGE, cursor });
+    for (const card of page.items) if (!this.cards.has(card.number)) this.cards.set(card.number, { sellerId, card });
+    setCursor(this.moreCards, sellerId, page.nextCursor);
     this.changed();
   }
 
@@ -167,9 +200,13 @@ export class Live {
         this.moved = e.moved;
         break;
       }
+      case 'faults':
+        this.faultChanges++;
+        break;
       case 'ready': {
         const e = ev as Extract<ChangeEventRead, { type: 'ready'; now: string }>;
         this.now = e.now;
+        this.faultChanges++; // what changed while the stream was away
         break;
       }
       case 'telegram':
@@ -182,14 +219,17 @@ export class Live {
   }
 
   /**
-   * Follows the stream until `signal` aborts: on each (re)connect the lists are read again. A 401
-   * (the token no longer taken) calls `refused`.
+   * Follows the stream until `signal` aborts: on each (re)connect the lists are read again. A broken
+   * stream is tried again after 1, 2, 4 … 30 s ({@link reconnectDelayMs}; back to 1 s once it was live).
+   * A 401 (the token no longer taken: a `--memory` server restarted with a new one) calls `refused`.
    */
   async follow(signal: AbortSignal, refused: () => void): Promise<void> {
+    let failures = 0;
     while (!signal.aborted) {
       try {
         for await (const ev of this.sb.changes({ signal })) {
           if (ev.type === 'ready') {
+            failures = 0;
             this.connected = true;
             this.wasConnected = true;
             await this.reload();
@@ -203,7 +243,7 @@ export class Live {
         this.connected = false;
         this.changed();
       }
-      if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, reconnectDelayMs(failures++)));
     }
   }
 }

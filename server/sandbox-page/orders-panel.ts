@@ -4,12 +4,17 @@ import { ORDER_STATUSES } from '../../sdk/contract/constants.ts';
 import { money, statusName, t, time } from './i18n.ts';
 import type { Live } from './live.ts';
 import { TimelinePanel } from './timeline-panel.ts';
-import { html } from './ui.ts';
+import { act, html } from './ui.ts';
 
 export function OrdersPanel({ live }: { live: Live }) {
   const [status, setStatus] = useState('');
   const [seller, setSeller] = useState('');
   const [open, setOpen] = useState<string | null>(null);
+  // closing the timeline gives the focus back to the button that opened it
+  const close = (id: string) => {
+    setOpen(null);
+    requestAnimationFrame(() => document.querySelector<HTMLButtonElement>(`button[data-opens="${id}"]`)?.focus());
+  };
   const rows = [...live.orders.values()]
     .filter((o) => (!status || o.order.status === status) && (!seller || o.sellerId === seller))
     .sort((a, b) => b.order.createdAt.localeCompare(a.order.createdAt) || b.order.id.localeCompare(a.order.id));
@@ -42,11 +47,16 @@ export function OrdersPanel({ live }: { live: Live }) {
                 <td class="num">${money(o.priceRub)}</td>
                 <td>${time(o.createdAt)}</td>
                 <td><code>${sellerId}</code></td>
-                <td><button type="button" aria-expanded=${open === o.id} onClick=${() => setOpen(open === o.id ? null : o.id)}>${t('orders.open', { id: o.id })}</button></td>
-              </tr>`,
+                <td><button type="button" data-opens=${o.id} aria-expanded=${open === o.id} onClick=${() => setOpen(open === o.id ? null : o.id)}>${t('orders.open', { id: o.id })}</button></td>
+              </tr>
+              ${open === o.id
+                ? html`<tr key=${`${o.id}-timeline`} class="detail"><td colspan="7"><${TimelinePanel} live=${live} orderId=${o.id} onClose=${() => close(o.id)} /></td></tr>`
+                : null}`,
             )}
           </tbody>
         </table>`}
-    ${open ? html`<${TimelinePanel} live=${live} orderId=${open} onClose=${() => setOpen(null)} />` : null}
+    ${[...live.moreOrders.keys()]
+      .filter((id) => !seller || id === seller)
+      .map((id) => html`<button type="button" data-more-orders=${id} onClick=${() => act(() => live.readMoreOrders(id))}>${t('orders.more', { id })}</button> `)}
   </section>`;
 }

@@ -18,7 +18,7 @@ import { ClockPanel } from './clock-panel.ts';
 import { FaultsPanel } from './faults-panel.ts';
 import { TelegramPanel } from './telegram-panel.ts';
 
-function SignIn({ onIn }: { onIn: (token: string) => void }) {
+function SignIn({ onIn, why }: { onIn: (token: string) => void; why: 'expired' | null }) {
   const [refused, setRefused] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -32,6 +32,7 @@ function SignIn({ onIn }: { onIn: (token: string) => void }) {
   };
   return html`<form class="signin" onSubmit=${submit}>
     <h2>${t('signIn.heading')}</h2>
+    ${why ? html`<p role="alert" class="problem" data-why=${why}>${t(`signIn.${why}`)}</p>` : null}
     <p class="muted">${t('signIn.hint')}</p>
     <label>${t('signIn.token')} <input name="token" type="password" autocomplete="off" required /></label>
     <button type="submit">${t('signIn.submit')}</button>
@@ -39,13 +40,13 @@ function SignIn({ onIn }: { onIn: (token: string) => void }) {
   </form>`;
 }
 
-function Inspector({ token, onOut }: { token: string; onOut: () => void }) {
+function Inspector({ token, onOut }: { token: string; onOut: (why: 'expired') => void }) {
   const live = useMemo(() => new Live(sandboxClient(token)), [token]);
   const [, setTick] = useState(0);
   useEffect(() => {
     const stop = new AbortController();
     const off = live.onChange(() => setTick((n) => n + 1));
-    void live.follow(stop.signal, onOut);
+    void live.follow(stop.signal, () => onOut('expired'));
     return () => {
       off();
       stop.abort();
@@ -66,24 +67,28 @@ function Inspector({ token, onOut }: { token: string; onOut: () => void }) {
 function App() {
   const [token, setToken] = useState<string | null>(savedToken());
   const [status, setStatus] = useState<{ text: string; problem: boolean } | null>(null);
+  // why the sign-in form is back, when the page (not the person) signed out
+  const [why, setWhy] = useState<'expired' | null>(null);
   reportTo((text, problem = false) => setStatus({ text, problem }));
   const signIn = (next: string) => {
+    setWhy(null);
     saveToken(next);
     setToken(next);
   };
-  const signOut = () => {
+  const signOut = (reason?: 'expired') => {
     forgetToken();
     setToken(null);
+    setWhy(reason ?? null);
   };
   return html`<header>
       <h1>${t('title')}</h1>
       <nav>
         <a href=${t('lang.otherHref')} hreflang=${t('lang.otherHref').slice(-2)}>${t('lang.other')}</a>
-        ${token ? html` <button type="button" onClick=${signOut}>${t('signIn.signOut')}</button>` : null}
+        ${token ? html` <button type="button" onClick=${() => signOut()}>${t('signIn.signOut')}</button>` : null}
       </nav>
     </header>
     <p id="status" role="status" aria-live="polite" class=${status?.problem ? 'problem' : 'ok'}>${status?.text ?? ''}</p>
-    <main>${token ? html`<${Inspector} token=${token} onOut=${signOut} />` : html`<${SignIn} onIn=${signIn} />`}</main>`;
+    <main>${token ? html`<${Inspector} token=${token} onOut=${signOut} />` : html`<${SignIn} onIn=${signIn} why=${why} />`}</main>`;
 }
 
 render(html`<${App} />`, document.getElementById('app')!);

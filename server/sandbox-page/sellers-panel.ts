@@ -1,6 +1,6 @@
 /** Sellers: status, admission, keys (prefix and scopes), counts; create one (its key shown once); open one. */
 import { useState } from 'preact/hooks';
-import { t, time } from './i18n.ts';
+import { t, time, valueName } from './i18n.ts';
 import type { Live } from './live.ts';
 import { act, field, html } from './ui.ts';
 
@@ -21,7 +21,7 @@ export function SellersPanel({ live }: { live: Live }) {
     <h2 id="sellers-h">${t('sellers.heading')}</h2>
     <form class="row" onSubmit=${create}>
       <label><input type="checkbox" name="admission" checked /> ${t('sellers.admissionComplete')}</label>
-      <label>${t('sellers.mode')} <select name="mode"><option value="live">live</option><option value="test">test</option></select></label>
+      <label>${t('sellers.mode')} <select name="mode"><option value="live">${t('sellers.modes.live')}</option><option value="test">${t('sellers.modes.test')}</option></select></label>
       <button type="submit">${t('sellers.create')}</button>
     </form>
     ${created
@@ -34,7 +34,7 @@ export function SellersPanel({ live }: { live: Live }) {
           <tbody>
             ${sellers.map(
               (s) => html`<tr key=${s.sellerId} data-seller=${s.sellerId} class=${live.openSeller === s.sellerId ? 'current' : ''}>
-                <td><code>${s.sellerId}</code><div class="muted">${s.mode}, ${time(s.createdAt)}</div></td>
+                <td><code>${s.sellerId}</code><div class="muted" data-mode=${s.mode}>${valueName('sellers.modes', s.mode)}, ${time(s.createdAt)}</div></td>
                 <td>${t(`sellerStatus.${s.status}`)}</td>
                 <td>${s.admission.complete ? t('sellers.complete') : t('sellers.missing', { list: s.admission.missing.join(', ') })}</td>
                 <td>${s.keys.map((k) => html`<div key=${k.id}><code>${k.prefix}…</code> ${k.scopes.join(' ')}${k.revoked ? ' ✗' : ''}</div>`)}</td>

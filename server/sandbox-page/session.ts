@@ -24,12 +24,3 @@ export async function tokenTaken(token: string): Promise<boolean> {
     throw err;
   }
 }
-
-/** What a refusal says, for the status line. */
-export function problemText(err: unknown): string {
-  const e = err as { message?: string; detail?: unknown };
-  // The contract's detail object carries its English in `message`; an older answer's is a string.
-  const detail = typeof e.detail === 'object' && e.detail !== null ? (e.detail as { message?: unknown }).message : e.detail;
-  if (typeof detail === 'string' && detail) return detail;
-  return e.message ?? String(err);
-}

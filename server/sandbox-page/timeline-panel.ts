@@ -3,14 +3,22 @@
  * contents, review) and the buyer's and marketplace's moves that apply in its state now, as the server
  * says (`sandboxMoves`): Pay, Cancel, Accept, Message, Dispute, Resolve, Review.
  */
-import { useEffect, useState } from 'preact/hooks';
-import { money, statusName, t, time } from './i18n.ts';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { money, statusName, t, time, valueName } from './i18n.ts';
 import type { Live, OrderTimeline } from './live.ts';
 import { act, field, html } from './ui.ts';
 
 export function TimelinePanel({ live, orderId, onClose }: { live: Live; orderId: string; onClose: () => void }) {
   const [line, setLine] = useState<OrderTimeline | null>(null);
   const [acted, setActed] = useState(0);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shown = line !== null;
+  // opened beside its row: the focus goes to its heading, scrolled into view (keyboard users keep their place)
+  useEffect(() => {
+    if (!shown || !heading.current) return;
+    heading.current.focus();
+    heading.current.scrollIntoView({ block: 'nearest' });
+  }, [orderId, shown]);
   const sb = live.sb;
   // read again whenever an order changed (the stream said so)
   useEffect(() => {
@@ -39,22 +47,22 @@ export function TimelinePanel({ live, orderId, onClose }: { live: Live; orderId:
     items.push({ at: m.at, text: t('timeline.move', { action: t(`action.${m.action}`), by: t(`by.${m.by}`), from: statusName(m.from), to: statusName(m.to) }) });
   }
   if (line.deliveredAt) items.push({ at: line.deliveredAt, text: t('timeline.delivered') });
-  for (const msg of line.messages) items.push({ at: msg.at, text: t('timeline.message', { from: msg.from, text: msg.text }) });
+  for (const msg of line.messages) items.push({ at: msg.at, text: t('timeline.message', { from: valueName('timeline.from', msg.from), text: msg.text }) });
   for (const owner of ['seller', 'buyer'] as const) {
     const v = line.vaults[owner];
-    if (v) items.push({ at: v.at, text: t('timeline.vault', { owner, time: time(v.at), opened: v.opened ? t('timeline.vaultOpened') : t('timeline.vaultClosed') }) });
+    if (v) items.push({ at: v.at, text: t(`timeline.vaultOf.${owner}`, { time: time(v.at), opened: v.opened ? t('timeline.vaultOpened') : t('timeline.vaultClosed') }) });
   }
   if (line.review) items.push({ at: line.review.at, text: t('timeline.reviewLine', { stars: line.review.stars, text: line.review.text }) });
   items.sort((a, b) => a.at.localeCompare(b.at));
   return html`<aside class="timeline" aria-labelledby="tl-h" data-timeline=${o.id}>
-    <h3 id="tl-h">${t('timeline.heading', { id: o.id })} — <span data-status=${o.status}>${statusName(o.status)}</span>, ${money(o.priceRub)}</h3>
+    <h3 id="tl-h" tabindex="-1" ref=${heading}>${t('timeline.heading', { id: o.id })} — <span data-status=${o.status}>${statusName(o.status)}</span>, ${money(o.priceRub)}</h3>
     <button type="button" onClick=${onClose}>${t('timeline.close')}</button>
     <ol class="events">
       ${items.map((i) => html`<li><time datetime=${i.at}>${time(i.at)}</time> ${i.text}</li>`)}
     </ol>
     ${line.deadline ? html`<p>${t('timeline.deadline', { kind: t(`timeline.deadlineKind.${line.deadline.kind}`), time: time(line.deadline.at) })}</p>` : null}
     ${line.note ? html`<p>${t('timeline.note', { note: line.note })}</p>` : null}
-    ${line.noteRejected ? html`<p class="problem">${t('timeline.noteRejected', { why: line.noteRejected })}</p>` : null}
+    ${line.noteRejected ? html`<p class="problem" data-note-withheld>${t('timeline.noteWithheld')}</p>` : null}
     ${line.stockIssued ? html`<p class="muted">${t('timeline.stockIssued')}</p>` : null}
     <h4>${t('timeline.moves')}</h4>
     ${moves.size === 0 ? html`<p class="muted">${t('timeline.noMoves')}</p>` : null}

@@ -1,7 +1,6 @@
 /** The page's building blocks: htm bound to Preact, the status line, and a way to run an act. */
 import { html } from 'htm/preact';
-import { problemText } from './session.ts';
-import { t } from './i18n.ts';
+import { problemLine } from './problem-words.ts';
 
 export { html };
 
@@ -21,7 +20,7 @@ export async function act<T>(run: () => Promise<T>, done?: (result: T) => string
     if (words) say(words);
     return result;
   } catch (err) {
-    say(t('error', { detail: problemText(err) }), true);
+    say(problemLine(err), true);
     return undefined;
   }
 }

@@ -13,7 +13,7 @@ import { sandboxHandlers, type CallContext } from '../http/handlers.ts';
 import { base62 } from '../ids.ts';
 import type { SellerDoc } from '../store/docs.ts';
 import type { CardRecord } from '../store/records/listings.ts';
-import { attempt, queueDelivery } from '../webhooks/outbox.ts';
+import { resend } from '../webhooks/outbox.ts';
 import { deliveryView } from './inspect-views.ts';
 
 /** A seller's document, marked to be written; 404 when there is no such seller. */
@@ -58,23 +58,18 @@ export const inspectActSandboxHandlers = sandboxHandlers({
   },
 
   /**
-   * A new attempt of the same delivery, now (a delivered one is sent again: `deliveredAt` then is
-   * the time of its latest successful attempt). Answers the delivery once the attempt is made.
+   * One more attempt of the same delivery, now (server/webhooks/outbox.ts `resend`): `deliveredAt`
+   * keeps the first success, and a failed resend queues no retry. Answers the delivery after it.
    */
   'sandbox.resendDelivery': async (ctx, { params }) => {
     const doc = await sellerDoc(ctx, params.sellerId);
-    // An attempt of it running now ends first: the resend is an attempt of its own.
-    await ctx.svc.outbox.running.get(params.id);
     const d = doc.deliveries.find((x) => x.id === params.id);
     if (!d) throw ctx.notFound('delivery', params.id);
     const status = doc.hooks?.status ?? 'off';
     if (status !== 'active') {
       return refuse('state_moved', { reason: `hooks_${status}` }, `the subscription is ${status}: resume or set it before sending again`);
     }
-    d.nextAttemptAt = ctx.now.toISOString();
-    d.deliveredAt = null;
-    queueDelivery(ctx.svc, doc.sellerId, d);
-    await attempt(ctx.svc, doc.sellerId, d.id);
+    await resend(ctx.svc, doc, d);
     return deliveryView(d);
   },
 });

@@ -198,10 +198,7 @@ async function runAttempt(svc: ServerContext, st: WebhookOutbox, sellerId: strin
   sentAfter(svc, sellerId, d, again);
 
   const endMs = svc.clock.nowMs();
-  d.attempts = number;
-  d.lastStatus = result.status;
-  d.lastError = result.error;
-  keepAttempt(d, { attempt: number, at: iso(startMs), status: result.status, error: result.error, durationMs: Math.max(0, Date.now() - wallStart) }, headers);
+  logAttempt(d, number, startMs, wallStart, result, headers);
   const current = doc.hooks;
   const wasActive = current?.status === 'active';
   if (result.ok) {
@@ -229,8 +226,45 @@ async function runAttempt(svc: ServerContext, st: WebhookOutbox, sellerId: strin
   if (result.ok && duplicated(svc, sellerId)) await sendAgain(svc, st, doc, d);
 }
 
-/** Keeps an attempt in the delivery's bounded log, and the headers it was sent with. */
-function keepAttempt(d: DeliveryRecord, attempt: AttemptRecord, headers: Record<string, string> | null): void {
+/**
+ * The sandbox's resend: one more attempt of a delivery, now, outside the ladder. It waits for an
+ * attempt already running and is counted as one while it runs. A success delivers an undelivered
+ * delivery (`deliveredAt` keeps the first success of a delivered one); a failure changes nothing
+ * but the attempt log: no retry is queued and the subscription's failures are not counted.
+ */
+export async function resend(svc: ServerContext, doc: SellerDoc, d: DeliveryRecord): Promise<void> {
+  const st = svc.outbox;
+  for (let running = st.running.get(d.id); running; running = st.running.get(d.id)) await running;
+  const work = resendNow(svc, st, doc, d).finally(() => st.running.delete(d.id));
+  st.running.set(d.id, work);
+  await work;
+}
+
+async function resendNow(svc: ServerContext, st: WebhookOutbox, doc: SellerDoc, d: DeliveryRecord): Promise<void> {
+  const hook = doc.hooks;
+  if (!hook || st.closed) return;
+  const number = d.attempts + 1;
+  const startMs = svc.clock.nowMs();
+  const wallStart = Date.now();
+  const failed = chaosFailure(svc, doc.sellerId);
+  const { result, headers } = failed ? { result: failed, headers: null } : await deliver(svc, st, doc, hook, d, number, wallStart);
+  const endMs = svc.clock.nowMs();
+  logAttempt(d, number, startMs, wallStart, result, headers);
+  if (result.ok && d.deliveredAt === null) {
+    d.deliveredAt = iso(endMs);
+    d.nextAttemptAt = null;
+    hook.failures = 0;
+    queueDelivery(svc, doc.sellerId, d);
+  }
+  svc.changes.note(doc.sellerId, { type: 'delivery', sellerId: doc.sellerId, deliveryId: d.id, at: iso(endMs) });
+}
+
+/** Counts an attempt made, keeps it in the delivery's bounded log, and the headers it was sent with. */
+function logAttempt(d: DeliveryRecord, number: number, startMs: number, wallStart: number, result: AttemptResult, headers: Record<string, string> | null): void {
+  d.attempts = number;
+  d.lastStatus = result.status;
+  d.lastError = result.error;
+  const attempt: AttemptRecord = { attempt: number, at: iso(startMs), status: result.status, error: result.error, durationMs: Math.max(0, Date.now() - wallStart) };
   const log = (d.attemptLog ??= []);
   log.push(attempt);
   if (log.length > ATTEMPTS_KEPT) log.splice(0, log.length - ATTEMPTS_KEPT);
@@ -245,10 +279,7 @@ async function sendAgain(svc: ServerContext, st: WebhookOutbox, doc: SellerDoc, 
   const startMs = svc.clock.nowMs();
   const wallStart = Date.now();
   const { result, headers } = await deliver(svc, st, doc, hook, d, number, wallStart);
-  d.attempts = number;
-  d.lastStatus = result.status;
-  d.lastError = result.error;
-  keepAttempt(d, { attempt: number, at: iso(startMs), status: result.status, error: result.error, durationMs: Math.max(0, Date.now() - wallStart) }, headers);
+  logAttempt(d, number, startMs, wallStart, result, headers);
   svc.changes.note(doc.sellerId, { type: 'delivery', sellerId: doc.sellerId, deliveryId: d.id, at: iso(svc.clock.nowMs()) });
   const notices = svc.changes.take([doc.sellerId]);
   await svc.store.writeSeller(doc.sellerId);

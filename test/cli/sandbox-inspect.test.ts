@@ -51,6 +51,29 @@ describe('seller sandbox card', () => {
   });
 });
 
+describe('seller sandbox card create and hooks (what the page does, a script does)', () => {
+  it("creates a card for a seller as the page's form does, and shows the seller's subscription", async () => {
+    const shop = await world.newShop();
+    const made = await sandbox(['--json', 'card', 'create', shop.sellerId, '--service', 'spotify', '--tariff', 'individual', '--price', '1299', '--sla', '60', '--guarantee', '7']);
+    expect(made.code).toBe(0);
+    const card = JSON.parse(made.out) as { number: number };
+    const listed = await sandbox(['card', 'list', shop.sellerId]);
+    expect(listed.out).toContain(`${card.number}\tspotify/individual\t1299\tno\t`);
+    expect((await sandbox(['card', 'create', shop.sellerId, '--service', 'spotify', '--tariff', 'individual', '--price', '1299', '--sla', '60', '--guarantee', '7'], 'ru')).out).toMatch(/^Карточка №\d+ создана \(выключена\)\.\n$/);
+
+    const none = await sandbox(['hooks', shop.sellerId]);
+    expect(none.err).toContain('This seller has no webhook subscription.');
+    const { url } = await shop.client.hooks.createProbe();
+    const set = await shop.client.hooks.set({ url, events: ['order.new'] });
+    const shown = await sandbox(['hooks', shop.sellerId], 'ru');
+    expect(shown.code).toBe(0);
+    expect(shown.out).toContain(url);
+    expect(shown.out).toContain('активна');
+    expect(shown.out).not.toContain(set.secret!);
+    expect(JSON.parse((await sandbox(['--json', 'hooks', shop.sellerId])).out)).toMatchObject({ url, status: 'active', events: ['order.new'], probeUrl: url });
+  });
+});
+
 describe('seller sandbox orders and timeline', () => {
   it("lists a seller's orders by status and shows an order's moves, in English and Russian", async () => {
     const orderId = await world.buy(world.card);

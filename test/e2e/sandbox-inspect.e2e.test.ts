@@ -146,7 +146,7 @@ describe('the inspector acts', () => {
 });
 
 describe('webhooks in the inspector', () => {
-  it("shows the subscription without its secret, every delivery's attempts, body and headers, the probe inbox; resends as a new attempt", async () => {
+  it("shows the subscription without its secret, every delivery's attempts, body and headers, the probe inbox; resends as a new attempt that keeps the first success", async () => {
     const shop = await world.newShop({ card: { body: CODE_CARD } });
     const { url } = await shop.client.hooks.createProbe();
     const set = await shop.client.hooks.set({ url, events: ['order.new', 'order.paid'] });
@@ -172,6 +172,16 @@ describe('webhooks in the inspector', () => {
     expect(resent.attemptLog.map((a) => a.attempt)).toEqual([1, 2]);
     expect(JSON.parse(resent.body)).toMatchObject({ delivery: delivered.id, attempt: 2 });
     expect(resent.headers).toMatchObject({ 'x-service-attempt': '2' });
+    expect(resent.deliveredAt).toBe(delivered.deliveredAt);
+
+    // A failed resend is one more attempt in the log: the delivery still reads as delivered, nothing is queued.
+    await world.sandbox.addFault({ sellerId: shop.sellerId, hooks: 'fail', times: 1 });
+    const failed = await world.sandbox.resendDelivery(shop.sellerId, delivered.id);
+    expect(failed).toMatchObject({ attempts: 3, lastStatus: null, deliveredAt: delivered.deliveredAt, nextAttemptAt: null });
+    expect(failed.attemptLog.map((a) => a.status)).toEqual([204, 204, null]);
+    await world.sandbox.advanceClock({ seconds: 3 * 3600 });
+    const later = (await world.sandbox.sellerDeliveries(shop.sellerId)).items.find((d) => d.id === delivered.id)!;
+    expect(later).toMatchObject({ attempts: 3, deliveredAt: delivered.deliveredAt, nextAttemptAt: null });
 
     await shop.client.hooks.delete();
     await expect(world.sandbox.resendDelivery(shop.sellerId, delivered.id)).rejects.toSatisfy(
@@ -215,6 +225,32 @@ describe('the live change stream', () => {
       await world.sandbox.setCardState(created.number, { active: true });
       await stream.seen('the card switched on', (e) => e.type === 'card' && e.number === created.number && e.card.isActive);
       expect(stream.events.filter((e) => e.type !== 'ready' && e.type !== 'clock').every((e) => (e as { sellerId?: string }).sellerId === other.sellerId)).toBe(true);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('tells when a fault hits or ends, not only when one is added or cleared', async () => {
+    const shop = await world.newShop({ client: { maxRetries: 0 } });
+    const stream = watch(world.sandbox);
+    const told = () => stream.events.filter((e) => e.type === 'faults').length;
+    const toldMore = async (what: string, before: number) => waitFor(what, () => told() > before);
+    try {
+      await stream.ready();
+      let before = told();
+      await world.sandbox.addFault({ sellerId: shop.sellerId, op: 'orders.list', status: 500, times: 2 });
+      await toldMore('the fault added', before);
+      before = told();
+      await expect(shop.client.orders.list()).rejects.toMatchObject({ status: 500 });
+      await toldMore('its first hit', before);
+      before = told();
+      await expect(shop.client.orders.list()).rejects.toMatchObject({ status: 500 });
+      await toldMore('its last hit, which ends it', before);
+      await world.sandbox.addFault({ sellerId: shop.sellerId, op: 'orders.list', status: 503, forMs: 60_000 });
+      before = told();
+      await world.sandbox.advanceClock({ seconds: 61 }); // no call hits it: the clock's tick ends it
+      await toldMore('the for-fault ending with the clock', before);
+      expect((await shop.client.orders.list()).items).toEqual([]);
     } finally {
       await stream.close();
     }

@@ -19,6 +19,7 @@ import type { ChangeEventRead } from '../../sdk/sandbox-changes.ts';
 import { SandboxClient } from '../../sdk/sandbox.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { CODE_CARD } from '../helpers/fixtures.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 type Catalogue = typeof en;
@@ -119,16 +120,16 @@ async function walk(w: Watched, c: Catalogue) {
   const unit = `UNIT-${sellerId}-SECRET-CODE`;
   secrets.push(unit);
   await seller.stock.refill(number, { items: [unit] });
-  await button(cardRow, c.cards.switchOn).click();
+  await button(cardRow, fill(c.cards.switchOnNamed, { number })).click();
   await waitFor('the card switched on', async () => (await cardRow.locator('[data-state]').textContent())?.startsWith(c.cards.on), WAIT);
   expect(await cardRow.locator('[data-state]').textContent()).not.toContain(c.cards.auto);
   // refilled with generated units (never shown): only the counts move
   await cardRow.getByLabel(fill(c.cards.refillCount, { number })).fill('2');
-  await button(cardRow, c.cards.refill).click();
+  await button(cardRow, fill(c.cards.refillNamed, { number })).click();
   await cardRow.getByText(fill(c.cards.stockLine, { free: 3, issued: 0 })).waitFor(SEEN);
 
   // buy: the order appears without a reload
-  await button(cardRow, c.cards.buy).click();
+  await button(cardRow, fill(c.cards.buyNamed, { number })).click();
   const orderRow = page.locator(`tr[data-order][data-number="${number}"]`);
   await orderRow.waitFor(SEEN);
   const orderId = (await orderRow.getAttribute('data-order'))!;
@@ -140,6 +141,11 @@ async function walk(w: Watched, c: Catalogue) {
   // its timeline, and Pay: the row changes without a reload
   await button(row, fill(c.orders.open, { id: orderId })).click();
   const timeline = page.locator(`[data-timeline="${orderId}"]`);
+  // it opens beside its row, and takes the focus there (issue 35)
+  await timeline.waitFor(SEEN);
+  expect(await row.evaluate((el) => el.nextElementSibling?.querySelector('[data-timeline]')?.getAttribute('data-timeline'))).toBe(orderId);
+  await waitFor('the focus in the timeline', () => page.evaluate(() => document.activeElement?.closest('[data-timeline]')?.getAttribute('data-timeline')), WAIT);
+  expect(await page.evaluate(() => document.activeElement?.closest('[data-timeline]')?.getAttribute('data-timeline'))).toBe(orderId);
   await button(timeline, c.timeline.pay).click();
   await waitFor('the order paid', async () => (await row.getAttribute('data-status')) === 'awaiting_delivery', WAIT);
   expect(await row.locator('td.status').textContent()).toBe(c.status.awaiting_delivery);
@@ -156,7 +162,7 @@ async function walk(w: Watched, c: Catalogue) {
   await detail.locator('tr[data-attempt="1"]').waitFor(SEEN);
   expect(await detail.locator('tr[data-attempt]').count()).toBe(1);
   expect(await detail.locator('pre.body').textContent()).toContain(deliveryId);
-  await button(dRow, c.hooks.resend).click();
+  await button(dRow, fill(c.hooks.resendNamed, { id: deliveryId })).click();
   await waitFor('the second attempt', async () => (await dRow.getAttribute('data-attempts')) === '2', WAIT);
   await waitFor('two attempts listed', async () => (await detail.locator('tr[data-attempt]').count()) === 2, WAIT);
   // the probe inbox got them
@@ -195,7 +201,7 @@ async function movesAndFilters(w: Watched, c: Catalogue, made: { sellerId: strin
   const ids = () => orders.locator('tr[data-order]').evaluateAll((els) => els.map((e) => e.getAttribute('data-order')!));
   const statuses = new Map<string, string>();
   const before = new Set(await ids());
-  await button(page.locator(`tr[data-card="${made.number}"]`), c.cards.buy).click();
+  await button(page.locator(`tr[data-card="${made.number}"]`), fill(c.cards.buyNamed, { number: made.number })).click();
   const id = await waitFor('the new order', async () => (await ids()).find((x) => !before.has(x)), WAIT);
   const row = orders.locator(`tr[data-order="${id}"]`);
   await button(row, fill(c.orders.open, { id })).click();
@@ -311,6 +317,9 @@ describe('/sandbox in a browser', () => {
     const w = await openPage('en');
     expect(await w.page.locator('html').getAttribute('lang')).toBe('en');
     const made = await walk(w, en);
+    // each row's buttons are named for their row: no bare "Buy", "Switch off", "Refill" or "Resend" (issue 35)
+    for (const bare of [en.cards.buy, en.cards.switchOff, en.cards.refill, en.hooks.resend]) expect(await button(w.page, bare).count(), bare).toBe(0);
+    expect(await button(w.page, fill(en.cards.switchOffNamed, { number: made.number })).count()).toBe(1);
     // SANDBOX_PAGE_SHOT=docs/sandbox-page.png makes the README's picture; otherwise a scratch file
     const shot = process.env.SANDBOX_PAGE_SHOT ?? path.join(mkdtempSync(path.join(tmpdir(), 'sandbox-shot-')), 'page.png');
     await w.page.setViewportSize({ width: 1280, height: 1500 });
@@ -324,13 +333,78 @@ describe('/sandbox in a browser', () => {
     await w.page.close();
   }, 120_000);
 
+  it('shows faults set elsewhere, their hits and their end, live and without a clock move', async () => {
+    const w = await openPage('en');
+    await signIn(w.page, en, server.adminToken);
+    await w.page.getByText(en.live.on, { exact: true }).waitFor(SEEN);
+    const sb = new SandboxClient({ baseUrl: server.url, adminToken: server.adminToken });
+    const shop = await server.newSeller();
+    const seller = new SellerClient({ apiKey: shop.apiKey, baseUrl: server.url, maxRetries: 0 });
+    const fault = await sb.addFault({ sellerId: shop.sellerId, op: 'orders.list', status: 500, times: 2 });
+    const row = w.page.locator(`section[aria-labelledby="faults-h"] tr[data-fault="${fault.id}"]`);
+    await row.waitFor(SEEN);
+    expect(await row.getAttribute('data-hits')).toBe('0');
+    await expect(seller.orders.list()).rejects.toMatchObject({ status: 500 });
+    await waitFor('its hit shown', async () => (await row.getAttribute('data-hits')) === '1', WAIT);
+    await expect(seller.orders.list()).rejects.toMatchObject({ status: 500 });
+    // Used up, it is listed as ended, with its hits: the proof that it fired.
+    await waitFor('its end shown', async () => (await row.getAttribute('data-ended')) !== null && (await row.getAttribute('data-hits')) === '2', WAIT);
+    expect(await row.textContent()).toContain('ended');
+    expectClean(w);
+    await w.page.close();
+  });
+
   it('walks it in Russian', async () => {
     const w = await openPage('ru');
     expect(await w.page.locator('html').getAttribute('lang')).toBe('ru');
     expect(await w.page.title()).toContain('Песочница');
-    await walk(w, ru);
+    const made = await walk(w, ru);
+    // values in words, never raw (issue 35): the subscription's state, the seller's mode, the card's kind
+    expect(await w.page.locator('section[aria-labelledby="hooks-h"] ul.facts').textContent()).toContain(ru.hooks.statuses.active);
+    expect(await w.page.locator(`tr[data-seller="${made.sellerId}"] [data-mode]`).textContent()).toContain(ru.sellers.modes.live);
+    expect(await w.page.locator(`tr[data-card="${made.number}"] [data-kind]`).textContent()).toBe(`${ru.cards.productTypes.code}, ${ru.cards.deliveryMethods.code}`);
     expectClean(w);
     expectNoSecret(w);
     await w.page.close();
   }, 120_000);
+
+  it('says why the sign-in is back when a restarted server no longer takes the token', async () => {
+    const first = await startTestServer({ adminToken: 'first-admin-token' });
+    const port = Number(new URL(first.url).port);
+    const page = await browser.newPage();
+    let second: TestServer | undefined;
+    try {
+      await page.goto(`${first.url}/sandbox?lang=en`);
+      await signIn(page, en, 'first-admin-token');
+      await page.getByText(en.live.on, { exact: true }).waitFor(SEEN);
+      await first.close();
+      second = await startTestServer({ port, adminToken: 'second-admin-token' }); // a --memory restart: a new token
+      await page.locator('[data-why="expired"]').waitFor({ timeout: 40_000 });
+      expect(await page.getByRole('alert').textContent()).toBe(en.signIn.expired);
+      expect(await page.getByLabel(en.signIn.token).isVisible()).toBe(true);
+    } finally {
+      await page.close();
+      await second?.close();
+    }
+  }, 60_000);
+
+  it("pages on past a seller's first 100 orders", async () => {
+    const sb = new SandboxClient({ baseUrl: server.url, adminToken: server.adminToken });
+    const shop = await server.newSeller();
+    const card = await sb.createCard(shop.sellerId, CODE_CARD);
+    await sb.setCardState(card.number, { active: true });
+    for (let i = 0; i < 102; i++) await sb.createOrder({ number: card.number });
+    const w = await openPage('en');
+    await signIn(w.page, en, server.adminToken);
+    await w.page.getByText(en.live.on, { exact: true }).waitFor(SEEN);
+    const orders = w.page.locator('section[aria-labelledby="orders-h"]');
+    await orders.locator('select[name="seller"]').selectOption(shop.sellerId);
+    const shown = () => orders.locator(`tr[data-order][data-number="${card.number}"]`).count();
+    await waitFor('the first page', async () => (await shown()) === 100, WAIT);
+    await button(orders, fill(en.orders.more, { id: shop.sellerId })).click();
+    await waitFor('all 102 orders', async () => (await shown()) === 102, WAIT);
+    expect(await button(orders, fill(en.orders.more, { id: shop.sellerId })).count()).toBe(0);
+    expectClean(w);
+    await w.page.close();
+  }, 60_000);
 });

@@ -66,6 +66,22 @@ export function findBrowser(world: FinderWorld): FoundBrowser {
   throw new NoBrowserError(`No Chromium found on the usual paths and ${why}.`);
 }
 
+/**
+ * The libraries the packaged build takes from the system on its own platform (Amazon Linux 2023):
+ * NSS, NSPR and expat. The package ships them (`al2023.tar.br`); they are unpacked beside the browser
+ * and the loader is pointed at them (LD_LIBRARY_PATH), so a minimal Debian without them runs it.
+ */
+export const PACKAGED_LIBS = path.join('al2023', 'lib');
+
+/** A browser that was found but could not start: the library the loader missed, and the three ways. */
+export function startFailure(executablePath: string, err: unknown): Error {
+  const text = err instanceof Error ? err.message : String(err);
+  const missing = /error while loading shared libraries: ([^\s:]+)/.exec(text)?.[1];
+  return missing
+    ? new NoBrowserError(`The browser at ${executablePath} cannot start: the library ${missing} is missing from this system.`)
+    : (err as Error);
+}
+
 export class NoBrowserError extends Error {
   constructor(why: string) {
     super(

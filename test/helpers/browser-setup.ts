@@ -11,7 +11,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { findInstalledBrowser, packagedDirFor, packagedPackageDir, packagedRunsOn } from './browser-finder.ts';
+import { findInstalledBrowser, PACKAGED, PACKAGED_LIBS, packagedDirFor, packagedPackageDir, packagedRunsOn } from './browser-finder.ts';
+
+/** Whether `dir` holds a whole unpacking: the browser and the libraries it takes from the system elsewhere. */
+const unpacked = (dir: string): boolean => existsSync(path.join(dir, 'chromium')) && existsSync(path.join(dir, PACKAGED_LIBS, 'libnss3.so'));
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -22,7 +25,8 @@ export default function setup(): void {
     return; // a wrong CHROMIUM_PATH: the browser tests say so
   }
   const dir = packagedDirFor(ROOT);
-  if (!dir || !packagedRunsOn(process.platform, process.arch) || existsSync(path.join(dir, 'chromium'))) return;
+  if (!dir || !packagedRunsOn(process.platform, process.arch) || unpacked(dir)) return;
+  rmSync(dir, { recursive: true, force: true }); // an unpacking of an earlier kind (without the libraries): made again
   try {
     unpackPackaged(dir);
   } catch (err) {
@@ -36,9 +40,16 @@ export function unpackPackaged(dir: string): void {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   try {
-    const entry = pathToFileURL(path.join(packagedPackageDir(ROOT), 'build', 'index.js')).href;
-    const script = `const { default: chromium } = await import(${JSON.stringify(entry)}); process.stdout.write(await chromium.executablePath());`;
+    // Resolved by the package's own exports from the clone's root (its layout differs between versions); the
+    // libraries (al2023.tar.br) by the package's own inflate, which it runs only on Amazon Linux itself.
+    const pkg = packagedPackageDir(ROOT);
+    const inflate = pathToFileURL(path.join(pkg, 'build', 'esm', 'lambdafs.js')).href;
+    const libs = path.join(pkg, 'bin', 'al2023.tar.br');
+    const script =
+      `const { default: chromium } = await import(${JSON.stringify(PACKAGED)}); const { inflate } = await import(${JSON.stringify(inflate)});` +
+      `await inflate(${JSON.stringify(libs)}); process.stdout.write(await chromium.executablePath());`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
       env: { ...process.env, TMPDIR: staging, TMP: staging, TEMP: staging },
       encoding: 'utf8',
       timeout: 300_000,

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { findBrowser, packagedDirFor, type FoundBrowser } from './browser-finder.ts';
+import { findBrowser, PACKAGED_LIBS, packagedDirFor, startFailure, type FoundBrowser } from './browser-finder.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -27,14 +27,28 @@ export function thisMachinesBrowser(): FoundBrowser {
   return findBrowser({ env: process.env, platform: process.platform, arch: process.arch, exists: existsSync, packagedDir: packagedDirFor(ROOT) });
 }
 
+/** The environment the browser runs in: for the packaged build, its fonts and the libraries it ships. */
+export function browserEnv(found: FoundBrowser): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  if (found.source === 'packaged') {
+    const dir = path.dirname(found.executablePath);
+    env.FONTCONFIG_FILE = path.join(dir, 'fonts.conf');
+    // NSS, NSPR and expat as the package ships them, for a system without them (./browser-finder.ts PACKAGED_LIBS)
+    env.LD_LIBRARY_PATH = [path.join(dir, PACKAGED_LIBS), env.LD_LIBRARY_PATH].filter(Boolean).join(':');
+  }
+  return env;
+}
+
 /**
  * Launches the browser headless. playwright-core gives every launch a fresh user-data-dir of its own
  * (a new temporary profile, removed on close), so no state is shared between tests or runs.
  */
 export async function launchBrowser(): Promise<Browser> {
   const found = thisMachinesBrowser();
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  if (found.source === 'packaged') env.FONTCONFIG_FILE = path.join(path.dirname(found.executablePath), 'fonts.conf');
-  return chromium.launch({ executablePath: found.executablePath, args: BROWSER_ARGS, env, timeout: 60_000 });
+  try {
+    return await chromium.launch({ executablePath: found.executablePath, args: BROWSER_ARGS, env: browserEnv(found), timeout: 60_000 });
+  } catch (err) {
+    throw startFailure(found.executablePath, err);
+  }
 }

@@ -3,10 +3,13 @@
  * Chromium or Chrome, then the packaged @sparticuz/chromium; none is a failure naming all three.
  * The last case runs the real finder of this clone: after `npm ci` a browser is always there.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findBrowser, NoBrowserError, type FinderWorld } from '../helpers/browser-finder.ts';
-import { thisMachinesBrowser } from '../helpers/browser.ts';
+import { findBrowser, NoBrowserError, startFailure, type FinderWorld } from '../helpers/browser-finder.ts';
+import { BROWSER_ARGS, browserEnv, thisMachinesBrowser } from '../helpers/browser.ts';
 
 const world = (files: string[], over: Partial<FinderWorld> = {}): FinderWorld => ({
   env: {},
@@ -69,5 +72,38 @@ describe('the browser tests find a browser', () => {
     expect(Object.keys(manifest.devDependencies)).toContain('@sparticuz/chromium');
     const found = thisMachinesBrowser();
     expect(existsSync(found.executablePath)).toBe(true);
+  });
+});
+
+/** The libraries the packaged build needs from a system that has them (a minimal Debian has none of them). */
+const SYSTEM_LIBS = ['libnss3.so', 'libnssutil3.so', 'libnspr4.so', 'libexpat.so.1'];
+
+describe('the packaged browser without the system libraries it takes elsewhere (issue 35)', () => {
+  it('starts with libnss3, libnssutil3, libnspr4 and libexpat hidden from the system (a mount namespace, as root)', () => {
+    const found = thisMachinesBrowser();
+    const hidden = SYSTEM_LIBS.flatMap((lib) => ['/lib/x86_64-linux-gnu', '/usr/lib/x86_64-linux-gnu', '/lib64', '/usr/lib64'].map((dir) => path.join(dir, lib))).filter((file) => existsSync(file));
+    const dir = mkdtempSync(path.join(tmpdir(), 'no-libs-'));
+    try {
+      const empty = path.join(dir, 'empty');
+      writeFileSync(empty, '');
+      // each library the system has becomes an empty file for this process alone; then the browser prints a page
+      const script = [...hidden.map((file) => `mount --bind ${empty} ${file}`), 'exec "$@"'].join(' && ');
+      const launch = `const { chromium } = await import('playwright-core'); const b = await chromium.launch({ executablePath: ${JSON.stringify(found.executablePath)}, args: ${JSON.stringify(BROWSER_ARGS)} });
+        const p = await b.newPage(); await p.setContent('<p>started</p>'); console.log(await p.innerHTML('body')); await b.close();`;
+      const args = ['-m', 'sh', '-c', script, 'sh', process.execPath, '--input-type=module', '-e', launch];
+      const run = spawnSync('unshare', args, { cwd: path.resolve(import.meta.dirname, '../..'), env: browserEnv(found), encoding: 'utf8', timeout: 60_000 });
+      expect(run.stderr).not.toMatch(/error while loading shared libraries/);
+      expect(run.stdout).toContain('<p>started</p>');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names the missing library and the three ways when the browser cannot start, never the raw loader error', () => {
+    const err = startFailure('/x/chromium', new Error('browserType.launch: Failed to launch\n/x/chromium: error while loading shared libraries: libnss3.so: cannot open shared object file: No such file or directory'));
+    expect(err).toBeInstanceOf(NoBrowserError);
+    expect(err.message).toContain('the library libnss3.so is missing');
+    expect(err.message).toContain('CHROMIUM_PATH');
+    expect(err.message).not.toContain('cannot open shared object file');
   });
 });

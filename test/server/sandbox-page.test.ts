@@ -12,7 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../server/sandbox-page/locales/en.json' with { type: 'json' };
 import ru from '../../server/sandbox-page/locales/ru.json' with { type: 'json' };
 import { PAGE_BUDGET_GZIP } from '../../server/sandbox-page/bundle.derived.ts';
-import { money, t, time, useLanguage } from '../../server/sandbox-page/i18n.ts';
+import { money, t, time, useLanguage, valueName } from '../../server/sandbox-page/i18n.ts';
+import { problemLine } from '../../server/sandbox-page/problem-words.ts';
+import { reconnectDelayMs } from '../../server/sandbox-page/live.ts';
+import { RejectedError } from '../../sdk/errors.ts';
+import { DELIVERY_METHODS, ERROR_STATUS, KEY_MODES, PRODUCT_TYPES } from '../../sdk/contract/constants.ts';
+import { Hooks } from '../../sdk/contract/hooks.ts';
+import { HOOK_CHAOS } from '../../sdk/contract/routes/sandbox-faults.ts';
+import { apiRoutes, sandboxRoutes } from '../../sdk/contract/routes/index.ts';
 import { pageLanguageOf } from '../../server/sandbox-page-route.ts';
 import { ADMIN, makeApp } from './helpers.ts';
 import { ORDER_ACTIONS, Mover } from '../../sdk/contract/sandbox-inspect.ts';
@@ -125,6 +132,39 @@ describe("the page's catalogues", () => {
       ...Mover.options.map((m) => `by.${m}`),
     ];
     expect(dynamic.filter((key) => !e.has(key) || !r.has(key))).toEqual([]);
+  });
+
+  it('have words for every value the page shows and every refusal it can meet (issue 35: no English, no raw value)', () => {
+    const refusals = new Set([...apiRoutes, ...sandboxRoutes].flatMap((route) => route.refusals ?? []));
+    const dynamic = [
+      ...PRODUCT_TYPES.map((p) => `cards.productTypes.${p}`),
+      ...DELIVERY_METHODS.map((m) => `cards.deliveryMethods.${m}`),
+      ...KEY_MODES.map((m) => `sellers.modes.${m}`),
+      ...Hooks.shape.status.options.map((s) => `hooks.statuses.${s}`),
+      ...HOOK_CHAOS.map((c) => `faults.chaos.${c}`),
+      ...['seller', 'buyer', 'marketplace'].map((f) => `timeline.from.${f}`),
+      ...['seller', 'buyer'].map((o) => `timeline.vaultOf.${o}`),
+      ...Object.keys(ERROR_STATUS).map((code) => `problem.codes.${code}`),
+      ...[...refusals].map((kind) => `problem.kinds.${kind}`),
+    ];
+    expect(refusals.size).toBeGreaterThan(20);
+    expect(dynamic.filter((key) => !e.has(key) || !r.has(key))).toEqual([]);
+  });
+
+  it('say a refusal in the words of the page, its code and kind after them, the English only for what it does not know', () => {
+    useLanguage('ru');
+    const moved = new RejectedError({ status: 409, code: 'rejected', detail: { message: 'the subscription is off' }, refusal: { kind: 'state_moved', reason: 'hooks_off' } });
+    expect(problemLine(moved)).toBe(`Отказ: ${ru.problem.kinds.state_moved} (rejected: state_moved)`);
+    const newer = new RejectedError({ status: 409, code: 'rejected', detail: { message: 'a newer rule' }, refusal: { kind: 'newer_kind' } });
+    expect(problemLine(newer)).toBe(`Отказ: ${ru.problem.codes.rejected} (rejected)`);
+    expect(problemLine({ code: 'seller_frozen', detail: { message: 'frozen' } })).toBe('Отказ: frozen');
+    expect(valueName('hooks.statuses', 'active')).toBe('активна');
+    expect(valueName('hooks.statuses', 'sleeping')).toBe('sleeping');
+    useLanguage('en');
+  });
+
+  it('waits 1, 2, 4 … 30 s before each try to reconnect the stream', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 20].map(reconnectDelayMs)).toEqual([1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000]);
   });
 
   it('keep the same placeholders in both languages', () => {

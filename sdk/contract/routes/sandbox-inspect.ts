@@ -111,7 +111,7 @@ export const sandboxInspectRoutes = {
     path: '/sellers/{sellerId}/deliveries/{id}/resend',
     surface: 'sandbox',
     scope: null,
-    summary: 'Send a delivery again now, as a new attempt of the same delivery; answers it after the attempt.',
+    summary: 'Send a delivery again now, as a new attempt of the same delivery; answers it after the attempt. deliveredAt keeps the first success; a failed resend queues no retry.',
     refusals: ['state_moved'],
   }),
   'sandbox.probeInbox': route({
