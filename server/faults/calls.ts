@@ -6,7 +6,7 @@
  *
  * - a status (429, 500, 502, 503): answered instead, the call not executed (a failing front door
  *   has no effect). 429 carries `Retry-After` and the rate headers; 500 and 503 the contract's
- *   error envelope (code `internal`: the contract has no code of its own for 503); 502 an HTML
+ *   error envelope (code `internal` for 500, `unavailable` for 503); 502 an HTML
  *   page, as a failing proxy in front of the service answers;
  * - a latency: a real-time wait, then the call runs as usual;
  * - `drop`: the connection is destroyed before the call runs; `dropAfter`: the call runs and
@@ -59,7 +59,7 @@ function statusAnswer(svc: ServerContext, fault: Fault): FaultAnswer {
     case 502:
       return { status: 502, body: BAD_GATEWAY_PAGE, headers: { 'content-type': 'text/html; charset=utf-8' } };
     case 503:
-      return { status: 503, body: { error: 'internal', detail: { message: `service unavailable (${why}); nothing was done, retry later` } }, headers: {} };
+      return { status: 503, body: { error: 'unavailable', detail: { message: `service unavailable (${why}); nothing was done, retry later` } }, headers: {} };
     default:
       return { status: 500, body: { error: 'internal', detail: { message: `internal error (${why}); nothing was done` } }, headers: {} };
   }

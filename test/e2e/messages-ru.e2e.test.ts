@@ -1,0 +1,64 @@
+/**
+ * Every message true and in the seller's words (issue 37, §1 and §2): the built CLI under
+ * LANG=ru_RU.UTF-8 against a real seller-server says only what is so (a resume hint only where
+ * running again can help; a card has a number, not a slug; a 503 is `unavailable`, with the tries
+ * and the order's state after them), in Russian, with no English sentence.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SUBSCRIPTION_CARD, useSellerWorld } from '../helpers/seller-world.ts';
+
+const world = useSellerWorld({ cli: true, lang: 'ru', dir: 'seller-messages-', card: { stock: ['CODE-1'] } });
+
+afterEach(async () => {
+  await world.sandbox.clearFaults();
+});
+
+/** Two Latin words of three letters or more in a row: an English sentence (a command to type is not one). */
+const ENGLISH = /[A-Za-z]{3,} [A-Za-z]{3,}/;
+const sentences = (text: string): string => text.replace(/`?seller [^\n`]*`?/g, '');
+
+describe('stock refill of a card that is not there (item 1)', () => {
+  it('names the card number, not a slug, and does not offer a re-run that cannot help', async () => {
+    const file = join(world.dir, 'codes.txt');
+    writeFileSync(file, 'A-1\nA-2\n');
+    const result = await world.run(['stock', 'refill', '9999', '--file', file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('ещё раз');
+    expect(result.stderr).not.toContain('slug');
+    expect(result.stderr).toContain('ошибка: not_found: карточки 9999 нет, или она не ваша');
+    expect(result.stderr).toContain('проверьте номер карточки');
+    expect(sentences(result.stderr)).not.toMatch(ENGLISH);
+  });
+
+  it('a failure that may pass the next time (503 on every try) keeps the re-run hint', async () => {
+    const file = join(world.dir, 'more.txt');
+    writeFileSync(file, 'B-1\nB-2\n');
+    await world.sandbox.addFault({ sellerId: world.sellerId, op: 'stock.refill', status: 503 });
+    const result = await world.run(['stock', 'refill', String(world.card), '--file', file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Запустите ту же команду ещё раз');
+    expect(sentences(result.stderr)).not.toMatch(ENGLISH);
+  });
+});
+
+describe('orders deliver answered 503 on every try (item 3)', () => {
+  it('is `unavailable`, says the tries and how long, and the order as it is now', async () => {
+    const card = await world.newCard(SUBSCRIPTION_CARD);
+    const order = await world.buy(card);
+    await world.sandbox.addFault({ sellerId: world.sellerId, op: 'orders.deliver', status: 503 });
+    const result = await world.run(['orders', 'deliver', order, '--next-charge', '2099-01-01', '--without-vault']);
+    expect(result.code).toBe(1);
+    const lines = result.stderr.split('\n');
+    expect(lines[0]).toBe('ошибка: unavailable: сервис временно недоступен');
+    expect(result.stderr).not.toContain('internal');
+    expect(result.stderr).toMatch(/попыток: 3 за \d+(,\d)? с/);
+    expect(result.stderr).toContain(`заказ ${order} сейчас: ждёт выдачи (не выдан)`);
+    expect(sentences(result.stderr)).not.toMatch(ENGLISH);
+
+    const json = await world.run(['orders', 'deliver', order, '--next-charge', '2099-01-01', '--without-vault', '--json']);
+    const line = json.stderr.split('\n').find((l) => l.startsWith('{'));
+    expect(JSON.parse(line!)).toMatchObject({ error: 'unavailable' });
+  });
+});
