@@ -16,7 +16,7 @@ import { has, t } from '../i18n/index.ts';
 import { refusalWords } from '../i18n/error-words.ts';
 import type { App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
-import { CliError, EXIT, UsageError } from '../lib/errors.ts';
+import { CliError, EXIT, refusalValueLines, UsageError } from '../lib/errors.ts';
 import { readTextInput } from '../lib/input.ts';
 import { nodeFetch } from '../lib/http.ts';
 import { note, printJson, printTable } from '../lib/output.ts';
@@ -60,7 +60,8 @@ export async function runScenarioCommand(opts: { file: string }, deps: Deps): Pr
     if (error instanceof ScenarioFailedError) {
       if (json) printJson(deps.io, { ...error.result, failure: { step: error.step, ...error.failure } });
       else printResult(deps, error.result);
-      throw new CliError(failureText(error.step, error.failure), EXIT.error, t('scenario.laterStepsSkipped'), error.cause);
+      const values = error.failure.kind === 'error' && error.failure.refusal ? refusalValueLines(refusalOf(error.failure)) : [];
+      throw new CliError(failureText(error.step, error.failure), EXIT.error, [...values, t('scenario.laterStepsSkipped')].join('\n'), error.cause);
     }
     if (error instanceof RejectedError && error.refusal.kind === 'clock_leased') {
       throw new CliError(t('scenario.clockLeased'), EXIT.error, error.detail ? String(error.detail) : undefined, error);
@@ -78,6 +79,9 @@ function issueText(source: string, issue: ScenarioIssue): string {
   return t(issue.line === undefined ? 'scenario.issueAt' : 'scenario.issueAtLine', { file: source, line: issue.line, path: issue.path, message });
 }
 
+/** The refusal of a failed call, as the service sent it: kind, reason and values. */
+const refusalOf = (failure: Extract<StepFailure, { kind: 'error' }>) => ({ ...failure.values, kind: failure.refusal ?? '', ...(failure.reason ? { reason: failure.reason } : {}) });
+
 function failureText(step: StepPlace, failure: StepFailure): string {
   const where = t(step.line === undefined ? 'scenario.step' : 'scenario.stepAtLine', { number: step.number, path: step.path, line: step.line, verb: step.verb });
   if (failure.kind === 'expectation') {
@@ -87,8 +91,8 @@ function failureText(step: StepPlace, failure: StepFailure): string {
     const values = (side: 'expected' | 'found') => checks.map((c) => t('scenario.check', { field: c.field, value: String(c[side]) })).join(', ');
     return t('scenario.expectationFailed', { where, subject: about, expected: values('expected'), found: values('found'), waited });
   }
-  // A refusal said by its reason (else its kind) from the catalogue; the service's English only for one this CLI does not know.
-  const detail = (failure.refusal ? refusalWords({ kind: failure.refusal, reason: failure.reason }) : undefined) ?? failure.detail;
+  // A refusal said by its reason (else its kind) from the catalogue, with its values; the service's English only for one this CLI does not know.
+  const detail = (failure.refusal ? refusalWords(refusalOf(failure)) : undefined) ?? failure.detail;
   return t('scenario.stepFailed', { where, code: failure.refusal ? `${failure.code} (${failure.refusal})` : failure.code, detail });
 }
 

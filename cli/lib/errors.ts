@@ -254,9 +254,14 @@ export function mayPassAgain(error: unknown): boolean {
 const SAID_BY_WORDS: ReadonlySet<string> = new Set(['length', 'expected', 'max', 'tail', 'record', 'id']);
 
 function refusalHints(error: RejectedError): string[] {
-  const { kind, field, allowed, reason, status, ...rest } = error.refusal;
-  const lines = [t('errors.refusal.refused', { kind })];
-  const byReason = reasonWords(error.refusal) !== undefined;
+  return [t('errors.refusal.refused', { kind: error.refusal.kind }), ...refusalValueLines(error.refusal)];
+}
+
+/** A refusal's values, a line each (`field: slaMinutes`, `allowed values: 30, 120, 1440`), less those its reason's words already say. */
+export function refusalValueLines(refusal: { kind: string; reason?: unknown } & Record<string, unknown>): string[] {
+  const { kind: _kind, field, allowed, reason, status, ...rest } = refusal;
+  const lines: string[] = [];
+  const byReason = reasonWords(refusal) !== undefined;
   if (field !== undefined) lines.push(t('errors.refusal.field', { field }));
   if (Array.isArray(allowed)) lines.push(t('errors.refusal.allowed', { allowed: allowed.join(', ') }));
   if (reason !== undefined && !byReason) lines.push(t('errors.refusal.reason', { reason }));

@@ -62,3 +62,27 @@ describe('orders deliver answered 503 on every try (item 3)', () => {
     expect(JSON.parse(line!)).toMatchObject({ error: 'unavailable' });
   });
 });
+
+describe('a refusal inside seller sandbox run (item 4)', () => {
+  const SLA_45 = `name: an SLA the catalogue does not offer
+steps:
+  - seller: { as: shop }
+  - card: { as: codes, seller: shop, service: spotify, tariff: individual, productType: code,
+            deliveryMethod: code, priceRub: 300, slaMinutes: 45, guaranteeDays: 7, active: true }
+`;
+
+  it('names the field and the allowed values in text, as --json has them', async () => {
+    const file = join(world.dir, 'sla.yaml');
+    writeFileSync(file, SLA_45);
+    const result = await world.run(['sandbox', 'run', file], { env: world.adminEnv });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('slaMinutes: такое значение здесь не разрешено; можно: 30, 60, 180, 720');
+    expect(result.stderr).toContain('поле: slaMinutes');
+    expect(result.stderr).toContain('допустимые значения: 30, 60, 180, 720');
+    expect(result.stderr).not.toContain(': : ');
+    expect(sentences(result.stderr)).not.toMatch(ENGLISH);
+
+    const json = await world.run(['sandbox', 'run', file, '--json'], { env: world.adminEnv });
+    expect(JSON.parse(json.stdout).failure).toMatchObject({ kind: 'error', code: 'rejected', refusal: 'complaint', values: { field: 'slaMinutes', allowed: [30, 60, 180, 720] } });
+  });
+});
