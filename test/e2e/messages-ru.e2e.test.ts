@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_CARD, useSellerWorld } from '../helpers/seller-world.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const world = useSellerWorld({ cli: true, lang: 'ru', dir: 'seller-messages-', card: { stock: ['CODE-1'] } });
 
@@ -84,5 +85,38 @@ steps:
 
     const json = await world.run(['sandbox', 'run', file, '--json'], { env: world.adminEnv });
     expect(JSON.parse(json.stdout).failure).toMatchObject({ kind: 'error', code: 'rejected', refusal: 'complaint', values: { field: 'slaMinutes', allowed: [30, 60, 180, 720] } });
+  });
+});
+
+describe('orders watch piped, and a credits rate with a comma (item 7)', () => {
+  it('piped, the lines come after their column titles, so a yes/no column is named', async () => {
+    const child = world.spawn(['orders', 'watch', '--since', '2000-01-01T00:00:00Z']);
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    try {
+      await world.buy(world.card);
+      await waitFor('a watched order', () => out.split('\n').length > 2, { ms: 20_000 });
+    } finally {
+      child.kill('SIGINT');
+      await closed;
+    }
+    const [titles, first] = out.split('\n');
+    expect(titles).toBe('ИЗМЕНЁН\tID\tКАРТОЧКА\tСОСТОЯНИЕ\tНУЖНО ДЕЙСТВИЕ\tЦЕНА ₽');
+    expect(first!.split('\t')).toHaveLength(6);
+    expect(sentences(out)).not.toMatch(ENGLISH);
+  });
+
+  it('--credits-rate 1,5 is read as the prompt reads it', async () => {
+    const result = await world.run([
+      '--json', 'cards', 'create', '--service', 'steam-wallet', '--tariff', 'region-ru', '--type', 'credits', '--delivery', 'transfer',
+      '--price', '1100', '--sla', '15', '--guarantee', '0', '--credits-type', 'rate', '--credits-rate', '1,5',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const { number } = JSON.parse(result.stdout) as { number: number };
+    expect(await world.client.listings.get(number)).toMatchObject({ creditsType: 'rate', creditsRate: 1.5 });
+    const wrong = await world.run(['cards', 'create', '--service', 'steam-wallet', '--credits-rate', '1,5,0']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('положительное число');
   });
 });
