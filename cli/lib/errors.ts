@@ -231,9 +231,9 @@ function rateHint(error: SellerError): string {
   return seconds === undefined ? t('errors.hint.rateLater') : t('errors.hint.rateIn', { seconds: Math.ceil(seconds) });
 }
 
-/** A `not_found` for a path the service has no route for (`record: 'route'`; an older service says `no route …`). */
+/** A `not_found` for a path the service has no route for (`record: 'route'`: data, never its English). */
 function isNoRoute(detail: unknown): boolean {
-  return detailData(detail)?.['record'] === 'route' || (typeof detail === 'string' && detail.startsWith('no route '));
+  return detailData(detail)?.['record'] === 'route';
 }
 
 /** What to check for a `not_found`: the record's own way to find it (a card has a number, never a slug), else the id. */

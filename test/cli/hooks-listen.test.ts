@@ -248,3 +248,16 @@ describe('the lines and the hint are those docs/webhooks.md shows (issue 37, ite
     expect(docs).toContain(command);
   });
 });
+
+describe('a failed forward is said from its data (issue 37, item 9)', () => {
+  it('a time limit from timeoutMs, in Russian; the English of the record is never read', async () => {
+    await useLanguage('ru');
+    const base = { receivedAt: '2026-11-21T12:00:01.000Z', valid: true, status: 200, event: 'order.paid', delivery: 'dlv_1', attempt: 1 };
+    const timedOut = formatRecord({ ...base, forward: { url: 'http://127.0.0.1:1/', error: 'no answer within 10 s', timeoutMs: 10_000 } }, false);
+    expect(timedOut).toContain('нет ответа за 10 с');
+    expect(timedOut).not.toContain('no answer');
+    const refused = formatRecord({ ...base, forward: { url: 'http://127.0.0.1:1/', error: 'ECONNREFUSED' } }, false);
+    expect(refused).toContain('ECONNREFUSED');
+    await useLanguage('en');
+  });
+});
