@@ -305,7 +305,7 @@ function allowedOf(position: Position, field: CardField, choices: Partial<CardCh
 }
 
 async function askService(ask: WalkPrompter, client: SellerClient): Promise<string> {
-  const named = (p: Position) => ({ value: p.slug, name: `${p.title} (${p.slug}, ${p.category})` });
+  const named = (p: Position) => ({ value: p.slug, name: `${p.title} (${p.slug}, ${word('category', p.category)})` });
   let catalogue: Promise<Position[]> | undefined;
   return ask.search(t('cardsCreate.serviceTypeToSearch'), async (term) => {
     try {

@@ -19,7 +19,7 @@ import { Argument, Option, type Command } from 'commander';
 import { ORDER_STATUSES, type OrderStatus } from '../../sdk/contract/enums.ts';
 import type { ChangeEventRead } from '../../sdk/sandbox-changes.ts';
 import { dateTime, rubles, word } from '../i18n/format.ts';
-import { t } from '../i18n/index.ts';
+import { t, tOr } from '../i18n/index.ts';
 import { positiveInt, type App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { note, printFields, printJson, printTable, say } from '../lib/output.ts';
@@ -87,7 +87,7 @@ export async function runSellerList(_opts: object, deps: Deps, clientOf: ClientO
   }
   printTable(deps.io, page.items, [
     { header: t('sandboxInspect.h.seller'), value: (s) => s.sellerId },
-    { header: t('sandboxInspect.h.status'), value: (s) => s.status },
+    { header: t('sandboxInspect.h.status'), value: (s) => word('sellerStatus', s.status) },
     { header: t('sandboxInspect.h.mode'), value: (s) => word('keyMode', s.mode) },
     { header: t('sandboxInspect.h.admission'), value: (s) => t(s.admission.complete ? 'words.complete' : 'words.incomplete') },
     { header: t('sandboxInspect.h.keys'), value: (s) => s.keys.filter((k) => !k.revoked).map((k) => `${k.prefix}… (${k.scopes.join(' ')})`) },
@@ -159,7 +159,7 @@ export async function runTimeline(opts: { id: string }, deps: Deps, clientOf: Cl
     [t('sandboxInspect.f.note'), tl.note],
     [t('sandboxInspect.f.noteRejected'), tl.noteRejected],
     [t('sandboxInspect.f.vaults'), vaultText(tl.vaults)],
-    [t('sandboxInspect.f.moves'), tl.sandboxMoves],
+    [t('sandboxInspect.f.moves'), tl.sandboxMoves.map((move) => tOr(`sandboxInspect.moveWords.${move}`, move))],
   ]);
   for (const move of tl.moves) {
     say(deps.io, t('sandboxInspect.move', { at: dateTime(move.at), from: word('orderStatus', move.from), to: word('orderStatus', move.to), by: t(`sandboxInspect.by.${move.by}`) }));

@@ -13,7 +13,8 @@ import { RejectedError } from '../../sdk/errors.ts';
 import type { LoggedEvent, Made, ScenarioIssue, ScenarioResult, StepFailure, StepPlace } from '../../sdk/scenario/index.ts';
 import { word } from '../i18n/format.ts';
 import { has, t } from '../i18n/index.ts';
-import { refusalWords } from '../i18n/error-words.ts';
+import { reasonWords, refusalWords } from '../i18n/error-words.ts';
+import { zodIssueWords, zodWords, type LocaleError } from '../i18n/zod-words.ts';
 import type { App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CliError, EXIT, refusalValueLines, UsageError } from '../lib/errors.ts';
@@ -54,7 +55,8 @@ export async function runScenarioCommand(opts: { file: string }, deps: Deps): Pr
   } catch (error) {
     if (error instanceof ScenarioInvalidError) {
       if (json) printJson(deps.io, { issues: error.issues });
-      for (const issue of error.issues) note(deps.io, issueText(source, issue));
+      const zod = await zodWords();
+      for (const issue of error.issues) note(deps.io, issueText(source, issue, zod));
       throw new UsageError(t('scenario.invalid', { count: error.issues.length, file: source }), t('scenario.nothingMade'));
     }
     if (error instanceof ScenarioFailedError) {
@@ -64,18 +66,20 @@ export async function runScenarioCommand(opts: { file: string }, deps: Deps): Pr
       throw new CliError(failureText(error.step, error.failure), EXIT.error, [...values, t('scenario.laterStepsSkipped')].join('\n'), error.cause);
     }
     if (error instanceof RejectedError && error.refusal.kind === 'clock_leased') {
-      throw new CliError(t('scenario.clockLeased'), EXIT.error, error.detail ? String(error.detail) : undefined, error);
+      // The hint from the refusal's reason (`held`), in the catalogue's words, not the service's English detail.
+      throw new CliError(t('scenario.clockLeased'), EXIT.error, reasonWords(error.refusal), error);
     }
     throw error;
   }
 }
 
 /** `day.yaml:9: steps[3].pay.order: no step before this one is named o7` (the sentence from the catalogue when its code is known). */
-function issueText(source: string, issue: ScenarioIssue): string {
+function issueText(source: string, issue: ScenarioIssue, zod: LocaleError | undefined): string {
   const key = `scenario.issues.${issue.code ?? ''}`;
   const params = { ...issue.params };
   for (const field of ['kind', 'want'] as const) if (params[field]) params[field] = t(`scenario.aKind.${params[field]}`);
-  const message = issue.code && has(key) ? t(key, params) : issue.message;
+  // A value the schema refuses: zod's issue in zod's words for the language.
+  const message = issue.code && has(key) ? t(key, params) : (zodIssueWords(issue.issue, zod) ?? issue.message);
   return t(issue.line === undefined ? 'scenario.issueAt' : 'scenario.issueAtLine', { file: source, line: issue.line, path: issue.path, message });
 }
 

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { ScenarioInvalidError, type ScenarioIssue, type ScenarioIssueCode } from './errors.ts';
 import { checkNames } from './names.ts';
+import { issueData } from '../issue-data.ts';
 import { EXPECT_KINDS, expectKind, VERB_NAMES, VERBS, type VerbName } from './verbs.ts';
 
 /** A step after checking: its verb, its arguments (defaults filled in), where it is. */
@@ -59,17 +60,17 @@ function textLines(doc: Document, counter: LineCounter): LineOf {
 class Issues {
   readonly list: ScenarioIssue[] = [];
   constructor(private readonly lineOf: LineOf | null) {}
-  add(path: Path, message: string, code?: ScenarioIssueCode, params?: Record<string, string>): void {
+  add(path: Path, message: string, code?: ScenarioIssueCode, params?: Record<string, string>, issue?: Record<string, unknown>): void {
     const line = this.lineOf?.(path);
-    this.list.push({ path: pathText(path), ...(line === undefined ? {} : { line }), ...(code ? { code } : {}), ...(params ? { params } : {}), message });
+    this.list.push({ path: pathText(path), ...(line === undefined ? {} : { line }), ...(code ? { code } : {}), ...(params ? { params } : {}), message, ...(issue ? { issue } : {}) });
   }
   zod(base: Path, error: z.ZodError): void {
     for (const issue of error.issues) {
       const path = [...base, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) this.add([...path, key], `unknown field ${key}`, 'unknown_field', { field: key });
-      } else if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) this.add(path, `required (${issue.expected})`);
-      else this.add(path, issue.message);
+      } else if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) this.add(path, `required (${issue.expected})`, undefined, undefined, issueData(issue));
+      else this.add(path, issue.message, undefined, undefined, issueData(issue));
     }
   }
 }
@@ -95,7 +96,7 @@ export function parseScenarioText(text: string): { value: unknown; lineOf: LineO
 export function checkScenario(input: string | object): CheckedScenario {
   const parsed = typeof input === 'string' ? parseScenarioText(input) : { value: input, lineOf: null };
   const issues = new Issues(parsed.lineOf);
-  const top = Top.safeParse(parsed.value);
+  const top = Top.safeParse(parsed.value, { reportInput: true });
   if (!top.success) {
     issues.zod([], top.error);
     throw new ScenarioInvalidError(issues.list);
@@ -137,7 +138,7 @@ function checkStep(raw: unknown, index: number, issues: Issues): StepCheck | und
   }
   const schema = verb === 'expect' ? expectSchema(args, [...at, verb], issues) : VERBS[verb as VerbName].args;
   if (!schema) return undefined;
-  const result = schema.safeParse(args ?? {});
+  const result = schema.safeParse(args ?? {}, { reportInput: true });
   if (!result.success) {
     issues.zod([...at, verb], result.error);
     const raw = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};

@@ -18,6 +18,8 @@ export interface ScenarioIssue {
   params?: Record<string, string>;
   /** A sentence for developers, in English. */
   message: string;
+  /** For a value the schema refuses: zod's issue as data, without the input (`code`, `expected`, …), which zod's locales say in other languages. */
+  issue?: Record<string, unknown>;
 }
 
 export type ScenarioIssueCode = 'not_yaml' | 'one_verb' | 'unknown_verb' | 'unknown_name' | 'wrong_kind' | 'name_taken' | 'unknown_field' | 'expect_what';

@@ -41,7 +41,8 @@ export const scenarioSandboxHandlers = sandboxHandlers({
     const result = ctx.svc.clockLeases.take(body.holder, body.ttlSeconds * 1000, Date.now(), body.lease);
     if ('heldBy' in result) {
       const until = new Date(result.heldBy.expiresAt).toISOString();
-      return refuse('clock_leased', { reason: 'held' }, `another scenario run that moves the clock is running on this server (${result.heldBy.holder}, lease until ${until} unless renewed)`);
+      // Who holds it and until when, as data: a client says them in its own words.
+      return refuse('clock_leased', { reason: 'held', holder: result.heldBy.holder, until }, `another scenario run that moves the clock is running on this server (${result.heldBy.holder}, lease until ${until} unless renewed)`);
     }
     return leaseView(result.taken);
   },

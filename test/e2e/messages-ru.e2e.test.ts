@@ -120,3 +120,50 @@ describe('orders watch piped, and a credits rate with a comma (item 7)', () => {
     expect(wrong.stderr).toContain('положительное число');
   });
 });
+
+describe('the last English under a Russian locale (item 8)', () => {
+  it("a scenario value of the wrong type is said in zod's Russian", async () => {
+    const file = join(world.dir, 'wrong-type.yaml');
+    writeFileSync(file, 'name: wrong type\nsteps:\n  - seller: { as: shop }\n  - card: { as: c, seller: shop, service: spotify, tariff: individual, productType: code,\n            deliveryMethod: code, priceRub: "дорого", slaMinutes: 60, guaranteeDays: 7 }\n');
+    const result = await world.run(['sandbox', 'run', file], { env: world.adminEnv });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('priceRub');
+    expect(result.stderr).toContain('priceRub: Неверный ввод: ожидалось число, получено string');
+    expect(result.stderr).not.toContain('Invalid input');
+  });
+
+  it('a broken profile file is said in Russian', async () => {
+    const config = join(world.dir, 'broken-config');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(config, { recursive: true });
+    writeFileSync(join(config, 'config.json'), '{ not json');
+    const result = await world.run(['whoami'], { env: { SELLER_CONFIG_DIR: config } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('— не JSON: исправьте или удалите его');
+    expect(sentences(result.stderr)).not.toMatch(ENGLISH);
+  });
+
+  it("the MCP bridge's own failure on stderr is said in Russian", async () => {
+    const result = await world.run(['mcp', '--base-url', 'http://127.0.0.1:9'], { input: '{"jsonrpc":"2.0","method":"notifications/initialized"}\n' });
+    expect(result.stderr).toContain('не удалось связаться с http://127.0.0.1:9/api/mcp');
+    expect(sentences(result.stderr)).not.toMatch(ENGLISH);
+  });
+
+  it('sellers, an order and its timeline: statuses, moves and vaults in words, a vault is «сейф»', async () => {
+    const list = await world.run(['sandbox', 'seller', 'list'], { env: world.adminEnv });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain('работает');
+    expect(list.stdout).not.toMatch(/\bactive\b/);
+
+    const order = await world.buy(world.card);
+    const timeline = await world.run(['sandbox', 'timeline', order], { env: world.adminEnv });
+    expect(timeline.code, timeline.stderr).toBe(0);
+    expect(timeline.stdout).toMatch(/Кнопки: .*(принять|написать|заполнить сейф|открыть спор)/);
+    expect(timeline.stdout).not.toMatch(/accept|message|vault|dispute/);
+
+    const show = await world.run(['orders', 'show', order]);
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toContain('Сейфы');
+    expect(show.stdout).not.toMatch(/[Хх]ранилищ/);
+  });
+});
