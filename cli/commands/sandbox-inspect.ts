@@ -223,7 +223,8 @@ export function changeLine(event: ChangeEventRead): string | null {
       return null;
     case 'order':
       return e.change === 'status'
-        ? t('sandboxInspect.watchOrderMoved', { id: e.order.id, from: word('orderStatus', e.from ?? ''), to: word('orderStatus', e.order.status), by: t(`sandboxInspect.by.${e.by}`) })
+        ? // The move this event reports, from its own before to its own after (`to`; an older server's: the order as sent).
+          t('sandboxInspect.watchOrderMoved', { id: e.order.id, from: word('orderStatus', e.from ?? ''), to: word('orderStatus', e.to ?? e.order.status), by: t(`sandboxInspect.by.${e.by}`) })
         : t(e.change === 'created' ? 'sandboxInspect.watchOrderNew' : 'sandboxInspect.watchOrderChanged', { id: e.order.id, number: e.order.number, status: word('orderStatus', e.order.status) });
     case 'card':
       return t(e.card ? 'sandboxInspect.watchCard' : 'sandboxInspect.watchCardGone', { number: e.number, free: e.card?.stock.free, on: e.card ? yesNo(e.card.isActive) : '' });

@@ -251,7 +251,7 @@ export function mayPassAgain(error: unknown): boolean {
 }
 
 /** Values a reason's words already say, not repeated as lines of their own. */
-const SAID_BY_WORDS: ReadonlySet<string> = new Set(['length', 'expected', 'max', 'tail', 'record', 'id']);
+const SAID_BY_WORDS: ReadonlySet<string> = new Set(['length', 'expected', 'max', 'tail', 'record', 'id', 'holder', 'until']);
 
 function refusalHints(error: RejectedError): string[] {
   return [t('errors.refusal.refused', { kind: error.refusal.kind }), ...refusalValueLines(error.refusal)];

@@ -31,6 +31,8 @@ export const Refusal = z.looseObject({
   tail: z.string().optional(),
   record: z.enum(NOT_FOUND_RECORDS).optional(),
   id: z.string().optional(),
+  holder: z.string().optional(),
+  until: z.string().optional(),
 });
 export type Refusal = z.infer<typeof Refusal>;
 

@@ -64,6 +64,8 @@ export const REFUSAL_VALUES = {
   tail: 'the last four digits of the account number given',
   record: 'what was not found (a `not_found` refusal): one of NOT_FOUND_RECORDS',
   id: 'the id or number of what was not found',
+  holder: 'who holds the clock lease (a `clock_leased` refusal)',
+  until: 'until when the lease is held unless renewed, ISO time (a `clock_leased` refusal)',
 } as const;
 
 /** What a `not_found` answer (404, or a 409 refusal of kind `not_found`) says was not found. */

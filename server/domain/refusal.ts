@@ -32,6 +32,10 @@ export interface RefusalDetails<K extends string = string> {
   record?: NotFoundRecord;
   /** The id or number of what was not found. */
   id?: string;
+  /** Who holds the clock lease (`clock_leased`). */
+  holder?: string;
+  /** Until when the lease is held unless renewed, ISO time (`clock_leased`). */
+  until?: string;
 }
 
 export class Refusal<K extends string = string> {

@@ -167,3 +167,26 @@ describe('the last English under a Russian locale (item 8)', () => {
     expect(show.stdout).not.toMatch(/[Хх]ранилищ/);
   });
 });
+
+describe('seller sandbox watch (item 2)', () => {
+  it('each line shows the move it reports, from its own before to its own after', async () => {
+    const card = await world.newCard({ stock: ['AUTO-1'], autoIssue: true });
+    const child = world.spawn(['sandbox', 'watch'], { env: world.adminEnv });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (err += text));
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    try {
+      await waitFor('the stream', () => err.length > 0 || undefined, { ms: 20_000 });
+      const order = await world.buy(card);
+      const moved = () => out.split('\n').filter((l) => l.includes(`${order}:`) && l.includes('→'));
+      const moves = await waitFor('two moves', () => (moved().length >= 2 ? moved() : undefined), { ms: 20_000, describe: () => out + err });
+      expect(moves[0]).toContain('ждёт оплаты → ждёт выдачи');
+      expect(moves[1]).toContain('ждёт выдачи → выдан');
+    } finally {
+      child.kill('SIGINT');
+      await closed;
+    }
+  });
+});
