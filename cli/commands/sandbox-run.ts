@@ -75,7 +75,7 @@ export async function runScenarioCommand(opts: { file: string }, deps: Deps): Pr
 
 /** `day.yaml:9: steps[3].pay.order: no step before this one is named o7` (the sentence from the catalogue when its code is known). */
 function issueText(source: string, issue: ScenarioIssue, zod: LocaleError | undefined): string {
-  const key = `scenario.issues.${issue.code ?? ''}`;
+  const key = `scenario.issues.${issue.code ?? ''}${issue.code === 'unknown_field' && issue.params?.['near'] ? 'Near' : ''}`;
   const params = { ...issue.params };
   for (const field of ['kind', 'want'] as const) if (params[field]) params[field] = t(`scenario.aKind.${params[field]}`);
   // A value the schema refuses: zod's issue in zod's words for the language.

@@ -190,3 +190,13 @@ describe('seller sandbox watch (item 2)', () => {
     }
   });
 });
+
+describe('scenario fields (item 5, in part)', () => {
+  it('an unknown field suggests the nearest of its step (auto → autoIssue)', async () => {
+    const file = join(world.dir, 'auto.yaml');
+    writeFileSync(file, 'name: a typo\nsteps:\n  - seller: { as: shop }\n  - card: { as: c, seller: shop, service: spotify, tariff: individual, productType: code,\n            deliveryMethod: code, priceRub: 300, slaMinutes: 60, guaranteeDays: 7, auto: true }\n');
+    const result = await world.run(['sandbox', 'run', file], { env: world.adminEnv });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('steps[1].card.auto: неизвестное поле auto; может быть, autoIssue?');
+  });
+});
