@@ -12,7 +12,6 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rm
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { t } from '../i18n/index.ts';
-import { CliError } from './errors.ts';
 
 export interface Profile {
   baseUrl?: string;
@@ -124,10 +123,10 @@ export class ProfileStore {
       data = JSON.parse(text);
     } catch {
       // JSON.parse says where only in English: the path, and what to do.
-      throw new CliError(t('client.profileFileNotJson', { path: this.#path }));
+      throw new Error(t('client.profileFileNotJson', { path: this.#path }));
     }
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-      throw new CliError(t('client.profileFileNotObject', { path: this.#path }));
+      throw new Error(t('client.profileFileNotObject', { path: this.#path }));
     }
     return data as ConfigShape;
   }
