@@ -45,6 +45,10 @@ export interface SellerErrorInit {
   cause?: unknown;
   /** The human part of the message; a default per code is used when absent. */
   text?: string | undefined;
+  /** How many attempts were made (the first and its retries); undefined: one. */
+  attempts?: number | undefined;
+  /** Milliseconds from the first attempt to the failure, when more than one was made. */
+  elapsedMs?: number | undefined;
 }
 
 /** Base class of every error the SDK throws for a call. */
@@ -65,6 +69,10 @@ export class SellerError extends Error {
   readonly operation: string | undefined;
   /** The parsed answer body (or its text when it was not JSON). */
   readonly body: unknown;
+  /** How many attempts the call made before it failed (1 when it was not retried). */
+  attempts: number;
+  /** Milliseconds from the first attempt to the failure; undefined when it was not retried. */
+  elapsedMs: number | undefined;
 
   constructor(init: SellerErrorInit) {
     super(formatMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -74,6 +82,8 @@ export class SellerError extends Error {
     this.requestId = init.requestId;
     this.operation = init.operation;
     this.body = init.body;
+    this.attempts = init.attempts ?? 1;
+    this.elapsedMs = init.elapsedMs;
   }
 }
 
@@ -151,7 +161,7 @@ export class RateLimitError extends SellerError {
   }
 }
 
-/** 5xx, thrown once the retries are used up. */
+/** 5xx (`internal`, `unavailable`: a 503, the service down for a while), thrown once the retries are used up. */
 export class ServerError extends SellerError {
   override name = 'ServerError';
 }
@@ -273,7 +283,7 @@ function asEnvelope(body: unknown): Envelope | undefined {
  * status calls for (400 `BadRequestError`, 401 `AuthenticationError`, 403 `PermissionError`, 404
  * `NotFoundError`, 405 `MethodNotAllowedError`, 409 `RejectedError`, 422 `IdempotencyMismatchError`, 429 `RateLimitError`, 5xx
  * `ServerError`, else `SellerError`). A body without the error envelope (a proxy's HTML page, say)
- * gets the code its status calls for (`internal`, `rate`, `not_found`…; `invalid_response` when none).
+ * gets the code its status calls for (`internal`, `unavailable` for a 503, `rate`, `not_found`…; `invalid_response` when none).
  */
 export function errorFromResponse(
   status: number,
@@ -315,6 +325,7 @@ export function errorFromResponse(
     case 'rate':
       return new RateLimitError({ ...init, retryAfterSeconds: parseRetryAfter(headers?.get('retry-after')) });
     case 'internal':
+    case 'unavailable':
       return new ServerError(init);
     default:
       return new SellerError(envelope ? init : { ...init, text: `unexpected HTTP ${status} answer without an error body` });
@@ -328,7 +339,7 @@ function parseAllow(value: string | null | undefined): string[] {
 
 /** The code of an answer without an error envelope, from its status. */
 function codeOfStatus(status: number): KnownErrorCode {
-  return status >= 500 ? 'internal' : status === 429 ? 'rate' : status === 404 ? 'not_found' : 'invalid_response';
+  return status === 503 ? 'unavailable' : status >= 500 ? 'internal' : status === 429 ? 'rate' : status === 404 ? 'not_found' : 'invalid_response';
 }
 
 /** A known code standing for the class an unknown code with this status belongs to. */
@@ -366,6 +377,7 @@ const DEFAULT_TEXT: Record<KnownErrorCode, string> = {
   idempotency_mismatch: 'the Idempotency-Key was already used with a different request',
   rate: 'rate limit exceeded',
   internal: 'the server failed',
+  unavailable: 'the service is unavailable for a while',
   connection: 'the server could not be reached',
   invalid_response: 'the answer could not be understood',
 };

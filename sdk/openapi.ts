@@ -230,6 +230,11 @@ function sharedResponses(): Record<string, JsonSchema> {
       { error: 'internal', detail: { message: 'internal error' } },
       commonHeaders(false),
     ),
+    Unavailable: errorResponse(
+      'The service is down for a while: `unavailable`. Nothing was done; retry later (a changing call with the same `Idempotency-Key`).',
+      { error: 'unavailable', detail: { message: 'service unavailable; nothing was done, retry later' } },
+      commonHeaders(false),
+    ),
   };
 }
 
@@ -373,6 +378,7 @@ function responsesOf(op: AnyOperation, schemas: SchemaConverter): Record<string,
   if (op.changes) responses['422'] = ref('responses', 'IdempotencyMismatch');
   responses['429'] = ref('responses', 'RateLimited');
   responses['500'] = ref('responses', 'Internal');
+  responses['503'] = ref('responses', 'Unavailable');
   return responses;
 }
 

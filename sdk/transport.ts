@@ -19,7 +19,7 @@ import {
   errorFromResponse,
   parseRetryAfter,
   ResponseValidationError,
-  type SellerError,
+  SellerError,
 } from './errors.ts';
 
 export type { Sleep } from './backoff.ts';
@@ -97,6 +97,8 @@ export class Transport {
     const repeatable = request.method === 'GET' || request.method === 'HEAD' || request.idempotencyKey !== undefined;
     const k = await loadKy();
     let response: Response;
+    const startedAt = Date.now();
+    let attempts = 1;
     try {
       response = await k.default(request.url, {
         method: request.method,
@@ -114,12 +116,23 @@ export class Transport {
           jitter: false,
         },
         hooks: {
-          beforeRetry: [({ error, retryCount }) => this.config.sleep(this.delayMs(retryCount - 1, retryAfterMsOf(k, error)), outer)],
+          beforeRetry: [
+            ({ error, retryCount }) => {
+              attempts = retryCount + 1;
+              return this.config.sleep(this.delayMs(retryCount - 1, retryAfterMsOf(k, error)), outer);
+            },
+          ],
         },
       });
     } catch (error) {
       if (outer?.aborted) throw outer.reason;
-      throw this.redact(await this.failure(k, error, request, timeoutMs));
+      const failure = await this.failure(k, error, request, timeoutMs);
+      // A failure after retries says how many tries over how long (the CLI words it).
+      if (failure instanceof SellerError && attempts > 1) {
+        failure.attempts = attempts;
+        failure.elapsedMs = Date.now() - startedAt;
+      }
+      throw this.redact(failure);
     }
     return this.answer(response, await response.text(), request.operation);
   }

@@ -123,6 +123,8 @@ async function main(): Promise<void> {
     // A line that works from any folder (`npx seller` works only inside the clone).
     out(`point the CLI at it: echo ${server.demo.apiKey} | ${sellerCommand()} login --base-url ${server.url} --with-key-stdin`);
   }
+  // The sandbox commands (`seller sandbox …`, the sandbox page) take the admin token, not the key.
+  out(`for the sandbox commands: export SERVICE_ADMIN_TOKEN=${server.adminToken}`);
   if (rateLimit) out(`rate limit: ${describeRateLimit(rateLimit)}`);
   if (args['no-fsync'] && !args.memory) out('warning: --no-fsync: answered writes may be lost on a power cut');
   if (args['allow-local-hooks']) out('warning: webhook addresses on loopback over http are allowed (local development only)');

@@ -7,18 +7,11 @@
  * for a problem neither knows, the SDK's English message.
  */
 import type { AutopilotConfigError, AutopilotConfigIssue } from '../../sdk/autopilot/config.ts';
-import { has, language, t } from '../i18n/index.ts';
+import { has, t } from '../i18n/index.ts';
+import { zodIssueWords, zodWords, type LocaleError } from '../i18n/zod-words.ts';
 import { contactWord } from '../i18n/contacts.ts';
 import { listed } from '../i18n/format.ts';
 
-type LocaleError = (issue: Record<string, unknown>) => { message: string } | string | undefined | null;
-
-/** zod's error words for the active language, or undefined (English: the SDK's messages are zod's English already). */
-async function zodWords(): Promise<LocaleError | undefined> {
-  if (language() !== 'ru') return undefined;
-  const { default: ru } = await import('zod/v4/locales/ru.js');
-  return ru().localeError as unknown as LocaleError;
-}
 
 
 /** A check's values as the language shows them (contact kinds in words, lists joined). */
@@ -34,12 +27,7 @@ function shown(values: Record<string, unknown> = {}): Record<string, unknown> {
 /** One problem in words. */
 function problem(issue: AutopilotConfigIssue, zod: LocaleError | undefined): string {
   if (issue.check !== undefined && has(`autopilot.config.checks.${issue.check}`)) return t(`autopilot.config.checks.${issue.check}`, shown(issue.values));
-  if (issue.issue !== undefined && zod !== undefined) {
-    const said = zod(issue.issue);
-    const text = typeof said === 'string' ? said : said?.message;
-    if (text) return text;
-  }
-  return issue.message;
+  return zodIssueWords(issue.issue, zod) ?? issue.message;
 }
 
 /** A path as written in the file; the SDK's `(file)` and `(top level)` in words. */

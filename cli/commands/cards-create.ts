@@ -32,7 +32,7 @@ import { isInteractive, type IO } from '../lib/io.ts';
 import { note, printJson, say } from '../lib/output.ts';
 import { cancellable, type Choice } from '../lib/prompts.ts';
 import { confirmTheme, inputTheme, notEmpty, selectTheme } from '../lib/prompt-theme.ts';
-import { checkOf, daysArg, minutesArg, readRoubles, roublesArg } from '../lib/typed-values.ts';
+import { checkOf, daysArg, minutesArg, positiveNumberArg, readPositiveNumber, readRoubles, roublesArg } from '../lib/typed-values.ts';
 import { minutes, nearestSlugs, positionOf } from './catalog.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -74,12 +74,6 @@ export function nonNegativeIntArg(value: string): number {
   return Number(value);
 }
 
-/** A positive number (a credits rate), as a commander argParser. */
-export function positiveNumberArg(value: string): number {
-  const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw new InvalidArgumentError(t('cardsCreate.mustBeAPositive'));
-  return n;
-}
 
 /** The editable-field flags as commander hands them over. */
 export interface EditableFlags {
@@ -311,7 +305,7 @@ function allowedOf(position: Position, field: CardField, choices: Partial<CardCh
 }
 
 async function askService(ask: WalkPrompter, client: SellerClient): Promise<string> {
-  const named = (p: Position) => ({ value: p.slug, name: `${p.title} (${p.slug}, ${p.category})` });
+  const named = (p: Position) => ({ value: p.slug, name: `${p.title} (${p.slug}, ${word('category', p.category)})` });
   let catalogue: Promise<Position[]> | undefined;
   return ask.search(t('cardsCreate.serviceTypeToSearch'), async (term) => {
     try {
@@ -338,7 +332,6 @@ async function sellerTypeOf(client: SellerClient): Promise<SellerType | null> {
 }
 
 const positiveIntText = (value: string): true | string => (/^\d+$/.test(value.trim()) && Number(value) >= 1 ? true : t('typed.wholeAtLeastOne'));
-const positiveNumberText = (value: string): true | string => (/^\d+([.,]\d+)?$/.test(value.trim()) && Number(value.trim().replace(',', '.')) > 0 ? true : t('typed.positiveNumber'));
 
 async function askField(
   ask: WalkPrompter,
@@ -370,7 +363,7 @@ async function askField(
       choices.credits = { ...choices.credits, amount: Number(await ask.input(t('cardsCreate.creditsPerPurchase'), { validate: positiveIntText })) };
       return;
     case 'creditsRate':
-      choices.credits = { ...choices.credits, rate: Number((await ask.input(t('cardsCreate.creditsPerRouble'), { validate: positiveNumberText })).trim().replace(',', '.')) };
+      choices.credits = { ...choices.credits, rate: positiveNumberArg(await ask.input(t('cardsCreate.creditsPerRouble'), { validate: checkOf(readPositiveNumber) })) };
       return;
     case 'slaMinutes':
       choices.slaMinutes = Number(await select(t('cardsCreate.deliveryTimeSla')));

@@ -11,12 +11,12 @@
  *
  * The comparison loads zod and ajv; this module is loaded only when `doctor` is invoked.
  */
-import type { Difference, DoctorReport } from '../../sdk/doctor/index.ts';
+import type { Difference, DoctorReport, OperationOutcome } from '../../sdk/doctor/index.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
 import { CliError, EXIT, UsageError } from '../lib/errors.ts';
 import { note, printJson, printTable, say, warn } from '../lib/output.ts';
-import { t, tOr } from '../i18n/index.ts';
+import { has, t, tOr } from '../i18n/index.ts';
 
 export interface DoctorCommandOptions {
   limit: number;
@@ -61,24 +61,11 @@ export async function runDoctorCommand(opts: DoctorCommandOptions, deps: Deps): 
   }
 }
 
-/**
- * Why an operation was skipped, re-said from the SDK's English reason (sdk/doctor/sweep.ts); a
- * reason of a form not known here passes as it came.
- */
-const SKIP_REASONS: ReadonlyArray<[RegExp, string]> = [
-  [/^missing scope \(refused by the service\)$/, 'refusedScope'],
-  [/^missing scope (?<scope>\S+)$/, 'missingScope'],
-  [/^no record to read: (?<list>\S+) is empty$/, 'emptyList'],
-  [/^no record to read from (?<list>\S+)$/, 'noRecord'],
-  [/^no source for (?<params>.+)$/, 'noSource'],
-];
-
-function skipReason(reason: string): string {
-  for (const [pattern, key] of SKIP_REASONS) {
-    const match = pattern.exec(reason);
-    if (match) return t(`doctor.reasons.${key}`, match.groups);
-  }
-  return reason;
+/** Why an operation was skipped, from its data (sdk/doctor/sweep.ts `SkipReason`); the SDK's English for a code not known here. */
+function skipReason(op: OperationOutcome): string {
+  const why = op.skip;
+  if (why === undefined || !has(`doctor.reasons.${why.code}`)) return op.reason ?? '';
+  return t(`doctor.reasons.${why.code}`, { ...why, ...('params' in why ? { params: why.params.join(', ') } : {}) });
 }
 
 /** Shortens a cell for the table. */
@@ -90,7 +77,7 @@ function printReport(deps: Deps, report: DoctorReport): void {
   const skipped = report.operations.filter((o) => o.outcome === 'skipped');
   const failed = report.operations.filter((o) => o.outcome === 'failed');
   note(io, t('doctor.checked', { count: checked.length, baseUrl: report.baseUrl, version: report.packageVersion }));
-  for (const op of skipped) note(io, t('doctor.skipped', { id: op.id, reason: skipReason(op.reason ?? '') }));
+  for (const op of skipped) note(io, t('doctor.skipped', { id: op.id, reason: skipReason(op) }));
   for (const op of failed) warn(io, t('doctor.failed', { id: op.id, reason: op.reason ?? '' }));
   if (report.differences.length === 0) {
     say(io, t('doctor.noDifferences'));

@@ -267,12 +267,12 @@ export function hookStatus(status: string): string {
 }
 
 /**
- * A delivery failure as the records keep it (English, as `--json` prints it), said for people:
- * `no answer within 10 s` (hooks listen) or `… 5000 ms` (the relay) in the active language.
+ * A failed forward said for people, from its data: a time limit (`timeoutMs`) in the active
+ * language; else the system's code (`ECONNREFUSED`) as the record keeps it.
  */
-export function failureText(error: string): string {
-  const match = /^no answer within (?<n>\d+) (?<unit>s|ms)$/.exec(error);
-  return match ? t(match.groups!.unit === 's' ? 'hooks.noAnswerWithinS' : 'hooks.noAnswerWithinMs', { n: match.groups!.n }) : error;
+export function failureText(failure: { error: string; timeoutMs?: number | undefined }): string {
+  if (failure.timeoutMs === undefined) return failure.error;
+  return failure.timeoutMs % 1000 === 0 ? t('hooks.noAnswerWithinS', { n: failure.timeoutMs / 1000 }) : t('hooks.noAnswerWithinMs', { n: failure.timeoutMs });
 }
 
 /**

@@ -78,7 +78,7 @@ export interface ListenRecord {
   delivery: string | null;
   attempt: number | null;
   test?: boolean | undefined;
-  forward?: { url: string; status: number } | { url: string; error: string } | undefined;
+  forward?: { url: string; status: number } | { url: string; error: string; timeoutMs?: number } | undefined;
   /** The same delivery came before and was forwarded then with a 2xx: not forwarded again (./hooks-forwarded.ts). */
   duplicate?: true | undefined;
 }
@@ -283,7 +283,7 @@ async function forward(url: string, req: IncomingMessage, body: Buffer): Promise
     const name = error instanceof Error ? error.name : '';
     // i18next-instrument-ignore-next-line: the record's English (--json); failureText says it for people
     const text = name === 'TimeoutError' ? `no answer within ${FORWARD_TIMEOUT_MS / 1000} s` : (cause ?? (error instanceof Error ? error.message : String(error)));
-    return { url, error: text };
+    return name === 'TimeoutError' ? { url, error: text, timeoutMs: FORWARD_TIMEOUT_MS } : { url, error: text };
   }
 }
 
@@ -292,7 +292,7 @@ export function formatRecord(record: ListenRecord, tty: boolean): string {
   const verdict = record.valid ? t(record.test ? 'hooks.validTest' : 'hooks.validMark') : invalidVerdict(record.reason);
   const forward =
     // i18next-instrument-ignore-next-line: an arrow before an HTTP status
-    record.duplicate ? t('hooks.duplicateNotForwarded') : record.forward === undefined ? '' : 'status' in record.forward ? `→ ${record.forward.status}` : t('hooks.forwardFailed', { error: failureText(record.forward.error) });
+    record.duplicate ? t('hooks.duplicateNotForwarded') : record.forward === undefined ? '' : 'status' in record.forward ? `→ ${record.forward.status}` : t('hooks.forwardFailed', { error: failureText(record.forward) });
   const cells = [
     shortTime(record.receivedAt, tty),
     record.event ?? '-',

@@ -48,6 +48,8 @@ export interface RelayRecord {
   /** The handler's answer status; null when it could not be reached. */
   status: number | null;
   error?: string | undefined;
+  /** The time limit the forward ran out of, when that is why it failed. */
+  timeoutMs?: number | undefined;
   ms: number;
 }
 
@@ -134,8 +136,10 @@ export async function relayHit(hit: Hit, forwardTo: string, timeoutMs: number, s
   } catch (error) {
     if (signal.aborted) throw error;
     const cause = (error as { cause?: { code?: unknown } }).cause;
-    // i18next-instrument-ignore-next-line: the record's English (--json); failureText says it for people
-    record.error = typeof cause?.code === 'string' ? cause.code : error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : String(error);
+    const timedOut = typeof cause?.code !== 'string' && error instanceof Error && error.name === 'TimeoutError';
+    // i18next-instrument-ignore-next-line: the record's English (--json); failureText says it for people from `timeoutMs`
+    record.error = typeof cause?.code === 'string' ? cause.code : timedOut ? `no answer within ${timeoutMs} ms` : String(error);
+    if (timedOut) record.timeoutMs = timeoutMs;
   }
   record.ms = Date.now() - started;
   return record;
@@ -147,7 +151,7 @@ function printRecord(deps: Deps, record: RelayRecord, json: boolean): void {
     io.stdout.write(`${JSON.stringify(record)}\n`);
     return;
   }
-  const answer = record.status === null ? t('hooks.relayFailed', { error: failureText(record.error ?? '') }) : String(record.status);
+  const answer = record.status === null ? t('hooks.relayFailed', { error: failureText({ ...record, error: record.error ?? '' }) }) : String(record.status);
   const cells = [
     shortTime(record.receivedAt, io.stdoutIsTTY),
     record.event ?? '-',

@@ -128,8 +128,10 @@ export async function runHooksVerify(opts: HooksVerifyOptions, deps: Deps): Prom
   try {
     event = verifyWebhook(body, headers, secrets, options);
   } catch (error) {
-    if (error instanceof WebhookVerificationError) throw verificationFailure(error, body, headers, secrets, options);
-    throw error;
+    if (!(error instanceof WebhookVerificationError)) throw error;
+    // The verdict for a script, on stdout as a valid one is; the words and the exit code as without --json.
+    if (wantsJson(deps)) printJson(deps.io, verdictJson(error));
+    throw verificationFailure(error, body, headers, secrets, options);
   }
   if (wantsJson(deps)) {
     printJson(deps.io, event);
@@ -137,6 +139,18 @@ export async function runHooksVerify(opts: HooksVerifyOptions, deps: Deps): Prom
   }
   const extras = [t('hooks.attempt', { attempt: event.attempt }), ...(event.test ? [t('hooks.testMark')] : [])];
   say(deps.io, t('hooks.valid', { event: event.event, delivery: event.delivery, extras: extras.join(', ') }));
+}
+
+/** A failed verification as data: `{ valid: false, reason, message, header?, skewSeconds?, hint? }` (the message is the SDK's English). */
+function verdictJson(error: WebhookVerificationError): Record<string, unknown> {
+  return {
+    valid: false,
+    reason: error.reason,
+    message: error.message,
+    ...(error.header === undefined ? {} : { header: error.header }),
+    ...(error.skewSeconds === undefined ? {} : { skewSeconds: error.skewSeconds }),
+    ...(error.hint === undefined ? {} : { hint: error.hint }),
+  };
 }
 
 /** Exit 1 with the reason code, what failed in the seller's language and a hint for the CLI's inputs. */
@@ -158,6 +172,8 @@ function hintFor(
   secrets: string[],
   options: { toleranceSeconds?: number; now?: number },
 ): string | undefined {
+  if (error.hint === 'secret_whitespace') return t('hooks.hintSecretWhitespace');
+  if (error.hint === 'now_in_seconds') return t('hooks.hintNowInSeconds');
   switch (error.reason) {
     case 'missing_header':
       return error.header ? t('hooks.hintGiveWithHeader', { header: error.header }) : t('hooks.hintGiveIt');

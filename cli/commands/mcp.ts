@@ -20,7 +20,8 @@ import { collect, type Register } from '../lib/command.ts';
 import { checkCall, guarding, guardToolList, type Guard, type ToolInfo } from './mcp-guard.ts';
 import type { Deps } from '../lib/deps.ts';
 import { note } from '../lib/output.ts';
-import { detailMessage, type ErrorDetail } from '../../sdk/errors.ts';
+import { detailMessage, errorFromResponse, type ErrorDetail } from '../../sdk/errors.ts';
+import { CliError, errorLine } from '../lib/errors.ts';
 
 export type McpOptions = Guard;
 
@@ -68,7 +69,7 @@ export async function runMcp(opts: McpOptions, deps: Deps): Promise<void> {
       .then((answer) => {
         if (answer !== undefined) deps.io.stdout.write(`${answer}\n`);
       })
-      .catch((error: unknown) => note(deps.io, t('mcp.failed', { message: error instanceof Error ? error.message : String(error) })))
+      .catch((error: unknown) => note(deps.io, t('mcp.failed', { message: errorLine(error) })))
       .finally(() => pending.delete(task));
     pending.add(task);
   }
@@ -87,7 +88,7 @@ function requestId(line: string): Id | undefined {
   }
 }
 
-const errorLine = (id: Id, code: number, message: string, data?: unknown): string =>
+const rpcErrorLine = (id: Id, code: number, message: string, data?: unknown): string =>
   JSON.stringify({ jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } });
 
 /** A tool-call answer given by the bridge itself (a guard refusal), shaped as the service's failed tool. */
@@ -171,8 +172,10 @@ async function post(target: Forward, line: string): Promise<string | undefined> 
     });
   } catch (error) {
     const why = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    if (id === undefined) throw new Error(`cannot reach ${target.endpoint}: ${why}`);
-    return errorLine(id, BRIDGE_CODES.unreachable, `cannot reach ${target.endpoint}: ${why}`);
+    // Said on stderr from data (the address and the system's code), in the run's language.
+    const errno = (error as { cause?: { code?: unknown } }).cause?.code;
+    if (id === undefined) throw new CliError(typeof errno === 'string' ? t('mcp.unreachableWhy', { endpoint: target.endpoint, errno }) : t('mcp.unreachable', { endpoint: target.endpoint }));
+    return rpcErrorLine(id, BRIDGE_CODES.unreachable, `cannot reach ${target.endpoint}: ${why}`);
   }
   if (res.status === 202) {
     await res.body?.cancel();
@@ -195,6 +198,7 @@ async function post(target: Forward, line: string): Promise<string | undefined> 
   const message = typeof api.detail === 'string' || (typeof api.detail === 'object' && api.detail !== null) ? detailMessage(api.detail as ErrorDetail) : undefined;
   // i18next-instrument-ignore-next-line: the JSON-RPC answer to the MCP host (machine output, as --json)
   const detail = message ? `: ${message}` : '';
-  if (id === undefined) throw new Error(`${code}${detail} (HTTP ${res.status})`);
-  return errorLine(id, BRIDGE_CODES.refused, `${code}${detail}`, { status: res.status, ...api, error: code });
+  // The service's refusal on stderr as every CLI error is said (code and words from the catalogue).
+  if (id === undefined) throw errorFromResponse(res.status, body ?? text, res.headers, 'mcp');
+  return rpcErrorLine(id, BRIDGE_CODES.refused, `${code}${detail}`, { status: res.status, ...api, error: code });
 }

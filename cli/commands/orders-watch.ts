@@ -26,7 +26,7 @@
  * This file is the command; `--exec` is ./orders-watch-exec.ts, the live table's frame
  * ./orders-watch-view.ts, and the table on the terminal ./orders-watch-live.ts.
  */
-import { dateTime, rubles, yesNo } from '../i18n/format.ts';
+import { dateTime, rubles, word, yesNo } from '../i18n/format.ts';
 import { mayCarryMessage, newBuyerMessage } from './orders-watch-messages.ts';
 import { t } from '../i18n/index.ts';
 import type { Command } from 'commander';
@@ -114,6 +114,8 @@ export async function watchOrders(opts: WatchCliOptions, deps: Deps, signal: Abo
     else warn(io, t('ordersWatch.pollingFailedRetryingIn', { why: errorLine(error), span: t('units.seconds', { n: Math.ceil(retry.delayMs / 1000) }) }));
   };
   const seen = new Map<string, Order>();
+  // Piped lines get their column titles once, before the first (as `orders list` piped does).
+  let titled = false;
   const changes = client.orders.watch({
     since,
     intervalMs: opts.intervalSeconds * 1000,
@@ -130,7 +132,11 @@ export async function watchOrders(opts: WatchCliOptions, deps: Deps, signal: Abo
       const message = people && mayCarryMessage(before, order) ? await newBuyerMessage(client, order, before!.updatedAt) : undefined;
       if (live) live.add(order, message);
       else if (json) io.stdout.write(`${JSON.stringify(order)}\n`);
-      else printChange(deps, order, before?.status, message);
+      else {
+        if (!titled && !io.stdoutIsTTY) io.stdout.write(`${PIPED_COLUMNS.map((key) => t(`watch.header.${key}`)).join('\t')}\n`);
+        titled = true;
+        printChange(deps, order, before?.status, message);
+      }
       seen.set(order.id, order);
       if (opts.exec !== undefined) await runExec(opts.exec, order, deps, json);
     }
@@ -138,6 +144,9 @@ export async function watchOrders(opts: WatchCliOptions, deps: Deps, signal: Abo
     live?.close();
   }
 }
+
+/** The columns of a piped line, titled from `watch.header.*`. */
+const PIPED_COLUMNS = ['updated', 'id', 'card', 'status', 'needsAction', 'priceRub'] as const;
 
 /** One line per change; padded on a terminal (with the previous status when known), tab-separated when piped. */
 function printChange(deps: Deps, order: Order, before: OrderStatus | undefined, message?: string): void {
@@ -147,7 +156,7 @@ function printChange(deps: Deps, order: Order, before: OrderStatus | undefined, 
     deps.io.stdout.write(`${cells.join('\t')}\n`);
     return;
   }
-  const status = before !== undefined && before !== order.status ? `${before} → ${order.status}` : order.status;
+  const status = before !== undefined && before !== order.status ? `${word('orderStatus', before)} → ${row.status}` : row.status;
   const line = [row.updated, row.id.padEnd(16), row.card.padEnd(6), status.padEnd(24), row.action.padEnd(12), row.price];
   deps.io.stdout.write(`${line.join('  ').trimEnd()}\n`);
   // The buyer's own words: never translated.

@@ -14,7 +14,7 @@ import type { Order, OrderWithMessages } from '../lib/records.ts';
 import type { SellerClient } from '../../sdk/client.ts';
 import { openOption, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
-import { UsageError } from '../lib/errors.ts';
+import { CliError, describeError, mayPassAgain, UsageError, withoutErrorPrefix } from '../lib/errors.ts';
 import { dropNoteHint, refuseContacts, refuseNextCharge } from '../lib/guards.ts';
 import { serviceNowMs } from '../lib/service-clock.ts';
 import { listOptions, pageFlags, printList, type ListOptions, type RawListOptions } from '../lib/list.ts';
@@ -287,6 +287,22 @@ async function askNextCharge(deps: Deps, nowMs: number): Promise<string> {
   return dayOrAsGiven(await deps.prompter.text(t('orders.nextChargeQuestion', { today: day(today) }), check));
 }
 
+/**
+ * A delivery that failed where it may pass the next time (no answer, a 5xx after the retries): the
+ * order read after the failure says whether it was delivered after all, or still waits. Rethrows
+ * `error` with that line among its hints; as it was when the order cannot be read either.
+ */
+async function withOrderState(client: SellerClient, id: string, error: unknown): Promise<never> {
+  if (!mayPassAgain(error)) throw error;
+  const order = await client.orders.get(id, { maxRetries: 0 }).catch(() => undefined);
+  if (order === undefined) throw error;
+  const status = word('orderStatus', order.status);
+  const state = order.status === 'delivered' ? t('orders.orderNow', { id, status }) : t('orders.orderNowUndelivered', { id, status });
+  const { lines, exitCode } = describeError(error);
+  const [first = '', ...rest] = lines;
+  throw new CliError(withoutErrorPrefix(first), exitCode, [...rest, state].join('\n'), error);
+}
+
 export async function runOrdersDeliver(opts: DeliverOptions, deps: Deps): Promise<void> {
   if (opts.note !== undefined && opts.noteFile !== undefined) throw new UsageError(t('orders.useEitherNoteOr'));
   const client = deps.client();
@@ -305,7 +321,7 @@ export async function runOrdersDeliver(opts: DeliverOptions, deps: Deps): Promis
   const answer = await withHints(client.orders.deliver(opts.id, { nextChargeDay: nextCharge, note: noteText }), {
     state_moved: stateMovedHint(opts.id),
     need_next_charge: t('orders.addNextChargeYyyy'),
-  });
+  }).catch((error: unknown) => withOrderState(client, opts.id, error));
   if (wantsJson(deps)) printJson(deps.io, answer);
   else say(deps.io, t('orders.deliveredNow', { order: answer.order, status: word('orderStatus', answer.status) }));
   if (answer.noteRejected !== null) {

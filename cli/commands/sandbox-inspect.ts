@@ -104,7 +104,7 @@ export async function runSellerList(_opts: object, deps: Deps, clientOf: ClientO
   }
   printTable(deps.io, page.items, [
     { header: t('sandboxInspect.h.seller'), value: (s) => s.sellerId },
-    { header: t('sandboxInspect.h.status'), value: (s) => s.status },
+    { header: t('sandboxInspect.h.status'), value: (s) => word('sellerStatus', s.status) },
     { header: t('sandboxInspect.h.mode'), value: (s) => word('keyMode', s.mode) },
     { header: t('sandboxInspect.h.admission'), value: (s) => t(s.admission.complete ? 'words.complete' : 'words.incomplete') },
     { header: t('sandboxInspect.h.keys'), value: (s) => s.keys.filter((k) => !k.revoked).map((k) => `${k.prefix}… (${k.scopes.join(' ')})`) },
@@ -211,7 +211,7 @@ export async function runTimeline(opts: { id: string }, deps: Deps, clientOf: Cl
     [t('sandboxInspect.f.note'), tl.note],
     [t('sandboxInspect.f.noteRejected'), tl.noteRejected],
     [t('sandboxInspect.f.vaults'), vaultText(tl.vaults)],
-    [t('sandboxInspect.f.moves'), tl.sandboxMoves],
+    [t('sandboxInspect.f.moves'), tl.sandboxMoves.map((move) => tOr(`sandboxInspect.moveWords.${move}`, move))],
   ]);
   for (const move of tl.moves) {
     say(deps.io, t('sandboxInspect.move', { at: dateTime(move.at), from: word('orderStatus', move.from), to: word('orderStatus', move.to), by: t(`sandboxInspect.by.${move.by}`) }));
@@ -275,7 +275,8 @@ export function changeLine(event: ChangeEventRead): string | null {
       return null;
     case 'order':
       return e.change === 'status'
-        ? t('sandboxInspect.watchOrderMoved', { id: e.order.id, from: word('orderStatus', e.from ?? ''), to: word('orderStatus', e.order.status), by: t(`sandboxInspect.by.${e.by}`) })
+        ? // The move this event reports, from its own before to its own after (`to`; an older server's: the order as sent).
+          t('sandboxInspect.watchOrderMoved', { id: e.order.id, from: word('orderStatus', e.from ?? ''), to: word('orderStatus', e.to ?? e.order.status), by: t(`sandboxInspect.by.${e.by}`) })
         : t(e.change === 'created' ? 'sandboxInspect.watchOrderNew' : 'sandboxInspect.watchOrderChanged', { id: e.order.id, number: e.order.number, status: word('orderStatus', e.order.status) });
     case 'card':
       return t(e.card ? 'sandboxInspect.watchCard' : 'sandboxInspect.watchCardGone', { number: e.number, free: e.card?.stock.free, on: e.card ? yesNo(e.card.isActive) : '' });

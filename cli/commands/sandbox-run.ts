@@ -17,10 +17,11 @@ import { RejectedError } from '../../sdk/errors.ts';
 import type { LoggedEvent, Made, ScenarioIssue, ScenarioResult, StepFailure, StepPlace } from '../../sdk/scenario/index.ts';
 import { word } from '../i18n/format.ts';
 import { has, t } from '../i18n/index.ts';
-import { refusalWords } from '../i18n/error-words.ts';
+import { reasonWords, refusalWords } from '../i18n/error-words.ts';
+import { zodIssueWords, zodWords, type LocaleError } from '../i18n/zod-words.ts';
 import type { App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
-import { CliError, EXIT, UsageError } from '../lib/errors.ts';
+import { CliError, EXIT, refusalValueLines, UsageError } from '../lib/errors.ts';
 import { readTextInput } from '../lib/input.ts';
 import { nodeFetch } from '../lib/http.ts';
 import { note, printJson, printTable } from '../lib/output.ts';
@@ -87,29 +88,36 @@ async function runWith(opts: { file: string; leaseSeconds?: number | undefined }
   } catch (error) {
     if (error instanceof ScenarioInvalidError) {
       if (json) printJson(deps.io, { issues: error.issues });
-      for (const issue of error.issues) note(deps.io, issueText(source, issue));
+      const zod = await zodWords();
+      for (const issue of error.issues) note(deps.io, issueText(source, issue, zod));
       throw new UsageError(t('scenario.invalid', { count: error.issues.length, file: source }), t('scenario.nothingMade'));
     }
     if (error instanceof ScenarioFailedError) {
       if (json) printJson(deps.io, { ...error.result, failure: { step: error.step, ...error.failure } });
       else printResult(deps, error.result);
-      throw new CliError(failureText(error.step, error.failure), EXIT.error, t('scenario.laterStepsSkipped'), error.cause);
+      const values = error.failure.kind === 'error' && error.failure.refusal ? refusalValueLines(refusalOf(error.failure)) : [];
+      throw new CliError(failureText(error.step, error.failure), EXIT.error, [...values, t('scenario.laterStepsSkipped')].join('\n'), error.cause);
     }
     if (error instanceof RejectedError && error.refusal.kind === 'clock_leased') {
-      throw new CliError(t('scenario.clockLeased'), EXIT.error, error.detail ? String(error.detail) : undefined, error);
+      // The hint from the refusal's reason (`held`), in the catalogue's words, not the service's English detail.
+      throw new CliError(t('scenario.clockLeased'), EXIT.error, reasonWords(error.refusal), error);
     }
     throw error;
   }
 }
 
 /** `day.yaml:9: steps[3].pay.order: no step before this one is named o7` (the sentence from the catalogue when its code is known). */
-function issueText(source: string, issue: ScenarioIssue): string {
-  const key = `scenario.issues.${issue.code ?? ''}`;
+function issueText(source: string, issue: ScenarioIssue, zod: LocaleError | undefined): string {
+  const key = `scenario.issues.${issue.code ?? ''}${issue.code === 'unknown_field' && issue.params?.['near'] ? 'Near' : ''}`;
   const params = { ...issue.params };
   for (const field of ['kind', 'want'] as const) if (params[field]) params[field] = t(`scenario.aKind.${params[field]}`);
-  const message = issue.code && has(key) ? t(key, params) : issue.message;
+  // A value the schema refuses: zod's issue in zod's words for the language.
+  const message = issue.code && has(key) ? t(key, params) : (zodIssueWords(issue.issue, zod) ?? issue.message);
   return t(issue.line === undefined ? 'scenario.issueAt' : 'scenario.issueAtLine', { file: source, line: issue.line, path: issue.path, message });
 }
+
+/** The refusal of a failed call, as the service sent it: kind, reason and values. */
+const refusalOf = (failure: Extract<StepFailure, { kind: 'error' }>) => ({ ...failure.values, kind: failure.refusal ?? '', ...(failure.reason ? { reason: failure.reason } : {}) });
 
 function failureText(step: StepPlace, failure: StepFailure): string {
   const where = t(step.line === undefined ? 'scenario.step' : 'scenario.stepAtLine', { number: step.number, path: step.path, line: step.line, verb: step.verb });
@@ -120,8 +128,8 @@ function failureText(step: StepPlace, failure: StepFailure): string {
     const values = (side: 'expected' | 'found') => checks.map((c) => t('scenario.check', { field: c.field, value: String(c[side]) })).join(', ');
     return t('scenario.expectationFailed', { where, subject: about, expected: values('expected'), found: values('found'), waited });
   }
-  // A refusal said by its reason (else its kind) from the catalogue; the service's English only for one this CLI does not know.
-  const detail = (failure.refusal ? refusalWords({ kind: failure.refusal, reason: failure.reason }) : undefined) ?? failure.detail;
+  // A refusal said by its reason (else its kind) from the catalogue, with its values; the service's English only for one this CLI does not know.
+  const detail = (failure.refusal ? refusalWords(refusalOf(failure)) : undefined) ?? failure.detail;
   return t('scenario.stepFailed', { where, code: failure.refusal ? `${failure.code} (${failure.refusal})` : failure.code, detail });
 }
 

@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { STOCK_BATCH_MAX, STOCK_ITEM_MAX } from '../../sdk/contract/index.ts';
 import { positiveInt, type Register } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
-import { CliError, EXIT, UsageError } from '../lib/errors.ts';
+import { CliError, EXIT, mayPassAgain, UsageError } from '../lib/errors.ts';
 import type { IO } from '../lib/io.ts';
 import { note, printFields, printJson, say } from '../lib/output.ts';
 import { readTextInput } from '../lib/input.ts';
@@ -201,7 +201,8 @@ export async function refillStock(opts: StockRefillOptions, deps: Deps, signal: 
         throw new CliError(t('stock.interrupted'), EXIT_INTERRUPTED);
       }
       if (sent > 0) note(deps.io, t('stock.ofItemsWentThrough', { sent, length: items.length, added }));
-      note(deps.io, rerun);
+      // Running again helps only where the call may pass the next time (no answer, a 5xx, a rate limit).
+      if (mayPassAgain(error)) note(deps.io, rerun);
       throw error;
     }
     if (outcome.replayed) alreadySent += batch.items.length;

@@ -37,19 +37,23 @@ function reason(text: string): string {
   return text;
 }
 
+/** An argument named as the help's Arguments section names it (`number` → `номер`). */
+const argumentName = (name: string): string => tOr(`commander.placeholders.${name}`, name);
+
 const RULES: Rule[] = [
   [/^error: unknown command '([^']*)'(\n[\s\S]*)?$/, (m) => t('commander.unknownCommand', { name: m[1] }) + suggestion(m[2])],
   [/^error: unknown option '([^']*)'(\n[\s\S]*)?$/, (m) => t('commander.unknownOption', { name: m[1] }) + suggestion(m[2])],
-  [/^error: missing required argument '([^']*)'$/, (m) => t('commander.missingArgument', { name: m[1] })],
-  [/^error: option '([^']*)' argument missing$/, (m) => t('commander.optionMissingArgument', { name: m[1] })],
-  [/^error: required option '([^']*)' not specified$/, (m) => t('commander.missingMandatoryOption', { name: m[1] })],
-  [/^error: (.+) cannot be used with (.+)$/, (m) => t('commander.conflictingOption', { first: m[1], second: m[2] })],
+  [/^error: missing required argument '([^']*)'$/, (m) => t('commander.missingArgument', { name: argumentName(m[1]!) })],
+  [/^error: option '([^']*)' argument missing$/, (m) => t('commander.optionMissingArgument', { name: placeholders(m[1]!) })],
+  [/^error: required option '([^']*)' not specified$/, (m) => t('commander.missingMandatoryOption', { name: placeholders(m[1]!) })],
+  [/^error: option '([^']*)' cannot be used with option '([^']*)'$/, (m) => t('commander.conflictingOptions', { first: placeholders(m[1]!), second: placeholders(m[2]!) })],
+  [/^error: (.+) cannot be used with (.+)$/, (m) => t('commander.conflictingOption', { first: placeholders(m[1]!), second: placeholders(m[2]!) })],
   [
     /^error: too many arguments(?: for '([^']*)')?\. Expected (\d+) arguments? but got (\d+)\.$/,
     (m) => t('commander.excessArguments', { count: Number(m[2]), received: m[3], forCommand: m[1] ? t('commander.forCommand', { name: m[1] }) : '' }),
   ],
-  [/^error: command-argument value '([^']*)' is invalid for argument '([^']*)'\. (.*)$/s, (m) => t('commander.invalidArgument', { value: m[1], name: m[2], reason: reason(m[3]!) })],
-  [/^error: option '([^']*)' argument '([^']*)' is invalid\. (.*)$/s, (m) => t('commander.invalidOption', { name: m[1], value: m[2], reason: reason(m[3]!) })],
+  [/^error: command-argument value '([^']*)' is invalid for argument '([^']*)'\. (.*)$/s, (m) => t('commander.invalidArgument', { value: m[1], name: argumentName(m[2]!), reason: reason(m[3]!) })],
+  [/^error: option '([^']*)' argument '([^']*)' is invalid\. (.*)$/s, (m) => t('commander.invalidOption', { name: placeholders(m[1]!), value: m[2], reason: reason(m[3]!) })],
 ];
 
 /** A commander error message (one line or more, ending in a newline) in the active language. */

@@ -11,6 +11,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { t } from '../i18n/index.ts';
 
 export interface Profile {
   baseUrl?: string;
@@ -120,11 +121,12 @@ export class ProfileStore {
     let data: unknown;
     try {
       data = JSON.parse(text);
-    } catch (error) {
-      throw new Error(`the profile file ${this.#path} is not valid JSON (${(error as Error).message}): fix or remove it`);
+    } catch {
+      // JSON.parse says where only in English: the path, and what to do.
+      throw new Error(t('client.profileFileNotJson', { path: this.#path }));
     }
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-      throw new Error(`the profile file ${this.#path} does not hold a JSON object: fix or remove it`);
+      throw new Error(t('client.profileFileNotObject', { path: this.#path }));
     }
     return data as ConfigShape;
   }

@@ -5,9 +5,9 @@
  * Every message is `error: <code>: <detail>` on stderr, followed by hint lines saying what to do.
  */
 import { AUTH_CODES, ERROR_STATUS } from '../../sdk/contract/constants.ts';
-import { AuthenticationError, ConnectionError, detailMessage, MethodNotAllowedError, PermissionError, RateLimitError, RejectedError, ResponseValidationError, SellerError } from '../../sdk/errors.ts';
+import { AuthenticationError, ConnectionError, detailMessage, MethodNotAllowedError, PermissionError, RateLimitError, RejectedError, ResponseValidationError, SellerError, ServerError } from '../../sdk/errors.ts';
 import { detailData, detailWords, kindWords, reasonWords } from '../i18n/error-words.ts';
-import { has, t } from '../i18n/index.ts';
+import { has, language, t } from '../i18n/index.ts';
 import type { IO } from './io.ts';
 import { DEFAULT_BASE_URL } from '../../sdk/defaults.ts';
 
@@ -99,12 +99,20 @@ function errorJson(error: SellerError): Record<string, unknown> {
 
 function describeSellerError(error: SellerError, context: ErrorContext): Report {
   const first = error instanceof RejectedError ? refusalLine(error) : t('errors.withCode', { code: error.code, detail: detailOf(error) });
-  const lines = notTheApi(error) ?? [first, ...hintsOf(error, context)];
+  const [head = first, ...rest] = notTheApi(error) ?? [first, ...hintsOf(error, context)];
+  const lines = [head, ...triesOf(error), ...rest];
   if (error.requestId) lines.push(t('errors.requestId', { id: error.requestId }));
   // A code the contract does not know (`seller_frozen`) on a 401 or 403 is about the key or the account too.
   const auth = (AUTH_CODES as readonly string[]).includes(error.code) || error instanceof AuthenticationError || error instanceof PermissionError;
   const exitCode = auth ? EXIT.auth : EXIT.error;
   return { lines, exitCode };
+}
+
+/** A failure after retries: how many tries over how long (`3 tries over 1.4 s`). */
+function triesOf(error: SellerError): string[] {
+  if (error.attempts <= 1 || error.elapsedMs === undefined) return [];
+  const seconds = new Intl.NumberFormat(language(), { maximumFractionDigits: 1 }).format(error.elapsedMs / 1000);
+  return [t('errors.tries', { count: error.attempts, seconds })];
 }
 
 const addressHint = () => t('errors.addressHint', { defaultUrl: DEFAULT_BASE_URL });
@@ -184,6 +192,7 @@ function hintsOf(error: SellerError, context: ErrorContext = {}): string[] {
     case 'idempotency_key_required':
     case 'connection':
     case 'internal':
+    case 'unavailable':
       return [t(`errors.hint.${error.code}`)];
     case 'scope':
       return [scopeHint(error)];
@@ -201,7 +210,7 @@ function hintsOf(error: SellerError, context: ErrorContext = {}): string[] {
       if (isNoRoute(error.detail)) {
         return [t('errors.hint.noRoute', { hint: addressHint() })];
       }
-      return [t('errors.hint.not_found')];
+      return [notFoundHint(error.detail)];
     default:
       return KNOWN_CODES.has(error.code) || error.status === undefined
         ? []
@@ -222,18 +231,37 @@ function rateHint(error: SellerError): string {
   return seconds === undefined ? t('errors.hint.rateLater') : t('errors.hint.rateIn', { seconds: Math.ceil(seconds) });
 }
 
-/** A `not_found` for a path the service has no route for (`record: 'route'`; an older service says `no route …`). */
+/** A `not_found` for a path the service has no route for (`record: 'route'`: data, never its English). */
 function isNoRoute(detail: unknown): boolean {
-  return detailData(detail)?.['record'] === 'route' || (typeof detail === 'string' && detail.startsWith('no route '));
+  return detailData(detail)?.['record'] === 'route';
+}
+
+/** What to check for a `not_found`: the record's own way to find it (a card has a number, never a slug), else the id. */
+function notFoundHint(detail: unknown): string {
+  const record = detailData(detail)?.['record'];
+  return typeof record === 'string' && has(`errors.hint.notFoundOf.${record}`) ? t(`errors.hint.notFoundOf.${record}`) : t('errors.hint.not_found');
+}
+
+/**
+ * Whether the same call again may succeed: no answer, a 5xx or a rate limit. A refusal, a missing
+ * record, a bad key or request answers the same the next time.
+ */
+export function mayPassAgain(error: unknown): boolean {
+  return error instanceof ConnectionError || error instanceof ServerError || error instanceof RateLimitError;
 }
 
 /** Values a reason's words already say, not repeated as lines of their own. */
-const SAID_BY_WORDS: ReadonlySet<string> = new Set(['length', 'expected', 'max', 'tail', 'record', 'id']);
+const SAID_BY_WORDS: ReadonlySet<string> = new Set(['length', 'expected', 'max', 'tail', 'record', 'id', 'holder', 'until']);
 
 function refusalHints(error: RejectedError): string[] {
-  const { kind, field, allowed, reason, status, ...rest } = error.refusal;
-  const lines = [t('errors.refusal.refused', { kind })];
-  const byReason = reasonWords(error.refusal) !== undefined;
+  return [t('errors.refusal.refused', { kind: error.refusal.kind }), ...refusalValueLines(error.refusal)];
+}
+
+/** A refusal's values, a line each (`field: slaMinutes`, `allowed values: 30, 120, 1440`), less those its reason's words already say. */
+export function refusalValueLines(refusal: { kind: string; reason?: unknown } & Record<string, unknown>): string[] {
+  const { kind: _kind, field, allowed, reason, status, ...rest } = refusal;
+  const lines: string[] = [];
+  const byReason = reasonWords(refusal) !== undefined;
   if (field !== undefined) lines.push(t('errors.refusal.field', { field }));
   if (Array.isArray(allowed)) lines.push(t('errors.refusal.allowed', { allowed: allowed.join(', ') }));
   if (reason !== undefined && !byReason) lines.push(t('errors.refusal.reason', { reason }));

@@ -3,7 +3,7 @@
  * non-breaking spaces: the CLI's own money format), a day `2026-12-26` or `26.12.2026` (the form the
  * CLI prints), a span of minutes or days `90`, `1ч30мин`, `30д` (sdk/duration.ts). Each reader
  * answers the value, or a reason from the catalogue (`typed.*`) for commander, a prompt's check or a
- * usage error. Yes and no are the prompts' own (cli/lib/prompt-theme.ts: `да`/`нет` and `y`/`n`).
+ * usage error. A flag and its prompt read with the same reader. Yes and no are the prompts' own (cli/lib/prompt-theme.ts: `да`/`нет` and `y`/`n`).
  */
 import { InvalidArgumentError } from 'commander';
 import { parseDuration } from '../../sdk/duration.ts';
@@ -60,6 +60,13 @@ export function readSpan(text: string, unit: 'minutes' | 'days', options: { min?
   return { value };
 }
 
+/** A positive number, with a decimal point or comma (`1.5`, `1,5`): a credits rate. */
+export function readPositiveNumber(text: string): Read<number> {
+  const source = text.trim();
+  const value = Number(source.replace(',', '.'));
+  return /^\d+([.,]\d+)?$/.test(source) && value > 0 ? { value } : { problem: t('typed.positiveNumber') };
+}
+
 /** The value read, or a commander `InvalidArgumentError` with its reason (for an argParser). */
 export function orInvalid<T>(read: Read<T>): T {
   if ('problem' in read) throw new InvalidArgumentError(read.problem);
@@ -78,3 +85,4 @@ export const checkOf =
 export const roublesArg = (text: string): number => orInvalid(readRoubles(text));
 export const minutesArg = (text: string): number => orInvalid(readSpan(text, 'minutes'));
 export const daysArg = (text: string): number => orInvalid(readSpan(text, 'days', { min: 0 }));
+export const positiveNumberArg = (text: string): number => orInvalid(readPositiveNumber(text));

@@ -10,6 +10,7 @@ import { PRODUCT_TYPES } from '../contract/constants.ts';
 import type { ProductType } from '../contract/enums.ts';
 import type { Widened } from '../open.ts';
 import { contactsIn, contactsSentence } from '../contact-words.ts';
+import { issueData } from '../issue-data.ts';
 
 const positive = z.number().int().positive();
 
@@ -276,30 +277,24 @@ function pathOf(path: readonly PropertyKey[]): string {
   return out === '' ? '(top level)' : out;
 }
 
-/** Values that are data (JSON), not the input or the schema. */
-const isData = (value: unknown): boolean =>
-  value === null || ['string', 'number', 'boolean'].includes(typeof value) || (Array.isArray(value) && value.every((item) => ['string', 'number'].includes(typeof item)));
-
 /** A zod issue as data: our own checks by their `check` id, the standard ones as zod's issue without the input. */
-function issueData(issue: z.core.$ZodIssue): AutopilotConfigIssue {
+function configIssue(issue: z.core.$ZodIssue): AutopilotConfigIssue {
   const path = pathOf(issue.path);
   const params = issue.code === 'custom' ? (issue.params as Record<string, unknown> | undefined) : undefined;
   if (typeof params?.['check'] === 'string') {
     const { check, ...values } = params;
     return { path, message: issue.message, check: check as string, ...(Object.keys(values).length > 0 ? { values } : {}) };
   }
-  const data: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(issue)) if (name !== 'input' && name !== 'path' && name !== 'message' && isData(value)) data[name] = value;
-  return { path, message: issue.message, issue: data };
+  return { path, message: issue.message, issue: issueData(issue) };
 }
 
 /** Checks a parsed config; throws `AutopilotConfigError` naming every wrong path. */
 export function parseAutopilotConfig(value: unknown, source = 'autopilot config'): AutopilotConfig {
-  const result = AutopilotConfig.safeParse(value);
+  const result = AutopilotConfig.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   throw new AutopilotConfigError(
     source,
-    result.error.issues.map((issue) => issueData(issue)),
+    result.error.issues.map((issue) => configIssue(issue)),
   );
 }
 

@@ -28,6 +28,7 @@ export const ERROR_STATUS = {
   idempotency_mismatch: 422,
   rate: 429,
   internal: 500,
+  unavailable: 503,
 } as const;
 
 /** Codes that mean "this key cannot be used": the CLI exits 4 on them. */

@@ -167,12 +167,17 @@ const sellerChange = { ...change, sellerId: z.string() };
 
 export const ChangeEvents = {
   ready: z.object({ type: z.literal('ready'), ...change, now: Timestamp }),
-  /** An order was created, moved (`from` → `order.status`, by whom), or otherwise changed (message, vault). */
+  /**
+   * An order was created, moved (`from` → `to`, by whom), or otherwise changed (message, vault).
+   * `to` is the status this change made; `order` is the order as it is when the event is sent, which
+   * a later move (auto-delivery right after the payment) may already have moved on.
+   */
   order: z.object({
     type: z.literal('order'),
     ...sellerChange,
     change: z.enum(['created', 'status', 'updated']),
     from: OrderStatus.nullable(),
+    to: OrderStatus,
     action: OrderAction.nullable(),
     by: Mover.nullable(),
     order: Order,

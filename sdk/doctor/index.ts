@@ -9,5 +9,5 @@
  * const report = await runDoctor(new SellerClient());
  * if (report.differences.length > 0) console.log(JSON.stringify(report, null, 2));
  */
-export { runDoctor, type DoctorOptions, type DoctorReport, type Difference, type OperationOutcome } from './sweep.ts';
+export { runDoctor, type DoctorOptions, type DoctorReport, type Difference, type OperationOutcome, type SkipReason } from './sweep.ts';
 export { compareAnswer, strictAnswerSchema, safeExample, type Finding, type FindingKind } from './compare.ts';

@@ -35,6 +35,42 @@ export interface DoctorOptions {
   onOperation?: ((id: string) => void) | undefined;
 }
 
+/**
+ * Why an operation was skipped, as data (the `reason` beside it is its English): `scope_refused` (the
+ * service answered `scope`), `missing_scope` (`scope`: the key's scopes lack it), `empty_list` (`list`
+ * had no record to read one by), `no_record` (`list` was not read), `no_source` (`params`: path
+ * parameters no list gives).
+ */
+export type SkipReason =
+  | { code: 'scope_refused' }
+  | { code: 'missing_scope'; scope: string }
+  | { code: 'empty_list'; list: string }
+  | { code: 'no_record'; list: string }
+  | { code: 'no_source'; params: string[] };
+
+/** The English of a skip reason, for the report a person attaches. */
+function skipText(why: SkipReason): string {
+  switch (why.code) {
+    case 'scope_refused':
+      return 'missing scope (refused by the service)';
+    case 'missing_scope':
+      return `missing scope ${why.scope}`;
+    case 'empty_list':
+      return `no record to read: ${why.list} is empty`;
+    case 'no_record':
+      return `no record to read from ${why.list}`;
+    case 'no_source':
+      return `no source for ${why.params.join(', ')}`;
+  }
+}
+
+/** Marks an operation skipped, with its reason as data and in English. */
+function skip(outcome: OperationOutcome, why: SkipReason): void {
+  outcome.outcome = 'skipped';
+  outcome.skip = why;
+  outcome.reason = skipText(why);
+}
+
 /** What happened to one operation. */
 export interface OperationOutcome {
   id: string;
@@ -43,6 +79,8 @@ export interface OperationOutcome {
   outcome: 'checked' | 'skipped' | 'failed';
   /** Why it was skipped (`missing scope orders`, `no record to read: orders.list is empty`) or how it failed (`404 not_found`). */
   reason?: string | undefined;
+  /** Why it was skipped, as data (a program words it from this, never from `reason`). */
+  skip?: SkipReason | undefined;
   /** Answers compared. */
   answers: number;
 }
@@ -172,8 +210,7 @@ export async function runDoctor(client: SellerClient, options: DoctorOptions = {
       const raw = asRecord(error.body)?.error;
       const code = typeof raw === 'string' ? raw : undefined;
       if (error.status === 403 && code === 'scope') {
-        outcome.outcome = 'skipped';
-        outcome.reason = 'missing scope (refused by the service)';
+        skip(outcome, { code: 'scope_refused' });
         return undefined;
       }
       if (code !== undefined && !Object.hasOwn(ERROR_STATUS, code)) {
@@ -202,8 +239,7 @@ export async function runDoctor(client: SellerClient, options: DoctorOptions = {
     const outcome: OperationOutcome = { id: op.id, method: op.method, path: op.path, outcome: 'checked', answers: 0 };
     outcomes.push(outcome);
     if (op.scope !== null && scopes !== undefined && !scopes.includes(op.scope)) {
-      outcome.outcome = 'skipped';
-      outcome.reason = `missing scope ${op.scope}`;
+      skip(outcome, { code: 'missing_scope', scope: op.scope });
       continue;
     }
     const needs = NEEDS[op.id];
@@ -212,15 +248,13 @@ export async function runDoctor(client: SellerClient, options: DoctorOptions = {
     if (needs) {
       const filled = needs.fill(found);
       if (filled === undefined) {
-        outcome.outcome = 'skipped';
-        outcome.reason = emptyLists.has(needs.from) ? `no record to read: ${needs.from} is empty` : `no record to read from ${needs.from}`;
+        skip(outcome, emptyLists.has(needs.from) ? { code: 'empty_list', list: needs.from } : { code: 'no_record', list: needs.from });
         continue;
       }
       params = filled.params ?? {};
       query = filled.query;
     } else if (pathParamNames(op.path).length > 0) {
-      outcome.outcome = 'skipped';
-      outcome.reason = `no source for ${pathParamNames(op.path).join(', ')}`;
+      skip(outcome, { code: 'no_source', params: pathParamNames(op.path) });
       continue;
     }
     options.onOperation?.(op.id);

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { ScenarioInvalidError, type ScenarioIssue, type ScenarioIssueCode } from './errors.ts';
 import { checkNames } from './names.ts';
+import { issueData } from '../issue-data.ts';
 import { EXPECT_KINDS, expectKind, VERB_NAMES, VERBS, type VerbName } from './verbs.ts';
 
 /** A step after checking: its verb, its arguments (defaults filled in), where it is. */
@@ -59,19 +60,47 @@ function textLines(doc: Document, counter: LineCounter): LineOf {
 class Issues {
   readonly list: ScenarioIssue[] = [];
   constructor(private readonly lineOf: LineOf | null) {}
-  add(path: Path, message: string, code?: ScenarioIssueCode, params?: Record<string, string>): void {
+  add(path: Path, message: string, code?: ScenarioIssueCode, params?: Record<string, string>, issue?: Record<string, unknown>): void {
     const line = this.lineOf?.(path);
-    this.list.push({ path: pathText(path), ...(line === undefined ? {} : { line }), ...(code ? { code } : {}), ...(params ? { params } : {}), message });
+    this.list.push({ path: pathText(path), ...(line === undefined ? {} : { line }), ...(code ? { code } : {}), ...(params ? { params } : {}), message, ...(issue ? { issue } : {}) });
   }
-  zod(base: Path, error: z.ZodError): void {
+  zod(base: Path, error: z.ZodError, known: readonly string[] = []): void {
     for (const issue of error.issues) {
       const path = [...base, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
       if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys) this.add([...path, key], `unknown field ${key}`, 'unknown_field', { field: key });
-      } else if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) this.add(path, `required (${issue.expected})`);
-      else this.add(path, issue.message);
+        for (const key of issue.keys) {
+          // The step's nearest field (`auto` → `autoIssue`), for a key of the step itself.
+          const near = issue.path.length === 0 ? nearestField(key, known) : undefined;
+          this.add([...path, key], `unknown field ${key}${near ? `; did you mean ${near}?` : ''}`, 'unknown_field', { field: key, ...(near ? { near } : {}) });
+        }
+      } else if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) this.add(path, `required (${issue.expected})`, undefined, undefined, issueData(issue));
+      else this.add(path, issue.message, undefined, undefined, issueData(issue));
     }
   }
+}
+
+/** The known field a mistyped one most likely meant: one it begins or is part of, else one a letter or two away. */
+export function nearestField(typed: string, known: readonly string[]): string | undefined {
+  const lower = typed.toLowerCase();
+  const part = known.filter((k) => k.toLowerCase().startsWith(lower) || k.toLowerCase().includes(lower));
+  if (lower.length >= 3 && part.length === 1) return part[0];
+  let best: { field: string; edits: number } | undefined;
+  for (const field of known) {
+    const edits = distance(lower, field.toLowerCase());
+    if (edits <= Math.max(1, Math.floor(typed.length / 4)) && (best === undefined || edits < best.edits)) best = { field, edits };
+  }
+  return best?.field;
+}
+
+/** Levenshtein distance. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }
 
 /** Parses a scenario's text (YAML or JSON); throws ScenarioInvalidError naming the line of a syntax error. */
@@ -95,7 +124,7 @@ export function parseScenarioText(text: string): { value: unknown; lineOf: LineO
 export function checkScenario(input: string | object): CheckedScenario {
   const parsed = typeof input === 'string' ? parseScenarioText(input) : { value: input, lineOf: null };
   const issues = new Issues(parsed.lineOf);
-  const top = Top.safeParse(parsed.value);
+  const top = Top.safeParse(parsed.value, { reportInput: true });
   if (!top.success) issues.zod([], top.error);
   // A problem of the top level (a misspelt `name`) hides none of the steps': they are checked all the same.
   const rawSteps = (parsed.value as { steps?: unknown } | null)?.steps;
@@ -136,9 +165,9 @@ function checkStep(raw: unknown, index: number, issues: Issues): StepCheck | und
   }
   const schema = verb === 'expect' ? expectSchema(args, [...at, verb], issues) : VERBS[verb as VerbName].args;
   if (!schema) return undefined;
-  const result = schema.safeParse(args ?? {});
+  const result = schema.safeParse(args ?? {}, { reportInput: true });
   if (!result.success) {
-    issues.zod([...at, verb], result.error);
+    issues.zod([...at, verb], result.error, 'shape' in schema ? Object.keys((schema as z.ZodObject).shape) : []);
     const raw = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
     return { verb: verb as VerbName, args: raw, failed: true };
   }

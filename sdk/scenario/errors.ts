@@ -18,6 +18,8 @@ export interface ScenarioIssue {
   params?: Record<string, string>;
   /** A sentence for developers, in English. */
   message: string;
+  /** For a value the schema refuses: zod's issue as data, without the input (`code`, `expected`, …), which zod's locales say in other languages. */
+  issue?: Record<string, unknown>;
 }
 
 export type ScenarioIssueCode = 'not_yaml' | 'one_verb' | 'unknown_verb' | 'unknown_name' | 'wrong_kind' | 'name_taken' | 'unknown_field' | 'expect_what';
@@ -58,7 +60,22 @@ export interface ExpectationFinding {
 /** Why a run stopped at a step: an expectation that did not hold (`expected`/`found` in English too), or a call that failed. */
 export type StepFailure =
   | ({ kind: 'expectation'; expected: string; found: string; waitedMs: number } & ExpectationFinding)
-  | { kind: 'error'; code: string; refusal?: string; reason?: string; detail: string };
+  | {
+      kind: 'error';
+      code: string;
+      refusal?: string;
+      reason?: string;
+      /** The refusal's values beside its kind and reason: `{ field: 'slaMinutes', allowed: [30, 120, 1440] }`. */
+      values?: Record<string, unknown>;
+      detail: string;
+    };
+
+/** A refusal's values in English: ` (field slaMinutes; allowed: 30, 120, 1440)`. */
+function valuesText(values: Record<string, unknown> | undefined): string {
+  if (values === undefined) return '';
+  const said = Object.entries(values).map(([name, value]) => (name === 'field' ? `field ${String(value)}` : `${name}: ${Array.isArray(value) ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value)}`));
+  return ` (${said.join('; ')})`;
+}
 
 /** A step did not go as written; later steps did not run. `result` is what the run made until then. */
 export class ScenarioFailedError extends Error {
@@ -73,7 +90,7 @@ export class ScenarioFailedError extends Error {
     const what =
       failure.kind === 'expectation'
         ? `expected ${failure.expected}, found ${failure.found}${failure.waitedMs > 0 ? ` (waited ${failure.waitedMs / 1000}s)` : ''}`
-        : `${failure.code}${failure.refusal ? ` (${failure.refusal})` : ''}: ${failure.detail}`;
+        : `${failure.code}${failure.refusal ? ` (${failure.refusal})` : ''}: ${failure.detail}${valuesText(failure.values)}`;
     super(`${where}: ${what}`, options);
   }
 }

@@ -35,9 +35,10 @@ export interface RunHooks {
 const place = (step: CheckedStep): StepPlace => ({ number: step.number, path: step.path, verb: step.verb, ...(step.line === undefined ? {} : { line: step.line }) });
 
 function errorFailure(error: SellerError): StepFailure {
-  const { kind: refusal, reason } = (error as { refusal?: { kind?: string; reason?: string } }).refusal ?? {};
+  const { kind: refusal, reason, ...values } = (error as { refusal?: { kind?: string; reason?: string } & Record<string, unknown> }).refusal ?? {};
   const detail = detailMessage(error.detail) ?? error.message;
-  return { kind: 'error', code: error.code, ...(refusal ? { refusal } : {}), ...(reason ? { reason } : {}), detail };
+  const hasValues = Object.keys(values).length > 0;
+  return { kind: 'error', code: error.code, ...(refusal ? { refusal } : {}), ...(reason ? { reason } : {}), ...(hasValues ? { values } : {}), detail };
 }
 
 const newRunId = (): string => {

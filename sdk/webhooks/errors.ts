@@ -30,7 +30,17 @@ export const WEBHOOK_VERIFICATION_REASONS: readonly WebhookVerificationReason[] 
   'malformed_body',
 ];
 
+/**
+ * What most likely went wrong, as data beside the reason (words are the caller's): `secret_whitespace`,
+ * a `mismatch` with a secret that has whitespace around it (a secret file's final newline);
+ * `now_in_seconds`, a `stale_timestamp` judged by a clock before 1971 (seconds given where
+ * milliseconds are meant: `Math.floor(Date.now() / 1000)` as `options.now`).
+ */
+export type WebhookVerificationHint = 'secret_whitespace' | 'now_in_seconds';
+
 export interface WebhookVerificationErrorDetails {
+  /** What most likely went wrong, when the verifier can tell. */
+  hint?: WebhookVerificationHint;
   /** The header concerned (`missing_header`, `malformed_signature`, `malformed_timestamp`). */
   header?: string;
   /** `stale_timestamp`: signed time minus the receiver's time, in seconds (negative = in the past). */
@@ -50,6 +60,8 @@ export class WebhookVerificationError extends Error {
   readonly code: WebhookVerificationReason;
   readonly header: string | undefined;
   readonly skewSeconds: number | undefined;
+  /** What most likely went wrong, when the verifier can tell (`secret_whitespace`, `now_in_seconds`). */
+  readonly hint: WebhookVerificationHint | undefined;
 
   constructor(reason: WebhookVerificationReason, message: string, details: WebhookVerificationErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -57,6 +69,7 @@ export class WebhookVerificationError extends Error {
     this.code = reason;
     this.header = details.header;
     this.skewSeconds = details.skewSeconds;
+    this.hint = details.hint;
   }
 }
 

@@ -208,6 +208,9 @@ export function prepareVerification(
   };
 }
 
+/** 1971-01-01 in milliseconds since the epoch: a clock before it was given seconds. */
+const MS_1971 = 31_536_000_000;
+
 /** @internal Reads a clock as milliseconds since the epoch. */
 export function nowMilliseconds(now: WebhookClock | undefined): number {
   const value = typeof now === 'function' ? now() : now === undefined ? Date.now() : now;
@@ -235,14 +238,18 @@ export function finishVerification(
   if (typeof tolerance !== 'number' || Number.isNaN(tolerance) || tolerance <= 0) {
     throw new TypeError('options.toleranceSeconds must be a positive number of seconds');
   }
-  const skew = prepared.timestamp - nowMilliseconds(options.now) / 1000;
+  const nowMs = nowMilliseconds(options.now);
+  const skew = prepared.timestamp - nowMs / 1000;
   if (Math.abs(skew) >= tolerance) {
     const rounded = Math.round(Math.abs(skew));
     const where = skew < 0 ? `${rounded} s in the past` : `${rounded} s in the future`;
+    // A clock before 1971 is seconds given where milliseconds are meant.
+    const seconds = nowMs < MS_1971;
     throw new WebhookVerificationError(
       'stale_timestamp',
-      `Webhook timestamp is ${where}, outside the ${tolerance} s tolerance (a replay, or a wrong clock).`,
-      { skewSeconds: skew },
+      `Webhook timestamp is ${where}, outside the ${tolerance} s tolerance (a replay, or a wrong clock).` +
+        (seconds ? ` options.now ${nowMs} looks like seconds: give milliseconds since the epoch (Date.now()).` : ''),
+      seconds ? { skewSeconds: skew, hint: 'now_in_seconds' } : { skewSeconds: skew },
     );
   }
 

@@ -55,6 +55,7 @@ export function verifyWebhook(
     throw new WebhookVerificationError(
       'mismatch',
       "Webhook signature does not match: the secret has whitespace around it (a secret file's final newline?); trim it.",
+      { hint: 'secret_whitespace' },
     );
   }
   return finishVerification(prepared, matched, options);

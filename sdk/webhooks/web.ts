@@ -22,6 +22,7 @@ export {
   WebhookVerificationError,
   isWebhookVerificationError,
   type WebhookVerificationErrorDetails,
+  type WebhookVerificationHint,
   type WebhookVerificationReason,
 } from './errors.ts';
 // The event types; their zod schemas (`WebhookEvent`, `EventData`) are in `service-seller/contract`.

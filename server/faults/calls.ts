@@ -6,8 +6,8 @@
  *
  * - a status (429, 500, 502, 503): answered instead, the call not executed (a failing front door
  *   has no effect). 429 carries `Retry-After` (the fault's `retryAfterMs`, 1 s by default) and the
- *   rate headers; 500 and 503 the contract's error envelope (code `internal`: the contract has no
- *   code of its own for 503); 502 an HTML page, as a failing proxy in front of the service answers.
+ *   rate headers; 500 and 503 the contract's error envelope (code `internal` for 500, `unavailable`
+ *   for 503); 502 an HTML page, as a failing proxy in front of the service answers.
  *   A 500, 502 or 503 carries `Retry-After` only when the fault gives `retryAfterMs`;
  * - a latency: a real-time wait, then the call runs as usual;
  * - `drop`: the connection is destroyed before the call runs; `dropAfter`: the call runs and
@@ -74,7 +74,7 @@ function statusAnswer(svc: ServerContext, fault: Fault): FaultAnswer {
     case 502:
       return { ...BAD_GATEWAY, headers: { ...BAD_GATEWAY.headers, ...wait } };
     case 503:
-      return { status: 503, body: { error: 'internal', detail: { message: `service unavailable (${why}); nothing was done, retry later` } }, headers: wait };
+      return { status: 503, body: { error: 'unavailable', detail: { message: `service unavailable (${why}); nothing was done, retry later` } }, headers: wait };
     default:
       return { status: 500, body: { error: 'internal', detail: { message: `internal error (${why}); nothing was done` } }, headers: wait };
   }

@@ -40,7 +40,7 @@ async function eventOf(svc: ServerContext, n: ChangeNotice): Promise<ChangeEvent
     case 'order': {
       const order = n.view ?? (Object.hasOwn(doc.orders, n.orderId) ? orderView(doc.orders[n.orderId]!) : undefined);
       if (!order) return null;
-      return { type: 'order', ...base, change: n.change, from: n.from, action: n.action, by: n.by, order };
+      return { type: 'order', ...base, change: n.change, from: n.from, to: n.to, action: n.action, by: n.by, order };
     }
     case 'card': {
       const card = Object.hasOwn(doc.cards, String(n.number)) ? doc.cards[String(n.number)] : undefined;

@@ -93,7 +93,8 @@ describe('seller doctor', () => {
     const result = await doctor(['--json'], narrow.apiKey);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
-    expect(report.operations).toContainEqual({ id: 'orders.list', method: 'GET', path: '/orders', outcome: 'skipped', reason: 'missing scope orders', answers: 0 });
+    // The reason as data (issue 37, item 9): a program words it from `skip`, never from the English `reason`.
+    expect(report.operations).toContainEqual({ id: 'orders.list', method: 'GET', path: '/orders', outcome: 'skipped', reason: 'missing scope orders', skip: { code: 'missing_scope', scope: 'orders' }, answers: 0 });
     expect(report.operations).toContainEqual(expect.objectContaining({ id: 'listings.list', outcome: 'checked' }));
   });
 
@@ -130,6 +131,8 @@ describe('seller doctor', () => {
     expect(skipped.code).toBe(0);
     expect(skipped.stdout).toBe('Расхождений с контрактом нет.\n');
     expect(skipped.stderr).toContain('пропущена orders.list: нет области доступа orders');
+    expect(skipped.stderr).toContain('пропущена listings.get: нечего читать: список listings.list пуст');
+    expect(skipped.stderr).not.toMatch(/[A-Za-z]{3,} [A-Za-z]{3,}/);
 
     const [english, russian] = [await doctor(['--json'], narrow.apiKey), await doctor(['--json'], narrow.apiKey, ru)];
     const stable = (text: string) => text.replace(/"date": "[^"]*"/, '"date": ""');

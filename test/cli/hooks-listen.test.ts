@@ -5,11 +5,13 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signWebhook } from '../../sdk/webhooks/index.ts';
-import { startHooksListener } from '../../cli/commands/hooks-listen.ts';
+import { formatRecord, startHooksListener } from '../../cli/commands/hooks-listen.ts';
+import { t, useLanguage } from '../../cli/i18n/index.ts';
+import { ROOT } from '../helpers/cli.ts';
 import { createDeps } from '../../cli/lib/deps.ts';
 import { useSellerWorld } from '../helpers/seller-world.ts';
 import { bufferIO, run, tempConfigDir, type TestIO } from './helpers.ts';
@@ -224,4 +226,38 @@ describe('seller hooks listen (end to end with seller-server)', () => {
     }
     expect(await exited).toBe(0);
   }, 60_000);
+});
+
+describe('the lines and the hint are those docs/webhooks.md shows (issue 37, item 6)', () => {
+  const docs = readFileSync(join(ROOT, 'docs/webhooks.md'), 'utf8');
+
+  it('a valid forwarded test delivery and a refused one, as on a terminal', async () => {
+    await useLanguage('en');
+    const base = { status: 200, event: 'order.paid', attempt: 1 };
+    const valid = formatRecord({ ...base, receivedAt: '2026-11-21T12:00:01.000Z', valid: true, delivery: 'dlv_FwULXzkLkduSdJQP', test: true, forward: { url: 'http://127.0.0.1:3000/webhooks', status: 204 } }, true);
+    const refused = formatRecord({ ...base, receivedAt: '2026-11-21T12:00:09.000Z', valid: false, status: 400, reason: 'mismatch', message: 'x', delivery: 'dlv_Tq81LmZp0sWe4RxC' }, true);
+    expect(docs).toContain(`\n${valid}\n`);
+    expect(docs).toContain(`\n${refused}\n`);
+  });
+
+  it('the subscribe hint names the path the docs subscribe', async () => {
+    await useLanguage('en');
+    const hint = t('hooks.subscribeItSellerHooks', { url: 'http://127.0.0.1:8790' });
+    const command = /seller hooks set --url \S+/.exec(hint)![0];
+    expect(command).toBe('seller hooks set --url http://127.0.0.1:8790/webhooks');
+    expect(docs).toContain(command);
+  });
+});
+
+describe('a failed forward is said from its data (issue 37, item 9)', () => {
+  it('a time limit from timeoutMs, in Russian; the English of the record is never read', async () => {
+    await useLanguage('ru');
+    const base = { receivedAt: '2026-11-21T12:00:01.000Z', valid: true, status: 200, event: 'order.paid', delivery: 'dlv_1', attempt: 1 };
+    const timedOut = formatRecord({ ...base, forward: { url: 'http://127.0.0.1:1/', error: 'no answer within 10 s', timeoutMs: 10_000 } }, false);
+    expect(timedOut).toContain('нет ответа за 10 с');
+    expect(timedOut).not.toContain('no answer');
+    const refused = formatRecord({ ...base, forward: { url: 'http://127.0.0.1:1/', error: 'ECONNREFUSED' } }, false);
+    expect(refused).toContain('ECONNREFUSED');
+    await useLanguage('en');
+  });
 });

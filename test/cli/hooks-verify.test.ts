@@ -254,6 +254,25 @@ describe('seller hooks verify: each failure exits 1 with its reason', () => {
     expect(iso.code).toBe(0);
   });
 
+  it('--json prints a failed verification as a JSON verdict on stdout, exit 1 (issue 37, item 6)', async () => {
+    const r = recorded({ timestamp: Math.floor(NOW / 1000) - 3600 });
+    const result = await run(['--json', 'hooks', 'verify', '--payload', r.payload, '--headers-file', r.headersFile, '--secret-file', r.secretFile], bufferIO({ env }));
+    expect(result.code).toBe(1);
+    const verdict = JSON.parse(result.out);
+    expect(verdict).toMatchObject({ valid: false, reason: 'stale_timestamp', message: expect.stringContaining('in the past') });
+    expect(verdict.skewSeconds).toBeLessThan(-3599);
+    const missing = await run(['--json', 'hooks', 'verify', '--payload', r.payload, '--secret-file', r.secretFile], bufferIO({ env }));
+    expect(JSON.parse(missing.out)).toMatchObject({ valid: false, reason: 'missing_header', header: 'x-service-signature' });
+  });
+
+  it('a --now before 1971 is named as such, in Russian too', async () => {
+    const r = recorded();
+    const result = await verify(['--payload', r.payload, '--headers-file', r.headersFile, '--secret-file', r.secretFile, '--now', '1794059'], { env: { LANG: 'ru_RU.UTF-8' } });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('подсказка: время --now раньше 1971 года');
+    expect(result.err).not.toMatch(/[a-z]{4,} [a-z]{4,}/);
+  });
+
   it('in Russian: the first line names the reason code and says what failed in Russian, with no English sentence', async () => {
     const r = recorded();
     const ru = { env: { LANG: 'ru_RU.UTF-8' } };

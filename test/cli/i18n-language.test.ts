@@ -110,6 +110,23 @@ describe('seller in Russian', () => {
     expect(ru.code).toBe(en.code);
   });
 
+  // Every form of commander's errors that the CLI re-says, each named as the Russian help names it (issue 37, items 8 and 9).
+  it.each([
+    [['cards', 'show'], 'ошибка: не хватает обязательного аргумента «номер»'],
+    [['cards', 'create', '--price'], 'ошибка: у параметра «--price <рубли>» нет значения'],
+    [['cards', 'create', '--price', '1,5'], 'ошибка: значение «1,5» не подходит для параметра «--price <рубли>». '],
+    [['cards', 'list', '--bogus'], 'ошибка: неизвестный параметр «--bogus»'],
+    [['cards', 'show', '1', '2'], 'ошибка: слишком много аргументов для «show». Ожидался 1 аргумент, получено 2.'],
+    [['cards', 'list', '--active', '--inactive'], 'ошибка: параметр «--inactive» нельзя использовать вместе с параметром «--active»'],
+    [['autopilot'], 'ошибка: не указан обязательный параметр «-c, --config <файл>»'],
+    [['completion', 'tcsh'], 'ошибка: значение «tcsh» не подходит для аргумента «оболочка». Допустимые значения: '],
+  ])('says commander\'s %j in Russian, naming it as the help does', async (args, said) => {
+    const ru = await run(args, bufferIO({ env: env({ LANG: 'ru_RU.UTF-8' }) }));
+    expect(ru.code).toBe(2);
+    expect(ru.err).toContain(said);
+    expect(ru.err).not.toMatch(/[A-Za-z]{3,} [A-Za-z]{3,}|«number»|<rub>|<file>/);
+  });
+
   it('completes the languages of --lang on Tab', async () => {
     const { out } = await run(['__complete', '--lang', ''], bufferIO({ env: env({}) }));
     expect(out.split('\n').filter(Boolean)).toEqual(['en', 'ru']);

@@ -312,7 +312,8 @@ describe('seller orders watch', () => {
     const result = await run(['orders', 'watch'], bufferIO({ env }), { client: client({ watch }) });
     expect(Math.abs(Date.parse(watch.mock.calls[0]![0].since as string) - before)).toBeLessThan(5000);
     expect(watch.mock.calls[0]![0].intervalMs).toBe(5000);
-    expect(result.out).toBe('2026-11-21T08:00:00.000Z\tord_a\t1001\tawaiting_delivery\tyes\t500\n');
+    // Titled once, as `orders list` piped is (issue 37, item 7): a bare yes/no needs its column's name.
+    expect(result.out).toBe('UPDATED\tID\tCARD\tSTATUS\tNEEDS ACTION\tPRICE RUB\n2026-11-21T08:00:00.000Z\tord_a\t1001\tawaiting_delivery\tyes\t500\n');
   });
 
   it('on a terminal shows the status change of an order seen before', async () => {
@@ -599,7 +600,7 @@ describe('seller orders watch: the live table', () => {
     expect(exec.out).not.toContain('\u001b');
     expect(exec.out.trimEnd().split('\n')).toHaveLength(2);
     const piped = await run(['orders', 'watch'], bufferIO({ env: { ...env, TERM: 'xterm-256color' } }), { client: client({ watch: fakeWatch(changes) }) });
-    expect(piped.out.split('\n')[0]).toBe('2026-11-21T08:00:00.000Z\tord_a\t1001\tawaiting_payment\tno\t500');
+    expect(piped.out.split('\n')[1]).toBe('2026-11-21T08:00:00.000Z\tord_a\t1001\tawaiting_payment\tno\t500');
     const json = await run(['orders', 'watch', '--json'], terminalIO(), { client: client({ watch: fakeWatch(changes) }) });
     expect(json.out.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(changes);
   });

@@ -63,6 +63,7 @@ const CLASS_OF: Record<ErrorCode, new (...args: never[]) => SellerError> = {
   idempotency_mismatch: IdempotencyMismatchError,
   rate: RateLimitError,
   internal: ServerError,
+  unavailable: ServerError,
 };
 
 describe('every error code maps to its class', () => {
@@ -189,6 +190,9 @@ describe('errorFromResponse', () => {
   it('classes a body without the envelope by status', () => {
     expect(errorFromResponse(502, '<html>', undefined)).toBeInstanceOf(ServerError);
     expect(errorFromResponse(502, '<html>', undefined).code).toBe('internal');
+    // A 503 is the service down for a while, not a failure of the call (issue 37, item 3).
+    expect(errorFromResponse(503, '<html>', undefined)).toBeInstanceOf(ServerError);
+    expect(errorFromResponse(503, '<html>', undefined).code).toBe('unavailable');
     expect(errorFromResponse(429, undefined, undefined)).toBeInstanceOf(RateLimitError);
     expect(errorFromResponse(404, undefined, undefined)).toBeInstanceOf(NotFoundError);
     const odd = errorFromResponse(418, { message: 'teapot' }, undefined, 'me.get');

@@ -141,15 +141,22 @@ describe('how often', () => {
   it('two retries by default: three attempts, then the last error', async () => {
     const seen = script('get', '/orders/ord_1', [status(503)]);
     const { client, waits } = clientWith();
-    await expect(client.orders.get('ord_1')).rejects.toBeInstanceOf(ServerError);
+    const err = await client.orders.get('ord_1').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServerError);
     expect(seen.attempts).toBe(3);
     expect(waits).toHaveLength(2);
+    // The error says how many tries it took, and over how long (issue 37, item 3).
+    expect((err as ServerError).attempts).toBe(3);
+    expect((err as ServerError).elapsedMs).toBeGreaterThanOrEqual(0);
   });
 
   it('the client maxRetries and the per-call maxRetries are respected', async () => {
     const seen = script('get', '/orders/ord_1', [status(500)]);
     const { client } = clientWith({ maxRetries: 0 });
-    await expect(client.orders.get('ord_1')).rejects.toBeInstanceOf(ServerError);
+    const once = await client.orders.get('ord_1').catch((e: unknown) => e);
+    expect(once).toBeInstanceOf(ServerError);
+    expect((once as ServerError).attempts).toBe(1);
+    expect((once as ServerError).elapsedMs).toBeUndefined();
     expect(seen.attempts).toBe(1);
     await expect(client.orders.get('ord_1', { maxRetries: 4 })).rejects.toBeInstanceOf(ServerError);
     expect(seen.attempts).toBe(6);

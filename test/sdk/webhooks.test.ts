@@ -317,6 +317,16 @@ describe('timestamp tolerance', () => {
     expect(future.skewSeconds).toBe(400);
   });
 
+  it('a clock before 1971 (seconds given as milliseconds) is named as such, by message and as data (issue 37, item 6)', () => {
+    for (const now of [v.timestamp, new Date(v.timestamp), () => v.timestamp]) {
+      const err = expectReason(() => verifyWebhook(v.body, headersFor(v), v.secret, { now }), 'stale_timestamp');
+      expect(err.hint).toBe('now_in_seconds');
+      expect(err.message).toContain(`options.now ${v.timestamp} looks like seconds`);
+    }
+    // A real clock that is merely late gets no such hint.
+    expect(expectReason(() => verifyWebhook(v.body, headersFor(v), v.secret, at(v.timestamp + 400)), 'stale_timestamp').hint).toBeUndefined();
+  });
+
   it('a custom tolerance', () => {
     expect(run(v.timestamp + 9, { toleranceSeconds: 10 }).ok).toBe(true);
     expect(run(v.timestamp + 10, { toleranceSeconds: 10 })).toEqual({ ok: false, reason: 'stale_timestamp' });

@@ -56,7 +56,7 @@ describe('a status instead of the call', () => {
     for (let i = 0; i < 2; i++) {
       const r = await deliver(order);
       expect(r.status).toBe(503);
-      expect(r.json).toMatchObject({ error: 'internal', detail: { message: expect.stringContaining('sandbox fault') } });
+      expect(r.json).toMatchObject({ error: 'unavailable', detail: { message: expect.stringContaining('sandbox fault') } });
       expect(await orderStatus(order)).toBe('awaiting_delivery');
     }
     expect((await deliver(order)).status).toBe(200);

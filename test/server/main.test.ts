@@ -272,6 +272,12 @@ describe('seller-server', () => {
     expect(whoami.status, whoami.stderr).toBe(0);
     expect(JSON.parse(whoami.stdout)).toMatchObject({ mode: 'live' });
     expect(url).toContain('127.0.0.1');
+    // The sandbox commands it advertises need the admin token: the line to paste for them (issue 37, item 7).
+    const exported = /^for the sandbox commands: (export SERVICE_ADMIN_TOKEN=\S+)$/m.exec(r.stdout())?.[1];
+    expect(exported).toBe('export SERVICE_ADMIN_TOKEN=T');
+    const clock = spawnSync('sh', ['-c', `${exported} && node ${bin} --json sandbox clock`], { cwd: elsewhere, env, encoding: 'utf8' });
+    expect(clock.status, clock.stderr).toBe(0);
+    expect(JSON.parse(clock.stdout)).toHaveProperty('now');
     await stop(r);
   }, 120_000);
 
