@@ -40,7 +40,7 @@ export type WebhookVerificationHint = 'secret_whitespace' | 'now_in_seconds';
 
 export interface WebhookVerificationErrorDetails {
   /** What most likely went wrong, when the verifier can tell. */
-  hint?: WebhookVerificationHint;
+  hint?: WebhookVerificationHint | undefined;
   /** The header concerned (`missing_header`, `malformed_signature`, `malformed_timestamp`). */
   header?: string;
   /** `stale_timestamp`: signed time minus the receiver's time, in seconds (negative = in the past). */
@@ -55,13 +55,14 @@ export interface WebhookVerificationErrorDetails {
  */
 export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';
-  readonly reason: WebhookVerificationReason;
+  // `declare`: set in the constructor, no field initialisers emitted (the Web Crypto verifier counts its bytes).
+  declare readonly reason: WebhookVerificationReason;
   /** The reason as a code, as on the SDK's other errors (`SellerError.code`): branch on `err.code`. */
-  readonly code: WebhookVerificationReason;
-  readonly header: string | undefined;
-  readonly skewSeconds: number | undefined;
+  declare readonly code: WebhookVerificationReason;
+  declare readonly header: string | undefined;
+  declare readonly skewSeconds: number | undefined;
   /** What most likely went wrong, when the verifier can tell (`secret_whitespace`, `now_in_seconds`). */
-  readonly hint: WebhookVerificationHint | undefined;
+  declare readonly hint: WebhookVerificationHint | undefined;
 
   constructor(reason: WebhookVerificationReason, message: string, details: WebhookVerificationErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });

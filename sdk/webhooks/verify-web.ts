@@ -85,22 +85,15 @@ export function readHeader(headers: WebhookHeaders, name: string): string | unde
 /** @internal The raw body as bytes, or a `body_not_raw` error. */
 export function rawBodyBytes(rawBody: unknown): Uint8Array<ArrayBuffer> {
   if (typeof rawBody === 'string') return textEncoder.encode(rawBody);
-  if (rawBody instanceof Uint8Array) return copyBytes(rawBody);
+  // A copy (a typed array given to Uint8Array's constructor is copied, a Node Buffer too), never a view the caller may change.
+  if (rawBody instanceof Uint8Array) return new Uint8Array(rawBody);
   if (rawBody instanceof ArrayBuffer) return new Uint8Array(rawBody.slice(0));
-  if (ArrayBuffer.isView(rawBody)) {
-    return copyBytes(new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength));
-  }
+  if (ArrayBuffer.isView(rawBody)) return new Uint8Array(new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength));
   const what = rawBody === null ? 'null' : rawBody === undefined ? 'undefined' : `a ${typeof rawBody}`;
   throw new WebhookVerificationError(
     'body_not_raw',
     `Webhook body must be the raw request body (string or bytes), got ${what}: verify before any JSON body parser.`,
   );
-}
-
-function copyBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(bytes.byteLength);
-  out.set(bytes);
-  return out;
 }
 
 /** @internal `<timestamp>.<body>` as bytes. */
@@ -166,22 +159,16 @@ export function prepareVerification(
     throw new TypeError('webhook headers must be a Headers or a plain object');
   }
 
-  const signatureHeader = readHeader(headers, WEBHOOK_HEADERS.signature)?.trim();
-  const timestampHeader = readHeader(headers, WEBHOOK_HEADERS.timestamp)?.trim();
-  for (const [name, value] of [
-    [WEBHOOK_HEADERS.signature, signatureHeader],
-    [WEBHOOK_HEADERS.timestamp, timestampHeader],
-  ] as const) {
+  // Each header present (the signature's first), trimmed.
+  const header = (name: string): string => {
+    const value = readHeader(headers, name)?.trim();
     if (!value) {
-      throw new WebhookVerificationError(
-        'missing_header',
-        `Webhook header ${name} is missing: pass the request's headers unchanged.`,
-        { header: name },
-      );
+      throw new WebhookVerificationError('missing_header', `Webhook header ${name} is missing: pass the request's headers unchanged.`, { header: name });
     }
-  }
-  const ts = timestampHeader as string;
-  const sig = signatureHeader as string;
+    return value;
+  };
+  const sig = header(WEBHOOK_HEADERS.signature);
+  const ts = header(WEBHOOK_HEADERS.timestamp);
 
   if (!/^\d{1,15}$/.test(ts)) {
     throw new WebhookVerificationError(
@@ -207,9 +194,6 @@ export function prepareVerification(
     secrets,
   };
 }
-
-/** 1971-01-01 in milliseconds since the epoch: a clock before it was given seconds. */
-const MS_1971 = 31_536_000_000;
 
 /** @internal Reads a clock as milliseconds since the epoch. */
 export function nowMilliseconds(now: WebhookClock | undefined): number {
@@ -241,15 +225,12 @@ export function finishVerification(
   const nowMs = nowMilliseconds(options.now);
   const skew = prepared.timestamp - nowMs / 1000;
   if (Math.abs(skew) >= tolerance) {
-    const rounded = Math.round(Math.abs(skew));
-    const where = skew < 0 ? `${rounded} s in the past` : `${rounded} s in the future`;
-    // A clock before 1971 is seconds given where milliseconds are meant.
-    const seconds = nowMs < MS_1971;
+    // A clock before 1971 (31_536_000_000 ms) is seconds given where milliseconds are meant.
+    const seconds = nowMs < 31_536_000_000;
     throw new WebhookVerificationError(
       'stale_timestamp',
-      `Webhook timestamp is ${where}, outside the ${tolerance} s tolerance (a replay, or a wrong clock).` +
-        (seconds ? ` options.now ${nowMs} looks like seconds: give milliseconds since the epoch (Date.now()).` : ''),
-      seconds ? { skewSeconds: skew, hint: 'now_in_seconds' } : { skewSeconds: skew },
+      `Webhook timestamp is ${Math.round(Math.abs(skew))} s in the ${skew < 0 ? 'past' : 'future'}, outside the ${tolerance} s tolerance (${seconds ? `options.now ${nowMs} looks like seconds` : 'a replay, or a wrong clock'}).`,
+      { skewSeconds: skew, hint: seconds ? 'now_in_seconds' : undefined },
     );
   }
 

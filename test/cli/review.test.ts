@@ -36,7 +36,8 @@ describe('answers that are not from the Seller API', () => {
 
   it('the API’s own errors keep their code, their data said in words, and their hint', () => {
     const report = describeError(apiError(404, { error: 'not_found', detail: { message: 'no card 9', record: 'card', id: '9' } }));
-    expect(report.lines).toEqual(['error: not_found: no card 9, or it is not yours', 'check the id or slug; records of other sellers look absent too']);
+    // A card is named by its number, never "a slug" (issue 37): the hint is the record's own.
+    expect(report.lines).toEqual(['error: not_found: no card 9, or it is not yours', 'check the card number: `seller cards list` lists yours']);
     // An older service's sentence is read without failing: the code's own words.
     const older = describeError(apiError(404, { error: 'not_found', detail: 'no card 9' }));
     expect(older.lines[0]).toBe('error: not_found: no such record (or it is not yours)');
@@ -64,7 +65,8 @@ describe('common mistakes against a real server', () => {
   it('nothing listening: connection, exit 1', async () => {
     const { code, err } = await cli(['--base-url', 'http://127.0.0.1:1', 'whoami']);
     expect(code).toBe(1);
-    expect(err).toMatch(/^error: connection: could not reach http:\/\/127\.0\.0\.1:1 .*\nis the server running\?/);
+    // After the retries, how many tries over how long (issue 37), then the hint.
+    expect(err).toMatch(/^error: connection: could not reach http:\/\/127\.0\.0\.1:1 .*\n\d+ tries over [\d.]+ m?s\nis the server running\?/);
   });
 
   it('a revoked key from SERVICE_API_KEY: exit 4, says to issue a new one and put it in the variable', async () => {

@@ -32,7 +32,8 @@ describe('seller hooks under LANG=ru_RU.UTF-8', () => {
     listen.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
     listen.stderr.setEncoding('utf8').on('data', (text: string) => (err += text));
     const closed = new Promise<number | null>((resolve) => listen.on('close', resolve));
-    await waitFor('the listener', () => err.includes('слушаю'), { ms: 15_000, every: 50 }).catch(() => undefined);
+    // The lines come in separate writes: wait for the last of them.
+    await waitFor('the listener', () => err.includes('Проверяю подписи'), { ms: 15_000, every: 50 }).catch(() => undefined);
     expect(err).toContain(`слушаю http://127.0.0.1:${port}`);
     expect(err).toContain(`Проверяю подписи секретом из ${secretFile}.`);
 

@@ -96,7 +96,8 @@ describe('a seller’s day under LANG=ru_RU.UTF-8', { timeout: 90_000 }, () => {
 
     const missing = await runSeller(['cards', 'show', '999999'], { env: ru });
     expect(missing.stderr).toMatch(/^ошибка: not_found: /);
-    expect(missing.stderr).toContain('проверьте id или slug');
+    expect(missing.stderr).toContain('проверьте номер карточки: `seller cards list` покажет ваши');
+    expect(missing.stderr).not.toContain('slug');
     expect(missing.code).toBe((await runSeller(['cards', 'show', '999999'], { env: en })).code);
 
     // Machine output is the same in every language, byte for byte.
