@@ -25,15 +25,29 @@ import { CliError, EXIT, refusalValueLines, UsageError } from '../lib/errors.ts'
 import { readTextInput } from '../lib/input.ts';
 import { nodeFetch } from '../lib/http.ts';
 import { note, printJson, printTable } from '../lib/output.ts';
+import { printSteps } from './sandbox-run-steps.ts';
 
 export function registerRun(noun: Command, app: App): void {
   noun
     .command('run')
     .description(t('scenario.description'))
-    .argument('<file>', t('scenario.file'))
+    .argument('[file]', t('scenario.file'))
     .option('--lease <duration>', t('scenario.lease'))
+    .option('--steps [verb]', t('scenario.steps.option'))
     .addHelpText('after', t('scenario.help'))
-    .action(app.run((file: string, o: { lease?: string }) => ({ file, leaseSeconds: leaseSeconds(o.lease) }), runScenarioCommand));
+    .action(
+      app.run(
+        (file: string | undefined, o: { lease?: string; steps?: string | true }) => ({ file, steps: o.steps, leaseSeconds: leaseSeconds(o.lease) }),
+        runOrSteps,
+      ),
+    );
+}
+
+/** `--steps [VERB]` prints the reference of the steps; else the file runs (one of them is needed). */
+async function runOrSteps(opts: { file: string | undefined; steps?: string | true | undefined; leaseSeconds?: number | undefined }, deps: Deps): Promise<void> {
+  if (opts.steps !== undefined) return printSteps(opts.steps === true ? undefined : opts.steps, deps);
+  if (opts.file === undefined) throw new UsageError(t('scenario.steps.needFileOrSteps'), t('scenario.steps.needFileOrStepsHint'));
+  return runScenarioCommand({ file: opts.file, leaseSeconds: opts.leaseSeconds }, deps);
 }
 
 /** `--lease 30s` in seconds, 1 s to the contract's longest lease. */

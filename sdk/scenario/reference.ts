@@ -154,7 +154,7 @@ export const TYPE_WORDS = {
   number: 'number',
   numberAbove: 'number above {{above}}',
   boolean: 'true or false',
-  choice: 'one of the allowed values',
+  choice: 'choice',
   numberOrText: 'number or text',
   list: 'list of: {{item}}',
   aKind: { seller: 'a seller', card: 'a card', order: 'an order', request: 'a request', question: 'a question', review: 'a review', fault: 'a fault', bot: 'a Telegram bot' },
