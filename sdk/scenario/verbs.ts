@@ -179,7 +179,8 @@ export const FaultStep = z
       for (const problem of error.problems) {
         const field = problem.field === 'dropAfter' && dash !== undefined ? 'drop-after' : problem.field;
         // The rule's code and field as data, so a client says the problem in its own words (`scenario: 'fault'`).
-        ctx.addIssue({ code: 'custom', path: [field], message: problem.detail, params: { scenario: 'fault', problem: problem.code, field: problem.field } });
+        const value = problem.code === 'invalid' || problem.code === 'unknown_op' ? { value: String((step as Record<string, unknown>)[field]).trim() } : {};
+        ctx.addIssue({ code: 'custom', path: [field], message: problem.detail, params: { scenario: 'fault', problem: problem.code, field: problem.field, ...value } });
       }
       return z.NEVER;
     }
