@@ -131,6 +131,12 @@ describe('seller sandbox run --steps under LANG=ru_RU.UTF-8', () => {
     expect(run.stdout).toMatch(/^ +пройден ли допуск продавца$/m);
   });
 
+  it('says the file and the verb in the help in Russian, as required placeholders are', async () => {
+    const run = await runSeller(['sandbox', 'run', '--help'], { env: RU });
+    expect(run.stdout).toContain('Использование: seller sandbox run [параметры] [файл]');
+    expect(run.stdout).toMatch(/^ {2}--steps \[глагол\] +вывести глаголы шагов/m);
+  });
+
   it('refuses an unknown verb and a run without a file in Russian', async () => {
     const unknown = await runSeller(['sandbox', 'run', '--steps', 'reveiw'], { env: RU });
     expect(unknown.code).toBe(2);
