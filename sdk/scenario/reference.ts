@@ -220,9 +220,9 @@ function stepSection(level: string, title: string, step: StepReference): string[
 }
 
 const SIDES: Record<Verb['side'], string> = {
-  sandbox: 'the sandbox (admin token): the marketplace, the buyer',
+  sandbox: 'the sandbox (the admin token)',
   seller: 'the seller (its own key)',
-  runner: 'the runner',
+  runner: 'the runner (reads only)',
 };
 
 /** docs/scenarios.md. */
