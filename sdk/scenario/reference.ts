@@ -2,7 +2,7 @@
  * The reference of the scenario format, read from its schema (./verbs.ts) so that it cannot drift:
  * every verb with what it does and an example step, every field with its type, whether it is
  * required, its default, its allowed values and its description. `renderReference()` is
- * docs/scenarios.md (written by `node scripts/scenario-reference.mjs`, checked by
+ * docs/scenarios.md (written by `npm run docs:scenarios`, i.e. `node scripts/scenario-reference.mjs`, checked by
  * test/sdk/scenario-reference.test.ts); `seller sandbox run --steps [VERB]` says the same data in
  * the seller's language.
  */
