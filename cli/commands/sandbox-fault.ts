@@ -13,6 +13,7 @@
 import { Option, type Command } from 'commander';
 import { t } from '../i18n/index.ts';
 import { dateTime } from '../i18n/format.ts';
+import { faultProblemKey } from './fault-words.ts';
 import { faultBody, FAULT_OPERATIONS, FaultFlagsError, type AddFaultBody, type FaultFlags } from '../../sdk/sandbox-faults.ts';
 import type { App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
@@ -69,30 +70,15 @@ const FLAG: Record<string, string> = { dropAfter: '--drop-after', retryAfter: '-
 const flagName = (field: string) => FLAG[field] ?? `--${field}`;
 
 function usageOf(err: FaultFlagsError, flags: FaultFlags): UsageError {
-  const flag = flagName(err.field);
-  switch (err.code) {
-    case 'unknown_op': {
-      const op = String(flags.op).trim();
-      const near = nearestWithin(op, FAULT_OPERATIONS, 3);
-      return new UsageError(t('sandboxFault.unknownOp', { op }), near ? t('sandboxFault.didYouMean', { near }) : t('sandboxFault.opsListed'));
-    }
-    case 'missing':
-      if (err.field === 'status') return new UsageError(t('sandboxFault.missingEffect'));
-      if (err.field === 'op') return new UsageError(t('sandboxFault.missingOp'), t('sandboxFault.opsListed'));
-      return new UsageError(t('sandboxFault.missingDelay'));
-    case 'conflict':
-      if (err.field === 'op') return new UsageError(t('sandboxFault.hooksNoOp'));
-      if (err.field === 'bot') return new UsageError(t('sandboxFault.botNeedsTelegramOp'));
-      if (err.field === 'seller') return new UsageError(t('sandboxFault.telegramNoSeller'));
-      if (err.field === 'retryAfter') return new UsageError(t('sandboxFault.retryAfterStatusOnly'));
-      return new UsageError(t('sandboxFault.oneEffect'));
-    default:
-      return new UsageError(t(`sandboxFault.invalid.${invalidKey(err.field)}`, { flag }));
+  const key = faultProblemKey(err.field, err.code);
+  if (key === 'unknownOp') {
+    const op = String(flags.op).trim();
+    const near = nearestWithin(op, FAULT_OPERATIONS, 3);
+    return new UsageError(t('sandboxFault.unknownOp', { op }), near ? t('sandboxFault.didYouMean', { near }) : t('sandboxFault.opsListed'));
   }
+  if (key === 'missingOp') return new UsageError(t('sandboxFault.missingOp'), t('sandboxFault.opsListed'));
+  return new UsageError(t(`sandboxFault.${key}`, { flag: flagName(err.field) }));
 }
-
-const invalidKey = (field: string): string =>
-  ({ status: 'status', retryAfter: 'retryAfter', latency: 'duration', for: 'duration', hooks: 'hooks', times: 'count', every: 'every', seller: 'seller', bot: 'bot' })[field] ?? 'other';
 
 export async function runAddFault(body: AddFaultBody, deps: Deps, sandboxClient: SandboxOf): Promise<void> {
   const fault = await sandboxClient(deps).addFault(body);

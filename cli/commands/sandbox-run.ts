@@ -25,15 +25,32 @@ import { CliError, EXIT, refusalValueLines, UsageError } from '../lib/errors.ts'
 import { readTextInput } from '../lib/input.ts';
 import { nodeFetch } from '../lib/http.ts';
 import { note, printJson, printTable } from '../lib/output.ts';
+import { printSteps } from './sandbox-run-steps.ts';
+import { faultProblemKey } from './fault-words.ts';
+import { FAULT_OPERATIONS, type FaultFlagsCode } from '../../sdk/sandbox-faults.ts';
+import { nearestWithin } from '../lib/edit-distance.ts';
 
 export function registerRun(noun: Command, app: App): void {
   noun
     .command('run')
     .description(t('scenario.description'))
-    .argument('<file>', t('scenario.file'))
+    .argument('[file]', t('scenario.file'))
     .option('--lease <duration>', t('scenario.lease'))
+    .option('--steps [verb]', t('scenario.steps.option'))
     .addHelpText('after', t('scenario.help'))
-    .action(app.run((file: string, o: { lease?: string }) => ({ file, leaseSeconds: leaseSeconds(o.lease) }), runScenarioCommand));
+    .action(
+      app.run(
+        (file: string | undefined, o: { lease?: string; steps?: string | true }) => ({ file, steps: o.steps, leaseSeconds: leaseSeconds(o.lease) }),
+        runOrSteps,
+      ),
+    );
+}
+
+/** `--steps [VERB]` prints the reference of the steps; else the file runs (one of them is needed). */
+async function runOrSteps(opts: { file: string | undefined; steps?: string | true | undefined; leaseSeconds?: number | undefined }, deps: Deps): Promise<void> {
+  if (opts.steps !== undefined) return printSteps(opts.steps === true ? undefined : opts.steps, deps);
+  if (opts.file === undefined) throw new UsageError(t('scenario.steps.needFileOrSteps'), t('scenario.steps.needFileOrStepsHint'));
+  return runScenarioCommand({ file: opts.file, leaseSeconds: opts.leaseSeconds }, deps);
 }
 
 /** `--lease 30s` in seconds, 1 s to the contract's longest lease. */
@@ -48,8 +65,9 @@ function leaseSeconds(text: string | undefined): number | undefined {
 function sandboxSettings(deps: Deps) {
   const adminToken = (deps.globals as { adminToken?: string }).adminToken ?? deps.io.env.SERVICE_ADMIN_TOKEN;
   if (!adminToken) throw new UsageError(t('sandbox.noAdminTokenPass'), t('sandbox.sellerServerPrintsIts'));
-  const { baseUrl, strict } = deps.settings();
-  return { adminToken, baseUrl, strict };
+  const { baseUrl, strict, apiKey } = deps.settings();
+  // The seller's key (the profile's, or SERVICE_API_KEY) reads the catalogue for the pre-check of the cards' choices; none: skipped.
+  return { adminToken, baseUrl, strict, catalogKey: apiKey };
 }
 
 export async function runScenarioCommand(opts: { file: string; leaseSeconds?: number | undefined }, deps: Deps): Promise<void> {
@@ -106,14 +124,44 @@ async function runWith(opts: { file: string; leaseSeconds?: number | undefined }
   }
 }
 
+/** The catalogue key of an issue's words: `scenario.issues.<code>`, a rule's `scenario.rules.<rule>` (a fault's by its problem), with `Near` when a nearest is named. */
+function issueKey(issue: ScenarioIssue): string {
+  const params = issue.params ?? {};
+  const near = params['near'] ? 'Near' : '';
+  if (issue.code !== 'rule') return `scenario.issues.${issue.code ?? ''}${near}`;
+  if (params['rule'] !== 'fault') return `scenario.rules.${params['rule'] ?? ''}`;
+  return `scenario.rules.fault.${faultProblemKey(params['field'] ?? '', (params['problem'] ?? 'invalid') as FaultFlagsCode)}${near}`;
+}
+
+/** A fault step's unknown operation with the nearest known one, like `seller sandbox fault add --op`. */
+function withNearOp(issue: ScenarioIssue): ScenarioIssue {
+  const params = issue.params ?? {};
+  if (issue.code !== 'rule' || params['problem'] !== 'unknown_op' || params['value'] === undefined) return issue;
+  const near = nearestWithin(params['value'], FAULT_OPERATIONS, 3);
+  return near ? { ...issue, params: { ...params, near } } : issue;
+}
+
 /** `day.yaml:9: steps[3].pay.order: no step before this one is named o7` (the sentence from the catalogue when its code is known). */
-function issueText(source: string, issue: ScenarioIssue, zod: LocaleError | undefined): string {
-  const key = `scenario.issues.${issue.code ?? ''}${issue.code === 'unknown_field' && issue.params?.['near'] ? 'Near' : ''}`;
+function issueText(source: string, given: ScenarioIssue, zod: LocaleError | undefined): string {
+  const issue = withNearOp(given);
+  const key = issueKey(issue);
   const params = { ...issue.params };
   for (const field of ['kind', 'want'] as const) if (params[field]) params[field] = t(`scenario.aKind.${params[field]}`);
   // A value the schema refuses: zod's issue in zod's words for the language.
   const message = issue.code && has(key) ? t(key, params) : (zodIssueWords(issue.issue, zod) ?? issue.message);
   return t(issue.line === undefined ? 'scenario.issueAt' : 'scenario.issueAtLine', { file: source, line: issue.line, path: issue.path, message });
+}
+
+/**
+ * A refusal inside a scenario: where the CLI's words name a flag (`--next-charge`), the scenario's
+ * own (`scenario.reasons.<kind>.<reason>`, `scenario.refusals.<kind>`: the step's key,
+ * `nextChargeDay`); else the CLI's.
+ */
+function scenarioRefusalWords(refusal: { kind: string; reason?: unknown } & Record<string, unknown>): string | undefined {
+  const reason = typeof refusal.reason === 'string' ? `scenario.reasons.${refusal.kind}.${refusal.reason}` : undefined;
+  if (reason && has(reason)) return t(reason);
+  if (has(`scenario.refusals.${refusal.kind}`)) return t(`scenario.refusals.${refusal.kind}`);
+  return refusalWords(refusal);
 }
 
 /** The refusal of a failed call, as the service sent it: kind, reason and values. */
@@ -129,7 +177,7 @@ function failureText(step: StepPlace, failure: StepFailure): string {
     return t('scenario.expectationFailed', { where, subject: about, expected: values('expected'), found: values('found'), waited });
   }
   // A refusal said by its reason (else its kind) from the catalogue, with its values; the service's English only for one this CLI does not know.
-  const detail = (failure.refusal ? refusalWords(refusalOf(failure)) : undefined) ?? failure.detail;
+  const detail = (failure.refusal ? scenarioRefusalWords(refusalOf(failure)) : undefined) ?? failure.detail;
   return t('scenario.stepFailed', { where, code: failure.refusal ? `${failure.code} (${failure.refusal})` : failure.code, detail });
 }
 

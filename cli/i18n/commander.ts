@@ -81,9 +81,10 @@ function placeholders(text: string): string {
   if (language() === 'en') return text;
   return text
     .replace(/\[(options|command)\]/g, (_all, word: string) => `[${t(`commander.helpWords.${word}`)}]`)
-    .replace(/<([A-Za-z]+)(\.\.\.)?>/g, (all, word: string, more: string | undefined) => {
+    // A value's placeholder, required (`<n>`) or optional (`[file]`, `--steps [verb]`).
+    .replace(/([<[])([A-Za-z]+)(\.\.\.)?([>\]])/g, (all, open: string, word: string, more: string | undefined, close: string) => {
       const said = tOr(`commander.placeholders.${word}`, '');
-      return said ? `<${said}${more ?? ''}>` : all;
+      return said && (open === '<') === (close === '>') ? `${open}${said}${more ?? ''}${close}` : all;
     });
 }
 

@@ -26,6 +26,8 @@ export interface CheckedScenario {
   steps: CheckedStep[];
   /** Whether a step moves the clock (the run then takes the clock lease). */
   movesClock: boolean;
+  /** The line of a path in the scenario's text (given text): the catalogue check names its lines too. */
+  lineOf?: LineOf | undefined;
 }
 
 const Top = z.strictObject({
@@ -44,7 +46,7 @@ export function pathText(path: Path): string {
 }
 
 /** The line of the node at `path` in a parsed text, or of its nearest ancestor there (a missing key's object). */
-type LineOf = (path: Path) => number | undefined;
+export type LineOf = (path: Path) => number | undefined;
 
 function textLines(doc: Document, counter: LineCounter): LineOf {
   return (path) => {
@@ -73,6 +75,11 @@ class Issues {
           const near = issue.path.length === 0 ? nearestField(key, known) : undefined;
           this.add([...path, key], `unknown field ${key}${near ? `; did you mean ${near}?` : ''}`, 'unknown_field', { field: key, ...(near ? { near } : {}) });
         }
+      } else if (issue.code === 'custom' && typeof issue.params?.['scenario'] === 'string') {
+        // A rule of the format (./verbs.ts: a fault's, a duration's…) as data: its code and values, which a client words.
+        const { scenario: rule, ...values } = issue.params as Record<string, unknown>;
+        const params = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
+        this.add(path, issue.message, 'rule', { rule: String(rule), ...params });
       } else if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) this.add(path, `required (${issue.expected})`, undefined, undefined, issueData(issue));
       else this.add(path, issue.message, undefined, undefined, issueData(issue));
     }
@@ -143,7 +150,7 @@ export function checkScenario(input: string | object): CheckedScenario {
   // A step that failed its schema is reported already: the names it uses are still checked, and the one it gives counts for the steps after it.
   for (const problem of checkNames(named)) issues.add(problem.path, problem.message, problem.code, problem.params);
   if (issues.list.length > 0) throw new ScenarioInvalidError(inStepOrder(issues.list));
-  return { name: top.data?.name ?? null, steps, movesClock: steps.some((s) => s.verb === 'clock') };
+  return { name: top.data?.name ?? null, steps, movesClock: steps.some((s) => s.verb === 'clock'), ...(parsed.lineOf ? { lineOf: parsed.lineOf } : {}) };
 }
 
 /** The problems in the order of their steps (names are checked after the schemas), each step's in the order found. */

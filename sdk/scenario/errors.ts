@@ -22,7 +22,21 @@ export interface ScenarioIssue {
   issue?: Record<string, unknown>;
 }
 
-export type ScenarioIssueCode = 'not_yaml' | 'one_verb' | 'unknown_verb' | 'unknown_name' | 'wrong_kind' | 'name_taken' | 'unknown_field' | 'expect_what';
+export type ScenarioIssueCode =
+  | 'not_yaml'
+  | 'one_verb'
+  | 'unknown_verb'
+  | 'unknown_name'
+  | 'wrong_kind'
+  | 'name_taken'
+  | 'unknown_field'
+  | 'expect_what'
+  /** A card's choice the catalogue's position does not offer (`field`, `value`, `allowed`, `service`). */
+  | 'not_in_catalog'
+  /** A card's service the catalogue has no position for (`value`, `allowed`, `near`). */
+  | 'unknown_service'
+  /** A rule of the schema across fields or values (`rule`: `fault`, `duration`, `within_max`, `stock_one_of`, `expect_whose`, `telegram_*`; a `fault` one with `problem` and `field`). */
+  | 'rule';
 
 /** `path (line N): message`, or `path: message` without a line. */
 export const issueLine = (i: ScenarioIssue): string => `${i.line === undefined ? i.path : `line ${i.line}, ${i.path}`}: ${i.message}`;

@@ -23,7 +23,7 @@
  */
 import { loadPeer } from '../peer.ts';
 import { SandboxClient } from '../sandbox.ts';
-import type { StepPlace } from './errors.ts';
+import { ScenarioInvalidError, type StepPlace } from './errors.ts';
 import type { ScenarioResult } from './result.ts';
 
 export { ScenarioFailedError, ScenarioInvalidError, issueLine } from './errors.ts';
@@ -58,6 +58,15 @@ export interface ScenarioOptions {
    * @default 120
    */
   leaseSeconds?: number | undefined;
+  /**
+   * A seller's API key (scope `catalog`) to read the catalogue with before the run: each `card:`
+   * step's service, tariff, product type, delivery method, SLA, guarantee and credits type is then
+   * checked against its position, and a wrong choice is a `ScenarioInvalidError` (`not_in_catalog`,
+   * `unknown_service`; nothing made). Without it, or when the catalogue cannot be read, the check is
+   * skipped (the server still refuses a wrong card at its step).
+   * @example { catalogKey: process.env.SERVICE_API_KEY }
+   */
+  catalogKey?: string | undefined;
 }
 
 /** `fetch` whose calls the signal cuts too (the steps' clients). */
@@ -78,7 +87,8 @@ export async function checkScenario(input: string | object): Promise<{ name: str
 /**
  * Runs a scenario (its YAML or JSON text, or the object) against a seller-server's sandbox.
  *
- * - Not a valid scenario: `ScenarioInvalidError` (every problem named), before anything is made.
+ * - Not a valid scenario: `ScenarioInvalidError` (every problem named), before anything is made;
+ *   with `catalogKey`, a card's choice the catalogue does not offer too.
  * - Another run that moves the clock is running on the server, and this one moves it too: a
  *   `RejectedError` of kind `clock_leased`, before anything is made.
  * - A step did not go as written (an expectation that does not hold, a call refused):
@@ -96,6 +106,9 @@ export async function runScenario(input: string | object, options: ScenarioOptio
   const { signal } = options;
   const fetch = signal ? cutBy(signal, options.fetch) : options.fetch;
   const settings = { baseUrl: options.baseUrl, fetch, strict: options.strict, userAgent: options.userAgent };
+  const catalog = await engine.readCatalog(settings, options.catalogKey);
+  const wrong = catalog ? engine.catalogIssues(scenario, catalog) : [];
+  if (wrong.length > 0) throw new ScenarioInvalidError(wrong);
   const sb = new SandboxClient({ ...settings, adminToken: options.adminToken });
   // The leases and the clean-up go through a client the signal does not cut.
   const control = signal ? new SandboxClient({ ...settings, fetch: options.fetch, adminToken: options.adminToken }) : sb;

@@ -6,39 +6,17 @@
  */
 import { z } from 'zod';
 import { Scope } from '../contract/common.ts';
-import { EventKind, OrderStatus, SellerType } from '../contract/enums.ts';
+import { EventKind, SellerType } from '../contract/enums.ts';
 import { NewCatalogRequest } from '../contract/catalog.ts';
 import { NewCard } from '../contract/listings.ts';
 import { Deliver } from '../contract/orders.ts';
 import { sandboxOperations } from '../contract/sandbox.ts';
-import { parseDuration } from '../duration.ts';
-import { faultBody, FaultFlagsError, type FaultFlags } from '../sandbox-faults.ts';
+import { asA, bodyOf, d, described, doc, Duration, Name, order, type NameKind } from './schema-parts.ts';
+import { FaultStep, TelegramStep } from './verbs-fault-telegram.ts';
 
-/** What a named result is. */
-export type NameKind = 'seller' | 'card' | 'order' | 'request' | 'question' | 'review' | 'fault' | 'bot';
-
-/** A name given with `as` and used by later steps (`order: o1`). */
-export const NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
-const Name = z.string().regex(NAME, 'a name: a letter or _, then letters, digits, _ or - (at most 64)');
-
-/** A duration as the CLI takes one (`90s`, `30m`, `2h`, `1d`, `1h30m`), or seconds; in seconds. */
-export const Duration = z
-  .union([z.number().int().min(0), z.string()])
-  .transform((value, ctx) => {
-    const seconds = typeof value === 'number' ? value : parseDuration(value);
-    if (seconds === undefined) {
-      ctx.addIssue({ code: 'custom', message: `not a duration: write it as 90s, 30m, 2h, 1d or 1h30m` });
-      return z.NEVER;
-    }
-    return seconds;
-  });
-
-const as = { as: Name.optional() };
-
-/** How long an expectation may wait: at most 10 minutes. */
-const Within = Duration.refine((seconds) => seconds <= 600, 'an expectation waits at most 10m');
-const order = { order: Name };
-const bodyOf = <S extends z.ZodType | undefined>(schema: S) => (schema as unknown as z.ZodObject).shape;
+export { NAME, Duration, type NameKind, type VerbDoc } from './schema-parts.ts';
+export { EXPECT_KINDS, ExpectFault, ExpectOrder, ExpectStock, ExpectTelegram, ExpectWebhook, expectKind } from './verbs-expect.ts';
+export { FaultStep, TelegramStep } from './verbs-fault-telegram.ts';
 
 /** One verb: its arguments, the names they hold (field → kind) and what its `as` names. */
 export interface Verb {
@@ -52,209 +30,267 @@ export interface Verb {
 const v = (side: Verb['side'], args: z.ZodType, refs: Record<string, NameKind> = {}, makes?: NameKind): Verb =>
   makes ? { side, args, refs, makes } : { side, args, refs };
 
-/** The arguments of `expect`: about an order, a card's stock, or a webhook event. */
-export const ExpectOrder = z.strictObject({
-  order: Name,
-  status: OrderStatus.optional(),
-  /** The delivery's note was withheld by the contact filter (true) or sent (false). */
-  noteWithheld: z.boolean().optional(),
-  /** How many messages the order's conversation holds. */
-  messages: z.number().int().min(0).optional(),
-  within: Within.optional(),
-});
-export const ExpectStock = z.strictObject({
-  stock: Name,
-  free: z.number().int().min(0).optional(),
-  issued: z.number().int().min(0).optional(),
-  within: Within.optional(),
-});
-export const ExpectWebhook = z.strictObject({
-  webhook: EventKind,
-  /** Whose events: by default the seller of `order` or `card`. */
-  seller: Name.optional(),
-  order: Name.optional(),
-  card: Name.optional(),
-  /** A delivery of it reached the subscriber (a 2xx). */
-  delivered: z.boolean().optional(),
-  /** Exactly this many such events (default: at least one). */
-  count: z.number().int().min(0).optional(),
-  within: Within.optional(),
-}).refine((w) => w.seller !== undefined || w.order !== undefined || w.card !== undefined, 'say whose events: seller, order or card');
-
-/** A message in a Telegram chat of the emulator (issue #36): from the bot by default, its text containing `text`, with a button of callback data `button`. */
-export const ExpectTelegram = z.strictObject({
-  telegram: Name,
-  chat: z.number().int().min(1),
-  text: z.string().min(1).optional(),
-  button: z.string().min(1).optional(),
-  from: z.enum(['bot', 'user']).default('bot'),
-  /** Exactly this many such messages (default: at least one). */
-  count: z.number().int().min(0).optional(),
-  within: Within.optional(),
-});
-
-/** A fault step's fault (`as`) fired: exactly `hits` times (default: at least once), in force or ended. */
-export const ExpectFault = z.strictObject({
-  fault: Name,
-  hits: z.number().int().min(0).optional(),
-  within: Within.optional(),
-});
-
-export const EXPECT_KINDS = {
-  webhook: { args: ExpectWebhook, refs: { seller: 'seller', order: 'order', card: 'card' } },
-  telegram: { args: ExpectTelegram, refs: { telegram: 'bot' } },
-  stock: { args: ExpectStock, refs: { stock: 'card' } },
-  order: { args: ExpectOrder, refs: { order: 'order' } },
-  fault: { args: ExpectFault, refs: { fault: 'fault' } },
-} as const satisfies Record<string, { args: z.ZodType; refs: Record<string, NameKind> }>;
-
-const timesOrDuration = z.union([z.number(), z.string()]).transform(String);
-
-/**
- * A `fault:` step: `seller sandbox fault add`'s flags as keys (`drop-after` or `dropAfter`), `seller`
- * naming a seller of the scenario (none: every seller). Checked by `faultBody()` itself before the
- * run (every problem it names), with a stand-in seller id; the run gives it the seller's.
- */
-export const FaultStep = z
-  .strictObject({
-    ...as,
-    seller: Name.optional(),
-    bot: Name.optional(),
-    op: z.string().optional(),
-    status: z.union([z.number(), z.string()]).optional(),
-    retryAfter: timesOrDuration.optional(),
-    latency: timesOrDuration.optional(),
-    drop: z.boolean().optional(),
-    'drop-after': z.boolean().optional(),
-    dropAfter: z.boolean().optional(),
-    hooks: z.string().optional(),
-    times: z.union([z.number(), z.string()]).optional(),
-    for: timesOrDuration.optional(),
-    every: z.union([z.number(), z.string()]).optional(),
-  })
-  .transform((step, ctx) => {
-    const { as: name, 'drop-after': dash, dropAfter, ...flags } = step;
-    const written: FaultFlags = { ...flags, ...(dash ?? dropAfter) === undefined ? {} : { dropAfter: dash ?? dropAfter } };
-    try {
-      faultBody({ ...written, seller: written.seller === undefined ? undefined : 'sel_standin', bot: written.bot === undefined ? undefined : 1 });
-    } catch (error) {
-      if (!(error instanceof FaultFlagsError)) throw error;
-      for (const problem of error.problems) {
-        const field = problem.field === 'dropAfter' && dash !== undefined ? 'drop-after' : problem.field;
-        ctx.addIssue({ code: 'custom', path: [field], message: problem.detail });
-      }
-      return z.NEVER;
-    }
-    return { ...(name === undefined ? {} : { as: name }), ...written };
-  });
-
-/**
- * A `telegram:` step (issue #36): `{as: phone}` makes a bot of the emulator; `{bot: phone, chat: 1,
- * say: "/pause"}` is the person writing to it; `{bot: phone, chat: 1, press: DATA}` the person
- * pressing the newest button of that callback data (data, since labels are translated).
- */
-export const TelegramStep = z
-  .strictObject({
-    ...as,
-    username: z.string().optional(),
-    bot: Name.optional(),
-    chat: z.number().int().min(1).optional(),
-    say: z.string().trim().min(1).max(4096).optional(),
-    press: z.string().min(1).max(64).optional(),
-  })
-  .superRefine((step, ctx) => {
-    const acts = (['say', 'press'] as const).filter((k) => step[k] !== undefined);
-    const problem = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-    if (step.bot === undefined) {
-      for (const k of ['chat', ...acts] as const) if (step[k] !== undefined) problem(k, 'only with bot: a new bot takes as (and username) only');
-      return;
-    }
-    if (step.as !== undefined || step.username !== undefined) problem(step.as !== undefined ? 'as' : 'username', 'a new bot names no bot; with bot, say or press');
-    if (step.chat === undefined) problem('chat', 'required with bot: the private chat (the person\'s id)');
-    if (acts.length !== 1) problem('say', 'with bot, give exactly one of say or press');
-  });
-
 const text = (key: 'sandbox.message' | 'sandbox.dispute') => bodyOf(sandboxOperations[key].body).text as z.ZodType;
+const sellerName = d(Name, 'the seller (a name given by seller)');
+const cardName = d(Name, 'the card (a name given by card)');
+
+/** The card fields of the contract's `NewCard`, described. */
+const CARD_FIELDS = {
+  service: 'the catalogue position\'s slug (spotify); `seller catalog list` shows them',
+  tariff: 'one of the position\'s tariffs (individual)',
+  productType: 'what is sold; the position says which it offers',
+  deliveryMethod: 'how it reaches the buyer; the position says which each product type allows',
+  priceRub: 'the price in roubles',
+  slaMinutes: 'minutes to deliver after payment: one of the position\'s SLA choices',
+  guaranteeDays: 'days of guarantee: one of the position\'s guarantee choices',
+  description: 'the card\'s text for buyers (the contact filter reads it)',
+  creditsType: 'credits only: pack (a fixed amount) or rate (units per rouble)',
+  creditsAmount: 'credits with creditsType pack: units per purchase',
+  creditsRate: 'credits with creditsType rate: units per rouble',
+  stock: 'the declared quantity, for manual delivery',
+  confirmRequired: 'the buyer confirms before paying',
+} as const;
 
 export const VERBS = {
   // the marketplace's side of a seller
   seller: v(
     'sandbox',
-    z.strictObject({
-      ...as,
-      type: SellerType.optional(),
-      admission: z.enum(['complete', 'none']).default('complete'),
-      test: z.boolean().optional(),
-      scopes: z.array(Scope).min(1).optional(),
-    }),
+    doc(
+      z.strictObject({
+        ...asA('seller'),
+        type: d(SellerType.optional(), 'the seller type (default: the sandbox\'s)'),
+        admission: d(z.enum(['complete', 'none']).default('complete'), 'whether the seller\'s admission is complete'),
+        test: d(z.boolean().optional(), 'a seller in test mode (only test cards)'),
+        scopes: d(z.array(Scope).min(1).optional(), 'the scopes of its API key (default: all)'),
+      }),
+      { description: 'Makes a new seller with an API key (the marketplace\'s side).', example: 'seller: { as: shop, type: ip }' },
+    ),
     {},
     'seller',
   ),
-  admission: v('sandbox', z.strictObject({ seller: Name, state: z.enum(['complete', 'none']), type: SellerType.optional() }), { seller: 'seller' }),
-  status: v('sandbox', z.strictObject({ seller: Name, status: z.enum(['active', 'blocked', 'not_seller']) }), { seller: 'seller' }),
+  admission: v(
+    'sandbox',
+    doc(
+      z.strictObject({
+        seller: sellerName,
+        state: d(z.enum(['complete', 'none']), 'complete the admission, or take it back'),
+        type: d(SellerType.optional(), 'the seller type to set with it'),
+      }),
+      { description: 'Completes a seller\'s admission or takes it back.', example: 'admission: { seller: shop, state: complete }' },
+    ),
+    { seller: 'seller' },
+  ),
+  status: v(
+    'sandbox',
+    doc(z.strictObject({ seller: sellerName, status: d(z.enum(['active', 'blocked', 'not_seller']), 'the seller\'s new status') }), {
+      description: 'Sets a seller\'s status at the marketplace.',
+      example: 'status: { seller: shop, status: blocked }',
+    }),
+    { seller: 'seller' },
+  ),
   // the seller, with its key
   card: v(
     'seller',
-    NewCard.extend({ ...as, seller: Name, active: z.boolean().optional(), autoIssue: z.boolean().optional(), test: z.boolean().optional() }),
+    doc(
+      z.strictObject({
+        ...described(NewCard.shape, CARD_FIELDS),
+        ...asA('card'),
+        seller: d(Name, 'the seller whose card it is (a name given by seller)'),
+        active: d(z.boolean().optional(), 'switch the card on once made'),
+        autoIssue: d(z.boolean().optional(), 'switch it on with auto-delivery from its stock'),
+        test: d(z.boolean().optional(), 'make it a test card'),
+      }),
+      {
+        description: 'Makes a card with the seller\'s key (checked against the catalogue before the run when the catalogue can be read).',
+        example: 'card: { as: codes, seller: shop, service: spotify, tariff: individual, productType: code, deliveryMethod: code, priceRub: 300, slaMinutes: 60, guaranteeDays: 7, active: true }',
+      },
+    ),
     { seller: 'seller' },
     'card',
   ),
   stock: v(
     'seller',
-    z
-      .strictObject({ card: Name, count: z.number().int().min(1).max(100_000).optional(), items: z.array(z.string().min(1)).min(1).optional() })
-      .refine((s) => (s.count === undefined) !== (s.items === undefined), 'give exactly one of count or items'),
+    doc(
+      z
+        .strictObject({
+          card: cardName,
+          count: d(z.number().int().min(1).max(100_000).optional(), 'add this many generated units'),
+          items: d(z.array(z.string().min(1)).min(1).optional(), 'add these units'),
+        })
+        .refine((s) => (s.count === undefined) !== (s.items === undefined), { message: 'give exactly one of count or items', params: { scenario: 'stock_one_of' } }),
+      { description: 'Adds units to a card\'s stock: count generated ones, or the items given.', example: 'stock: { card: codes, count: 3 }' },
+    ),
     { card: 'card' },
   ),
-  on: v('seller', z.strictObject({ card: Name, autoIssue: z.boolean().optional() }), { card: 'card' }),
-  off: v('seller', z.strictObject({ card: Name }), { card: 'card' }),
+  on: v(
+    'seller',
+    doc(z.strictObject({ card: cardName, autoIssue: d(z.boolean().optional(), 'auto-delivery from the stock on (true) or off (false)') }), {
+      description: 'Switches a card on.',
+      example: 'on: { card: codes, autoIssue: true }',
+    }),
+    { card: 'card' },
+  ),
+  off: v('seller', doc(z.strictObject({ card: cardName }), { description: 'Switches a card off.', example: 'off: { card: codes }' }), { card: 'card' }),
   hooks: v(
     'seller',
-    z.strictObject({
-      seller: Name,
-      /** `probe`: the service's own test receiver for this seller; else an address the server accepts. */
-      url: z.string().min(1).max(2000),
-      events: z.array(EventKind).min(1),
-    }),
+    doc(
+      z.strictObject({
+        seller: sellerName,
+        /** `probe`: the service's own test receiver for this seller; else an address the server accepts. */
+        url: d(z.string().min(1).max(2000), 'probe (the service\'s own test receiver), or an address the server accepts'),
+        events: d(z.array(EventKind).min(1), 'the event kinds to send'),
+      }),
+      { description: 'Subscribes the seller to webhook events.', example: 'hooks: { seller: shop, url: probe, events: [order.paid, order.message] }' },
+    ),
     { seller: 'seller' },
   ),
-  deliver: v('seller', Deliver.extend({ ...order }), { order: 'order' }),
-  reply: v('seller', z.strictObject({ ...order, text: text('sandbox.message') }), { order: 'order' }),
-  request: v('seller', NewCatalogRequest.extend({ ...as, seller: Name }), { seller: 'seller' }, 'request'),
+  deliver: v(
+    'seller',
+    doc(
+      z.strictObject({
+        ...order,
+        ...described(Deliver.shape, {
+          nextChargeDay: 'the next charge day at the vendor, YYYY-MM-DD: required for a subscription (or an account with one)',
+          note: 'a note to the buyer (the contact filter reads it)',
+        }),
+      }),
+      { description: 'Delivers an order with the seller\'s key.', example: 'deliver: { order: o1, nextChargeDay: 2027-03-01, note: "Welcome" }' },
+    ),
+    { order: 'order' },
+  ),
+  reply: v(
+    'seller',
+    doc(z.strictObject({ ...order, text: d(text('sandbox.message'), 'the seller\'s message to the buyer') }), {
+      description: 'The seller writes to the buyer in the order\'s conversation.',
+      example: 'reply: { order: o1, text: "Done, check the vault" }',
+    }),
+    { order: 'order' },
+  ),
+  request: v(
+    'seller',
+    doc(
+      z.strictObject({
+        ...described(NewCatalogRequest.shape, {
+          title: 'what to add to the catalogue',
+          category: 'its category',
+          url: 'a page about it (http or https)',
+          comment: 'a word to the marketplace',
+        }),
+        ...asA('request'),
+        seller: d(Name, 'the seller asking (a name given by seller)'),
+      }),
+      { description: 'The seller asks for a new catalogue position.', example: 'request: { as: r1, seller: shop, title: Midjourney }' },
+    ),
+    { seller: 'seller' },
+    'request',
+  ),
   // the buyer and the marketplace
-  buy: v('sandbox', z.strictObject({ ...as, card: Name, testBuyer: z.boolean().optional() }), { card: 'card' }, 'order'),
-  pay: v('sandbox', z.strictObject(order), { order: 'order' }),
-  cancel: v('sandbox', z.strictObject(order), { order: 'order' }),
-  accept: v('sandbox', z.strictObject(order), { order: 'order' }),
-  message: v('sandbox', z.strictObject({ ...order, text: text('sandbox.message') }), { order: 'order' }),
-  vault: v('sandbox', z.strictObject({ ...order, ...bodyOf(sandboxOperations['sandbox.vault'].body) }), { order: 'order' }),
-  dispute: v('sandbox', z.strictObject({ ...order, text: text('sandbox.dispute') }), { order: 'order' }),
-  resolve: v('sandbox', z.strictObject({ ...order, ...bodyOf(sandboxOperations['sandbox.resolve'].body) }), { order: 'order' }),
+  buy: v(
+    'sandbox',
+    doc(z.strictObject({ ...asA('order'), card: d(Name, 'the card bought (a name given by card)'), testBuyer: d(z.boolean().optional(), 'a test buyer (the order is a test one)') }), {
+      description: 'A buyer orders a card; the order awaits payment.',
+      example: 'buy: { as: o1, card: codes }',
+    }),
+    { card: 'card' },
+    'order',
+  ),
+  pay: v('sandbox', doc(z.strictObject(order), { description: 'The buyer pays the order.', example: 'pay: { order: o1 }' }), { order: 'order' }),
+  cancel: v('sandbox', doc(z.strictObject(order), { description: 'The buyer cancels the order.', example: 'cancel: { order: o1 }' }), { order: 'order' }),
+  accept: v('sandbox', doc(z.strictObject(order), { description: 'The buyer accepts the delivery: the order completes.', example: 'accept: { order: o1 }' }), { order: 'order' }),
+  message: v(
+    'sandbox',
+    doc(z.strictObject({ ...order, text: d(text('sandbox.message'), 'the buyer\'s message') }), { description: 'The buyer writes to the seller.', example: 'message: { order: o1, text: "Hello, when?" }' }),
+    { order: 'order' },
+  ),
+  vault: v(
+    'sandbox',
+    doc(z.strictObject({ ...order, ...described(bodyOf(sandboxOperations['sandbox.vault'].body), { secret: 'what the buyer puts in the order\'s vault (a password, a login)' }) }), {
+      description: 'The buyer puts a secret in the order\'s vault.',
+      example: 'vault: { order: o1, secret: "my-login:my-password" }',
+    }),
+    { order: 'order' },
+  ),
+  dispute: v(
+    'sandbox',
+    doc(z.strictObject({ ...order, text: d(text('sandbox.dispute'), 'why the buyer disputes') }), { description: 'The buyer opens a dispute.', example: 'dispute: { order: o1, text: "The code does not work" }' }),
+    { order: 'order' },
+  ),
+  resolve: v(
+    'sandbox',
+    doc(z.strictObject({ ...order, ...described(bodyOf(sandboxOperations['sandbox.resolve'].body), { winner: 'who wins the dispute' }) }), {
+      description: 'The marketplace resolves the order\'s dispute.',
+      example: 'resolve: { order: o1, winner: seller }',
+    }),
+    { order: 'order' },
+  ),
   review: v(
     'sandbox',
-    z.strictObject({ ...as, ...order, stars: z.number().int().min(1).max(5), text: z.string().max(2000).default('') }),
+    doc(
+      z.strictObject({
+        ...asA('review'),
+        ...order,
+        stars: d(z.number().int().min(1).max(5), 'the stars given'),
+        text: d(z.string().max(2000).default(''), 'the review\'s text'),
+      }),
+      { description: 'The buyer reviews the order.', example: 'review: { as: rv1, order: o1, stars: 5, text: "Fast" }' },
+    ),
     { order: 'order' },
     'review',
   ),
-  question: v('sandbox', z.strictObject({ ...as, card: Name, text: bodyOf(sandboxOperations['sandbox.createQuestion'].body).text as z.ZodType }), { card: 'card' }, 'question'),
-  decide: v('sandbox', z.strictObject({ request: Name, approve: z.boolean() }), { request: 'request' }),
-  clock: v('sandbox', z.strictObject({ advance: Duration })),
+  question: v(
+    'sandbox',
+    doc(
+      z.strictObject({
+        ...asA('question'),
+        card: d(Name, 'the card asked about (a name given by card)'),
+        text: d(bodyOf(sandboxOperations['sandbox.createQuestion'].body).text as z.ZodType, 'the question'),
+      }),
+      { description: 'A buyer asks a question about a card.', example: 'question: { as: q1, card: codes, text: "Does it work in Turkey?" }' },
+    ),
+    { card: 'card' },
+    'question',
+  ),
+  decide: v(
+    'sandbox',
+    doc(z.strictObject({ request: d(Name, 'the catalogue request (a name given by request)'), approve: d(z.boolean(), 'approve (true) or reject (false)') }), {
+      description: 'The marketplace decides a catalogue request.',
+      example: 'decide: { request: r1, approve: true }',
+    }),
+    { request: 'request' },
+  ),
+  clock: v(
+    'sandbox',
+    doc(z.strictObject({ advance: d(Duration, 'move the server\'s clock this far ahead (90s, 30m, 2h, 1d, 1h30m, or seconds)') }), {
+      description: 'Moves the server\'s clock ahead (for every seller: one such run at a time).',
+      example: 'clock: { advance: 2h }',
+    }),
+  ),
   // the service misbehaving on purpose (sdk/sandbox-faults.ts): the keys are `seller sandbox fault add`'s flags
-  fault: v('sandbox', FaultStep, { seller: 'seller', bot: 'bot' }, 'fault'),
+  fault: v(
+    'sandbox',
+    doc(FaultStep, {
+      description: 'Makes the service misbehave on purpose until the run ends: a status, a latency or a dropped connection for seller-API calls, or webhook chaos (the keys of seller sandbox fault add).',
+      example: 'fault: { as: f1, seller: shop, op: orders.deliver, status: 503, times: 2 }',
+    }),
+    { seller: 'seller', bot: 'bot' },
+    'fault',
+  ),
   // the person on the seller's phone, in the Telegram emulator
-  telegram: v('sandbox', TelegramStep, { bot: 'bot' }, 'bot'),
+  telegram: v(
+    'sandbox',
+    doc(TelegramStep, {
+      description: 'Makes a bot of the Telegram emulator (as), or is the person writing to it (bot, chat, say) or pressing its button (bot, chat, press).',
+      example: 'telegram: { bot: phone, chat: 1, say: /pause }',
+    }),
+    { bot: 'bot' },
+    'bot',
+  ),
   // the runner's own
-  expect: v('runner', z.unknown()),
+  expect: v('runner', doc(z.unknown(), { description: 'Checks what happened, waiting up to within: an order, a card\'s stock, a webhook event, a Telegram chat or a fault (see its kinds).', example: 'expect: { order: o1, status: delivered, within: 1m }' })),
 } as const satisfies Record<string, Verb>;
 
 export type VerbName = keyof typeof VERBS;
 export const VERB_NAMES = Object.keys(VERBS) as VerbName[];
-
-/** Which of `EXPECT_KINDS` an expectation is: the first of webhook, telegram, stock, order, fault among its keys. */
-export function expectKind(args: unknown): keyof typeof EXPECT_KINDS | undefined {
-  if (typeof args !== 'object' || args === null) return undefined;
-  return (['webhook', 'telegram', 'stock', 'order', 'fault'] as const).find((k) => Object.hasOwn(args, k));
-}
 
 /** The fields `${name.field}` may read of each kind of result. */
 export const FIELDS: Record<NameKind | 'run', readonly string[]> = {

@@ -75,7 +75,9 @@ steps:
   it('names the field and the allowed values in text, as --json has them', async () => {
     const file = join(world.dir, 'sla.yaml');
     writeFileSync(file, SLA_45);
-    const result = await world.run(['sandbox', 'run', file], { env: world.adminEnv });
+    // No seller key (SERVICE_API_KEY empty, no profile) to read the catalogue with before the run: the server refuses the card at its step.
+    const noProfile = { ...world.adminEnv, SERVICE_API_KEY: '', SELLER_CONFIG_DIR: join(world.dir, 'no-profile') };
+    const result = await world.run(['sandbox', 'run', file], { env: noProfile });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('slaMinutes: такое значение здесь не разрешено; можно: 30, 60, 180, 720');
     expect(result.stderr).toContain('поле: slaMinutes');
@@ -83,8 +85,18 @@ steps:
     expect(result.stderr).not.toContain(': : ');
     expect(sentences(result.stderr)).not.toMatch(ENGLISH);
 
-    const json = await world.run(['sandbox', 'run', file, '--json'], { env: world.adminEnv });
+    const json = await world.run(['sandbox', 'run', file, '--json'], { env: noProfile });
     expect(JSON.parse(json.stdout).failure).toMatchObject({ kind: 'error', code: 'rejected', refusal: 'complaint', values: { field: 'slaMinutes', allowed: [30, 60, 180, 720] } });
+  });
+
+  it('with the seller\'s key (SERVICE_API_KEY) the catalogue is read first: the same SLA is refused before the run (item 5), in Russian', async () => {
+    const file = join(world.dir, 'sla.yaml');
+    writeFileSync(file, SLA_45);
+    const result = await world.run(['sandbox', 'run', file], { env: world.adminEnv });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('sla.yaml:5: steps[1].card.slaMinutes: spotify не предлагает 45 для slaMinutes; допустимо: 30, 60, 180, 720');
+    expect(result.stderr).toContain('ничего не запускалось и ничего не создано');
+    expect(sentences(result.stderr)).not.toMatch(ENGLISH);
   });
 });
 

@@ -163,6 +163,17 @@ describe('the shape', () => {
     ]);
   });
 
+  it('a rule of the format is data: code rule, its name and values (a fault step\'s problem and field), for a client to word', () => {
+    const issues = problems('steps:\n  - fault: { op: orders.deliver, status: 418, retryAfter: 5s }\n  - fault: { op: orders.delivr, status: 503 }\n  - clock: { advance: soon }\n');
+    expect(issues.map((i) => [i.path, i.code, i.params])).toEqual([
+      ['steps[0].fault.status', 'rule', { rule: 'fault', problem: 'invalid', field: 'status', value: '418' }],
+      ['steps[1].fault.op', 'rule', { rule: 'fault', problem: 'unknown_op', field: 'op', value: 'orders.delivr' }],
+      ['steps[2].clock.advance', 'rule', { rule: 'duration' }],
+    ]);
+    const retry = problems('steps:\n  - fault: { op: orders.deliver, retryAfter: 5s, latency: 2s }\n');
+    expect(retry.map((i) => [i.path, i.params])).toEqual([['steps[0].fault.retryAfter', { rule: 'fault', problem: 'conflict', field: 'retryAfter' }]]);
+  });
+
   it('a missing field is named at its path, on the line of the arguments it is missing from', () => {
     expect(at(problems('steps:\n  - seller: { as: shop }\n  - card:\n      seller: shop\n      service: spotify\n'))[0]).toBe('4 steps[1].card.tariff: required (string)');
   });
