@@ -192,6 +192,9 @@ const OrderUrl = z.string().superRefine((template, ctx) => {
     ctx.addIssue({ code: 'custom', message: 'an http(s) URL such as https://example.com/orders/{order}', params: { check: 'orderUrl' } });
   } else if (!template.includes(ORDER_URL_PLACE)) {
     ctx.addIssue({ code: 'custom', message: 'put {order} where the order id goes, such as https://example.com/orders/{order}', params: { check: 'orderUrlPlace' } });
+  } else if (!url.hostname.includes('.')) {
+    // Telegram refuses a button's link to such a host (localhost): every message with it would be refused
+    ctx.addIssue({ code: 'custom', message: `Telegram refuses links to ${url.hostname}: use 127.0.0.1 or a domain name`, params: { check: 'orderUrlHost', host: url.hostname } });
   }
 });
 
