@@ -62,6 +62,8 @@ export interface PhoneContext {
   client: SellerClient;
   /** The run's deps (the environment the captured commands read). */
   deps: Deps;
+  /** `notify.telegram.orderUrl`: the Timeline link's template. */
+  orderUrl?: string | undefined;
 }
 
 /** Acts asked by a button and waiting for the person's text, by chat. */
@@ -146,19 +148,33 @@ async function ordersAnswer(ctx: PhoneContext): Promise<PhoneAnswer> {
   const { items } = await ctx.client.orders.list({ needsAction: true, limit: 20 });
   if (items.length === 0) return { text: t('autopilot.phone.noOrders') };
   const lines = items.map((o) => html(t('autopilot.phone.orderLine', { id: o.id, number: o.number, productType: word('productType', o.productType), price: money(o.priceRub), status: word('orderStatus', o.status) })));
-  const buttons = items.flatMap((o) => orderButtons(o.id, o.status === 'awaiting_delivery').map((row) => row.map((b) => ({ ...b, text: `${b.text} ${o.id}` }))));
+  const buttons = items.flatMap((o) => orderButtons(o.id, { deliver: o.status === 'awaiting_delivery', orderUrl: ctx.orderUrl }).map((row) => row.map((b) => ({ ...b, text: `${b.text} ${o.id}` }))));
   return { text: [t('autopilot.phone.ordersTitle'), ...lines].join('\n'), buttons };
 }
 
+/**
+ * `/deliver`: the note's contacts refused offline first (as the CLI does, with the phone's hint),
+ * then a subscription or account asked for its next charge day, a code or credentials order whose
+ * vault is empty told the vault command to use; then `seller orders deliver`, its answer read back.
+ */
 async function deliver(ctx: PhoneContext, read: { order: string; day?: string | undefined; text: string }): Promise<PhoneAnswer> {
-  if (read.day === undefined) {
-    const order = await ctx.client.orders.get(read.order).catch(() => undefined);
-    if (order && order.status === 'awaiting_delivery' && (NEEDS_NEXT_CHARGE as readonly string[]).includes(order.productType)) {
-      return { text: html(t('autopilot.phone.needsDate', { id: order.id, productType: word('productType', order.productType) })) };
+  const note = read.text === '' ? undefined : read.text;
+  const { refuseContacts } = await import('../lib/guards.ts');
+  const refused = await captured(ctx, async () => refuseContacts(note, 'note', t('autopilot.phone.dropNote', { id: read.order })));
+  if (refused !== '') return { text: refused };
+  const order = await ctx.client.orders.get(read.order).catch(() => undefined);
+  const waiting = order !== undefined && order.status === 'awaiting_delivery';
+  if (waiting && read.day === undefined && (NEEDS_NEXT_CHARGE as readonly string[]).includes(order.productType)) {
+    return { text: html(t('autopilot.phone.needsDate', { id: order.id, productType: word('productType', order.productType) })) };
+  }
+  const { runOrdersDeliver, VAULT_METHODS } = await import('./orders.ts');
+  if (waiting && VAULT_METHODS.includes(order.deliveryMethod)) {
+    const vaults = await ctx.client.orders.vaults(order.id).catch(() => undefined);
+    if (vaults !== undefined && !vaults.items.some((v) => v.side === 'own')) {
+      return { text: html(t('autopilot.phone.needsVault', { id: order.id, deliveryMethod: word('deliveryMethod', order.deliveryMethod) })) };
     }
   }
-  const { runOrdersDeliver } = await import('./orders.ts');
-  return { text: await captured(ctx, (deps) => runOrdersDeliver({ id: read.order, nextCharge: read.day, note: read.text === '' ? undefined : read.text }, deps)) };
+  return { text: await captured(ctx, (deps) => runOrdersDeliver({ id: read.order, nextCharge: read.day, note }, deps)) };
 }
 
 async function reply(ctx: PhoneContext, order: string, text: string): Promise<PhoneAnswer> {

@@ -93,7 +93,7 @@ export async function openPhone(config: TelegramNotify, configPath: string, deps
     sales: config.sales,
     send: async (event: AutopilotEvent, to: string) => {
       try {
-        await sendTo(Number(to), phoneMessage(event));
+        await sendTo(Number(to), phoneMessage(event, config.orderUrl));
       } catch (error) {
         throw failure(error);
       }
@@ -105,7 +105,7 @@ export async function openPhone(config: TelegramNotify, configPath: string, deps
   return {
     channel,
     listen(autopilot, client) {
-      const ctx: PhoneContext = { autopilot, client, deps };
+      const ctx: PhoneContext = { autopilot, client, deps, orderUrl: config.orderUrl };
       const pending: Pending = new Map();
       /** Answers an allowed chat; a failed answer is noted (the act itself was done or refused already). */
       const answer = async (chat: number, work: () => Promise<PhoneAnswer | undefined>) => {

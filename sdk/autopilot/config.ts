@@ -174,6 +174,30 @@ export const WebhooksConfig = z.strictObject({
   secretFile: z.string().min(1).optional(),
 });
 
+/** Where `{order}` goes in `notify.telegram.orderUrl`. */
+export const ORDER_URL_PLACE = '{order}';
+
+/** An order's link from the template: `{order}` (each) replaced by the id, URL-encoded. */
+export const orderLink = (template: string, order: string): string => template.split(ORDER_URL_PLACE).join(encodeURIComponent(order));
+
+/** `notify.telegram.orderUrl`: an http(s) URL template with `{order}`. */
+const OrderUrl = z.string().superRefine((template, ctx) => {
+  let url: URL | undefined;
+  try {
+    url = new URL(orderLink(template, 'ord_1'));
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    ctx.addIssue({ code: 'custom', message: 'an http(s) URL such as https://example.com/orders/{order}', params: { check: 'orderUrl' } });
+  } else if (!template.includes(ORDER_URL_PLACE)) {
+    ctx.addIssue({ code: 'custom', message: 'put {order} where the order id goes, such as https://example.com/orders/{order}', params: { check: 'orderUrlPlace' } });
+  } else if (!url.hostname.includes('.')) {
+    // Telegram refuses a button's link to such a host (localhost): every message with it would be refused
+    ctx.addIssue({ code: 'custom', message: `Telegram refuses links to ${url.hostname}: use 127.0.0.1 or a domain name`, params: { check: 'orderUrlHost', host: url.hostname } });
+  }
+});
+
 /**
  * The seller's Telegram: the chosen events as messages to `chats` (written by the client that runs
  * the autopilot: `seller autopilot` from its catalogue), and commands from those chats only. The
@@ -186,6 +210,12 @@ export const TelegramNotify = z.strictObject({
   tokenFile: z.string().min(1).optional(),
   /** The Bot API's root; the sandbox's is `http://HOST:PORT/sandbox/telegram`. @default https://api.telegram.org */
   apiRoot: z.url({ protocol: /^https?$/ }).default('https://api.telegram.org'),
+  /**
+   * A link to an order's page: an http(s) URL with `{order}` where the order id goes (the sandbox's
+   * page `http://HOST:PORT/sandbox?order={order}`, or the marketplace's order page). Given, every
+   * message about an order carries a Timeline button that opens it.
+   */
+  orderUrl: OrderUrl.optional(),
   /** This channel's own choice of events (see `NotifyConfig.events`). */
   events: z.array(z.string().min(1)).min(1).optional(),
   /** This channel's own `sales` (see `NotifyConfig.sales`). */

@@ -17,7 +17,7 @@
  * its Retry-After), give the client `pacedFetch`, as `seller autopilot` does:
  * `new SellerClient({ fetch: pacedFetch(globalThis.fetch) })`.
  */
-export { AutopilotConfig, AutopilotConfigError, defineAutopilot, parseAutopilotConfig, type AutopilotConfigIssue } from './config.ts';
+export { AutopilotConfig, AutopilotConfigError, defineAutopilot, orderLink, parseAutopilotConfig, type AutopilotConfigIssue } from './config.ts';
 export type { AutopilotConfigInput, DeliverRule, Match, Action, Notify, NotifyConfig, TelegramNotify } from './config.ts';
 export { NEEDS_A_HUMAN, SALES, NotifyFailure, chosen } from './outbox.ts';
 export type { NotifyChannel } from './outbox.ts';

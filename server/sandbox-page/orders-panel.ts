@@ -1,4 +1,8 @@
-/** Orders, live: every seller's (or one's), of every status (or one); each opens its timeline. */
+/**
+ * Orders, live: every seller's (or one's), of every status (or one); each opens its timeline. The
+ * page's `?order=ID` (the link of the autopilot's Timeline button) opens that order's timeline at
+ * once: beside its row, or above the table when its row is not listed (not read yet, filtered out).
+ */
 import { useState } from 'preact/hooks';
 import { ORDER_STATUSES } from '../../sdk/contract/constants.ts';
 import { money, statusName, t, time } from './i18n.ts';
@@ -9,10 +13,11 @@ import { act, html } from './ui.ts';
 export function OrdersPanel({ live }: { live: Live }) {
   const [status, setStatus] = useState('');
   const [seller, setSeller] = useState('');
-  const [open, setOpen] = useState<string | null>(null);
-  // closing the timeline gives the focus back to the button that opened it
+  const [open, setOpen] = useState<string | null>(linkedOrder);
+  // closing the timeline gives the focus back to the button that opened it (and a linked one leaves the URL)
   const close = (id: string) => {
     setOpen(null);
+    forgetLinkedOrder(id);
     requestAnimationFrame(() => document.querySelector<HTMLButtonElement>(`button[data-opens="${id}"]`)?.focus());
   };
   const rows = [...live.orders.values()]
@@ -34,6 +39,9 @@ export function OrdersPanel({ live }: { live: Live }) {
         </select>
       </label>
     </div>
+    ${open !== null && !rows.some((r) => r.order.id === open)
+      ? html`<div class="detail" data-linked-order=${open}><${TimelinePanel} live=${live} orderId=${open} onClose=${() => close(open)} /></div>`
+      : null}
     ${rows.length === 0
       ? html`<p class="muted">${t('orders.none')}</p>`
       : html`<table class="orders">
@@ -59,4 +67,18 @@ export function OrdersPanel({ live }: { live: Live }) {
       .filter((id) => !seller || id === seller)
       .map((id) => html`<button type="button" data-more-orders=${id} onClick=${() => act(() => live.readMoreOrders(id))}>${t('orders.more', { id })}</button> `)}
   </section>`;
+}
+
+/** The order the page's URL names (`?order=ID`), or null. */
+function linkedOrder(): string | null {
+  const id = new URLSearchParams(location.search).get('order')?.trim();
+  return id ? id : null;
+}
+
+/** The linked order's timeline closed: `?order=` leaves the URL (a reload does not open it again). */
+function forgetLinkedOrder(id: string): void {
+  const url = new URL(location.href);
+  if (url.searchParams.get('order') !== id) return;
+  url.searchParams.delete('order');
+  history.replaceState(history.state, '', url);
 }

@@ -68,6 +68,34 @@ describe('a wrong autopilot configuration', () => {
     expect(en.err).toContain('  pollSeconds: Too small: expected number to be >0');
   });
 
+  it('notify.telegram.orderUrl: an http(s) URL with {order}, else said by its check in English and Russian', async () => {
+    const config = (orderUrl: string) => ({ notify: { telegram: { chats: [1], orderUrl } } });
+    expect(parseAutopilotConfig(config('http://127.0.0.1:8080/sandbox?order={order}')).notify?.telegram?.orderUrl).toBe('http://127.0.0.1:8080/sandbox?order={order}');
+    const issuesOf = (orderUrl: string) => {
+      try {
+        parseAutopilotConfig(config(orderUrl));
+      } catch (e) {
+        return (e as AutopilotConfigError).issues;
+      }
+      return [];
+    };
+    expect(issuesOf('https://shop.example/orders')).toEqual([expect.objectContaining({ path: 'notify.telegram.orderUrl', check: 'orderUrlPlace' })]);
+    expect(issuesOf('shop.example/orders/{order}')).toEqual([expect.objectContaining({ path: 'notify.telegram.orderUrl', check: 'orderUrl' })]);
+    expect(issuesOf('ftp://shop.example/{order}')).toEqual([expect.objectContaining({ path: 'notify.telegram.orderUrl', check: 'orderUrl' })]);
+    expect(issuesOf('http://localhost:8080/sandbox?order={order}')).toEqual([expect.objectContaining({ path: 'notify.telegram.orderUrl', check: 'orderUrlHost', values: { host: 'localhost' } })]);
+    const file = join(dir.dir, 'phone.yaml');
+    writeFileSync(file, 'notify:\n  telegram:\n    chats: [1]\n    orderUrl: https://shop.example/orders\n');
+    const ru = await autopilot(file, 'ru_RU.UTF-8');
+    expect(ru.code).toBe(2);
+    expect(ru.err).toContain('  notify.telegram.orderUrl: поставьте {order} туда, где должен быть id заказа, например https://example.com/orders/{order}');
+    writeFileSync(file, 'notify:\n  telegram:\n    chats: [1]\n    orderUrl: "orders/{order}"\n');
+    const en = await autopilot(file, 'C');
+    expect(en.code).toBe(2);
+    expect(en.err).toContain('  notify.telegram.orderUrl: an http(s) URL such as https://example.com/orders/{order}');
+    writeFileSync(file, 'notify:\n  telegram:\n    chats: [1]\n    orderUrl: http://localhost:8080/sandbox?order={order}\n');
+    expect((await autopilot(file, 'ru_RU.UTF-8')).err).toContain('  notify.telegram.orderUrl: Telegram не принимает ссылки на localhost: укажите 127.0.0.1 или доменное имя');
+  });
+
   it('a file that is missing or not YAML: the file’s own checks, in Russian', async () => {
     const missing = await autopilot(join(dir.dir, 'nope.yaml'), 'ru_RU.UTF-8');
     expect(missing.code).toBe(2);

@@ -9,6 +9,7 @@ import { parseDeliverArgs, parsePhoneCommand } from '../../cli/commands/autopilo
 import { phoneMessage } from '../../cli/commands/autopilot-phone-words.ts';
 import { redactor } from '../../cli/commands/autopilot-telegram.ts';
 import { useLanguage } from '../../cli/i18n/index.ts';
+import { orderLink } from '../../sdk/autopilot/index.ts';
 import { says } from '../../sdk/autopilot/words.ts';
 
 afterEach(async () => {
@@ -62,6 +63,37 @@ describe('phone messages', () => {
     expect(phoneMessage(refused).buttons).toBeUndefined();
     const disputed = { ...needsHand, type: 'disputed', ...says('disputedByBuyer', { id: 'ord_1', number: 12 }) };
     expect(phoneMessage(disputed).buttons).toEqual([[{ text: 'Reply', callback_data: 'reply:ord_1' }]]);
+  });
+});
+
+describe('the Timeline link (notify.telegram.orderUrl)', () => {
+  const needsHand = { at: '2026-11-28T10:00:00.000Z', rule: 'orders' as const, type: 'needs-hand', order: 'ord_1', card: 12, ...says('needsHand', { id: 'ord_1', number: 12, productType: 'subscription', price: 1500 }) };
+  const orderUrl = 'https://shop.example/orders/{order}?from=phone';
+
+  it('follows the acts of a message about an order, its id put in the template, labelled in the seller\'s language', async () => {
+    await useLanguage('ru');
+    expect(phoneMessage(needsHand, orderUrl).buttons).toEqual([
+      [
+        { text: 'Выдать', callback_data: 'deliver:ord_1' },
+        { text: 'Ответить', callback_data: 'reply:ord_1' },
+        { text: 'Хронология', url: 'https://shop.example/orders/ord_1?from=phone' },
+      ],
+    ]);
+    await useLanguage('en');
+    expect(phoneMessage(needsHand, orderUrl).buttons![0]![2]).toEqual({ text: 'Timeline', url: 'https://shop.example/orders/ord_1?from=phone' });
+  });
+
+  it('is the only button of a message about an order with no act (a sale); none without the template or an order', async () => {
+    await useLanguage('en');
+    const paid = { ...needsHand, type: 'paid', ...says('paid', { id: 'ord_1', number: 12, productType: 'subscription', price: 1500 }) };
+    expect(phoneMessage(paid, orderUrl).buttons).toEqual([[{ text: 'Timeline', url: 'https://shop.example/orders/ord_1?from=phone' }]]);
+    expect(phoneMessage(paid).buttons).toBeUndefined();
+    const refused = { at: needsHand.at, rule: 'webhooks' as const, type: 'refused', ...says('webhookRefused', { check: 'mismatch' }) };
+    expect(phoneMessage(refused, orderUrl).buttons).toBeUndefined();
+  });
+
+  it('puts the id in URL-encoded, at every {order}', () => {
+    expect(orderLink('https://a.example/{order}/t?o={order}', 'ord 1&x')).toBe('https://a.example/ord%201%26x/t?o=ord%201%26x');
   });
 });
 

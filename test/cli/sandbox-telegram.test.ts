@@ -67,6 +67,18 @@ describe('seller sandbox telegram', () => {
     expect(tableBody(bots.out)).toMatch(new RegExp(`${bot.id}\\t@\\S+\\t5\\t`));
   });
 
+  it('a link button (the autopilot\'s Timeline) is kept beside an act: chat shows its URL, --json its url and no data', async () => {
+    const bot = await newBot();
+    await cli(['sandbox', 'telegram', 'say', String(bot.id), '7', '/orders']);
+    const link = `${server.url}/sandbox?order=ord_1`;
+    const sent = await botApi(bot.token, 'sendMessage', { chat_id: 7, text: 'ord_1 is paid', reply_markup: { inline_keyboard: [[{ text: 'Deliver', callback_data: 'deliver:ord_1' }, { text: 'Timeline', url: link }]] } });
+    expect(sent.result.reply_markup).toEqual({ inline_keyboard: [[{ text: 'Deliver', callback_data: 'deliver:ord_1' }, { text: 'Timeline', url: link }]] });
+    const chat = await cli(['sandbox', 'telegram', 'chat', String(bot.id), '7']);
+    expect(chat.out).toContain(`    [Deliver] deliver:ord_1   [Timeline] ${link}\n`);
+    const items = JSON.parse((await cli(['sandbox', 'telegram', 'chat', String(bot.id), '7', '--json'])).out).items;
+    expect(items[1].buttons).toEqual([[{ text: 'Deliver', data: 'deliver:ord_1' }, { text: 'Timeline', url: link }]]);
+  });
+
   it('a button not on the message, a bot that is not there: exit 1 with the refusal', async () => {
     const bot = await newBot();
     await cli(['sandbox', 'telegram', 'say', String(bot.id), '1', 'hi']);

@@ -12,21 +12,15 @@
  *   after the restart, once;
  * - the token in no output, log, state file or error.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
-import type { TelegramBot } from '../../sdk/contract/index.ts';
 import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
+import { phoneKit, Run as RunOf, SELLER, STRANGER, drained, started, stateOf, until } from '../helpers/phone.ts';
 import { useSellerWorld, type Lang, type Shop } from '../helpers/seller-world.ts';
-import { waitFor } from '../helpers/wait.ts';
 
 const world = useSellerWorld({ cli: true, server: { rateLimit: NO_RATE_LIMIT }, dir: 'autopilot-telegram-' });
 const cards = { subs: 0, manual: 0 };
-/** The seller's chat (the person's id), and a stranger's. */
-const SELLER = 1001;
-const STRANGER = 2002;
 
 const DELIVER_SCRIPT = `process.stdout.write(JSON.stringify({ nextChargeDay: '2031-01-31', note: 'Activated, enjoy!' }));`;
 
@@ -36,65 +30,17 @@ beforeAll(async () => {
   writeFileSync(join(world.dir, 'deliver.cjs'), DELIVER_SCRIPT);
 }, 120_000);
 
-/** A new bot whose seller (and a stranger) started it, and a config for it (its own state file). */
-async function setUp(name: string): Promise<{ bot: TelegramBot; config: string; state: string }> {
-  const bot = await world.sandbox.createTelegramBot({});
-  for (const chat of [SELLER, STRANGER]) await world.sandbox.telegramSay(bot.id, chat, { text: '/start' });
-  const config = join(world.dir, `${name}.json`);
-  writeFileSync(
-    config,
-    JSON.stringify({
-      pollSeconds: 0.2,
-      deliver: [{ name: 'subs', match: { card: cards.subs }, action: { command: `node ${join(world.dir, 'deliver.cjs')}` } }],
-      notify: { telegram: { chats: [SELLER], apiRoot: `${world.server.url}/sandbox/telegram` } },
-    }),
-  );
-  return { bot, config, state: join(world.dir, `.${name}.state.json`) };
-}
-
-/** A running `seller autopilot --json` with the bot's token in its environment. */
-class Run {
-  readonly events: AutopilotEvent[] = [];
-  stdout = '';
-  stderr = '';
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly closed: Promise<number | null>;
+const kit = phoneKit(world);
+const { chat, fromBot, about, command } = kit;
+/** A new bot and a config whose one rule delivers the `subs` card by a script (helpers/phone.ts). */
+const setUp = (name: string) => kit.setUp(name, { rules: { deliver: [{ name: 'subs', match: { card: cards.subs }, action: { command: `node ${join(world.dir, 'deliver.cjs')}` } }] } });
+/** The autopilot of `shop` (the world's seller by default). */
+class Run extends RunOf {
   constructor(config: string, token: string, lang?: Lang, shop: Pick<Shop, 'spawn'> = world) {
-    this.child = shop.spawn(['autopilot', '--config', config, '--json'], { lang, env: { SERVICE_TELEGRAM_TOKEN: token, TZ: 'Europe/Moscow' } });
-    this.child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      this.stdout += text;
-      this.events.splice(0, Infinity, ...this.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as AutopilotEvent));
-    });
-    this.child.stderr.setEncoding('utf8').on('data', (text: string) => (this.stderr += text));
-    this.closed = new Promise((resolve) => this.child.on('close', (code) => resolve(code)));
-  }
-  event(rule: string, type: string, order?: string): AutopilotEvent | undefined {
-    return this.events.find((e) => e.rule === rule && e.type === type && (order === undefined || e.order === order));
-  }
-  async stop(): Promise<void> {
-    this.child.kill('SIGINT');
-    expect(await this.closed).toBe(0);
+    super(shop, config, token, lang);
   }
 }
-
-const until = <T>(what: string, run: Run | undefined, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 20_000): Promise<T> =>
-  waitFor(what, probe, { ms, every: 100, describe: () => (run ? `the autopilot printed:\n${run.stdout}\n${run.stderr}` : '') });
-
-const chat = async (bot: TelegramBot, person = SELLER) => (await world.sandbox.telegramMessages(bot.id, person)).items;
-const fromBot = async (bot: TelegramBot, person = SELLER) => (await chat(bot, person)).filter((m) => m.from === 'bot');
-const about = async (bot: TelegramBot, order: string) => (await fromBot(bot)).filter((m) => m.text.includes(order));
 const status = async (order: string) => (await world.client.orders.get(order)).status;
-const started = (run: Run) => until('start', run, () => run.event('autopilot', 'started'));
-const stateOf = (path: string) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { paused: false, outbox: [] }) as { paused: boolean; outbox: Array<{ event: AutopilotEvent }> };
-/** The outbox is empty on disk: every message decided was sent (nothing more is coming). */
-const drained = (state: string, run: Run) => until('the outbox sent', run, () => stateOf(state).outbox.length === 0);
-
-/** Says `text` as the seller and waits for the bot's answer to it. */
-async function command(bot: TelegramBot, text: string, run: Run, person = SELLER): Promise<string> {
-  const before = (await fromBot(bot, person)).length;
-  await world.sandbox.telegramSay(bot.id, person, { text });
-  return until(`an answer to ${text}`, run, async () => (await fromBot(bot, person))[before]?.text);
-}
 
 describe('seller autopilot with notify.telegram, against the sandbox\'s Telegram', () => {
   it('tells a Russian seller of an order no rule delivers, delivers it from the Deliver button, pauses and resumes from the phone; a stranger changes nothing', async () => {

@@ -3,7 +3,9 @@
  * seller-server: create a bot from the page (its token shown once), write as the person, see the
  * bot's answer (a stand-in for the autopilot through the Bot API) appear live with its buttons,
  * press one and see the bot's edit, in English and in Russian. No request leaves the server, no
- * console error, and no answer the page read after the creation carries the token.
+ * console error, and no answer the page read after the creation carries the token. A link button
+ * (the autopilot's Timeline, `notify.telegram.orderUrl` pointed at this page) shows as a link, and
+ * the page it opens (`/sandbox?order=ID`) shows that order's timeline once signed in.
  * TELEGRAM_PANEL_SHOT=docs/sandbox-telegram.png makes the README's picture of the panel.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,7 +15,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../server/sandbox-page/locales/en.json' with { type: 'json' };
 import ru from '../../server/sandbox-page/locales/ru.json' with { type: 'json' };
+import { SandboxClient } from '../../sdk/sandbox.ts';
+import { SellerClient } from '../../sdk/client.ts';
 import { launchBrowser } from '../helpers/browser.ts';
+import { newCard } from '../helpers/seller-world.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -116,6 +121,47 @@ async function phoneWalk(lang: 'en' | 'ru', c: Catalogue, shot?: string): Promis
 }
 
 describe('the phone panel', () => {
+  it("shows a Timeline link button as a link; the page it opens shows the order's timeline after sign-in", async () => {
+    const key = await server.newSeller();
+    const card = await newCard(new SellerClient({ apiKey: key.apiKey, baseUrl: server.url }));
+    const sb = new SandboxClient({ baseUrl: server.url, adminToken: server.adminToken });
+    const order = await sb.createOrder({ number: card });
+    await sb.pay(order.id);
+    const bot = await sb.createTelegramBot({});
+    await sb.telegramSay(bot.id, 1, { text: '/start' });
+    const link = `${server.url}/sandbox?order=${order.id}`;
+    await botApi(bot.token, 'sendMessage', { chat_id: 1, text: `${order.id} is paid`, reply_markup: { inline_keyboard: [[{ text: 'Reply', callback_data: `reply:${order.id}` }, { text: 'Timeline', url: link }]] } });
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    await page.goto(`${server.url}/sandbox?lang=en`);
+    await page.getByLabel(en.signIn.token).fill(server.adminToken);
+    await button(page, en.signIn.submit).click();
+    const panel = page.locator(`[data-bot="${bot.id}"]`);
+    await button(panel, en.telegram.openChat).click();
+    const shown = panel.locator('[data-chat="1"]').getByRole('link', { name: 'Timeline', exact: true });
+    await shown.waitFor(SEEN);
+    expect(await shown.getAttribute('href')).toBe(link);
+    expect(await panel.locator('[data-chat="1"] [data-press]').count()).toBe(1);
+    await page.close();
+
+    // the link opened in a new tab: signed out there (the token is the tab's), then the timeline at once
+    const opened = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    opened.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    await opened.goto(link);
+    await opened.getByLabel(en.signIn.token).fill(server.adminToken);
+    await button(opened, en.signIn.submit).click();
+    const timeline = opened.locator(`[data-timeline="${order.id}"]`);
+    await timeline.waitFor(SEEN);
+    expect(await timeline.textContent()).toContain(fill(en.timeline.heading, { id: order.id }));
+    await button(timeline, en.timeline.close).click();
+    await timeline.waitFor({ state: 'detached', timeout: 20_000 });
+    expect(new URL(opened.url()).searchParams.get('order')).toBeNull();
+    expect(problems).toEqual([]);
+    await opened.close();
+  }, 120_000);
+
   it('in English: a bot, the person writes, the bot answers live, a button pressed, the edit shown', async () => {
     const scratch = mkdtempSync(path.join(tmpdir(), 'telegram-shot-'));
     try {
