@@ -199,7 +199,7 @@ async function mode(ctx: PhoneContext, args: string): Promise<PhoneAnswer> {
 
 /**
  * Runs a CLI command with its output captured (no terminal: nothing is asked), on the autopilot's
- * client; a failure is worded as the CLI words it. Answers the text, HTML-escaped.
+ * client; a failure is worded as the CLI words it. Answers the text, unpadded and HTML-escaped.
  */
 async function captured(ctx: PhoneContext, run: (deps: Deps) => Promise<void>): Promise<string> {
   let out = '';
@@ -211,5 +211,6 @@ async function captured(ctx: PhoneContext, run: (deps: Deps) => Promise<void>): 
   } catch (error) {
     reportError(io, error);
   }
-  return html(out.trim());
+  // A phone's font is proportional: the terminal's padded `Label:   value` columns read as one space.
+  return html(out.trim().replace(/:[ ]{2,}/g, ': '));
 }
