@@ -56,6 +56,8 @@ export class Live {
   /** Where each seller's orders and cards go on past the pages read (absent: all read). */
   moreOrders = new Map<string, string>();
   moreCards = new Map<string, string>();
+  /** Where each open seller's webhook deliveries go on past the pages read (absent: all read). */
+  moreDeliveries = new Map<string, string>();
   /** Bumped when a fault was added, hit, ended or cleared (the faults panel re-reads on it). */
   faultChanges = 0;
   #listeners = new Set<() => void>();
@@ -113,6 +115,16 @@ export class Live {
     this.changed();
   }
 
+  /** The next page of a seller's webhook deliveries (older ones; a delivery the stream already brought stays as it is). */
+  async readMoreDeliveries(sellerId: string): Promise<void> {
+    const cursor = this.moreDeliveries.get(sellerId);
+    if (!cursor) return;
+    const page = await this.sb.sellerDeliveries(sellerId, { limit: ORDER_PAGE, cursor });
+    for (const delivery of page.items) if (!this.deliveries.has(delivery.id)) this.deliveries.set(delivery.id, { sellerId, delivery });
+    setCursor(this.moreDeliveries, sellerId, page.nextCursor);
+    this.changed();
+  }
+
   async #allSellers(): Promise<InspectSeller[]> {
     const all: InspectSeller[] = [];
     for await (const seller of this.sb.listSellers({ limit: 100 })) all.push(seller);
@@ -123,12 +135,13 @@ export class Live {
   async loadSellerHooks(sellerId: string): Promise<void> {
     const [hooks, deliveries, inbox] = await Promise.all([
       this.sb.sellerHooks(sellerId),
-      this.sb.sellerDeliveries(sellerId, { limit: 100 }),
+      this.sb.sellerDeliveries(sellerId, { limit: ORDER_PAGE }),
       this.sb.probeInbox(sellerId, { limit: 50 }),
     ]);
     this.hooks.set(sellerId, hooks);
     for (const [id, d] of this.deliveries) if (d.sellerId === sellerId) this.deliveries.delete(id);
     for (const delivery of deliveries.items) this.deliveries.set(delivery.id, { sellerId, delivery });
+    setCursor(this.moreDeliveries, sellerId, deliveries.nextCursor);
     this.probe.set(sellerId, inbox.items);
     this.changed();
   }
