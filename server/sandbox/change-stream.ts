@@ -79,6 +79,7 @@ export function registerChangeStream(app: FastifyInstance, svc: ServerContext): 
   const streams = new Set<Stream>();
   let chain: Promise<void> = Promise.resolve();
   const replay = new ChangeReplay();
+  let closing = false;
 
   const send = (stream: Stream, text: string) => {
     const res = stream.reply.raw;
@@ -93,6 +94,7 @@ export function registerChangeStream(app: FastifyInstance, svc: ServerContext): 
   // One event per notice, built in the order the notices came, for every stream that wants it.
   // Nobody reading, nor anyone back soon: no event is built, the change only closes the replay.
   svc.changes.on((notice) => {
+    if (closing) return;
     if (!replay.recording()) return replay.gap();
     chain = chain
       .then(async () => {
@@ -145,6 +147,7 @@ export function registerChangeStream(app: FastifyInstance, svc: ServerContext): 
 
   // Before the server stops listening: every stream ends, so closing waits for none.
   app.addHook('preClose', (done) => {
+    closing = true;
     for (const stream of streams) stream.reply.raw.end();
     for (let i = 0; i < streams.size; i++) replay.closed();
     streams.clear();
