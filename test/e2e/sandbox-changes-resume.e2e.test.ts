@@ -73,13 +73,13 @@ describe('the change stream resumes', () => {
     const all = reference(world.sandbox);
     try {
       await waitFor('the reference stream', () => all.events.some((e) => e.type === 'ready'));
-      let first = { id: '' };
       const before = await readUntil(
         world.sandbox,
         {},
-        (es) => es.some((e) => e.type === 'order' && e.order.id === first.id),
-        async () => (first = await world.sandbox.createOrder({ number: world.card })),
+        (es) => es.some((e) => e.type === 'order' && e.change === 'created'),
+        () => world.sandbox.createOrder({ number: world.card }),
       );
+      const first = before.find((e) => e.type === 'order')!.order as { id: string };
       expect(before[0]).toMatchObject({ type: 'ready', resumed: false });
       const read = before.at(-1)!;
       expect(read.id).toMatch(/^[0-9a-f]+-\d+$/);
@@ -89,9 +89,12 @@ describe('the change stream resumes', () => {
       const second = await world.sandbox.createOrder({ number: world.card });
       await waitFor('the reference to see them', () => all.events.some((e) => e.type === 'order' && e.order.id === second.id));
 
-      const after = await readUntil(world.sandbox, { lastEventId: read.id! }, (es) => es.some((e) => e.type === 'order' && e.order.id === second.id));
+      // read up to the ready's id: the last event sent before the reconnect
+      const after = await readUntil(world.sandbox, { lastEventId: read.id! }, (es) => es.length > 1 && seq(es.at(-1)!.id) >= seq(es[0]!.id));
       expect(after[0]).toMatchObject({ type: 'ready', resumed: true });
+      await waitFor('the reference up to the resumed ready', () => all.events.some((e) => seq(e.id) >= seq(after[0]!.id) && e.type !== 'ready'));
       const missed = all.events.filter((e) => e.type !== 'ready' && seq(e.id) > seq(read.id) && seq(e.id) <= seq(after[0]!.id));
+      expect(seq(after[0]!.id)).toBeGreaterThan(seq(read.id));
       expect(missed.map((e) => e.type)).toEqual(expect.arrayContaining(['order', 'order']));
       expect(after.slice(1)).toEqual(missed);
       expect(after.slice(1).map((e) => [e.type, e.change, e.order?.id])).toEqual(
