@@ -160,13 +160,19 @@ export const ProbeInbox = z.object({ url: z.string().nullable(), items: z.array(
 // The live change stream: `GET /sandbox/v1/changes[?sellerId=…]`, server-sent events. Each event's
 // `event:` field is its `type`, its `data:` one line of JSON of the shape below. The first event is
 // `ready` (the stream is live: changes from then on are sent); a comment line `: ping` comes every
-// 15 s. A change is sent once it is written to the store.
+// 15 s. A change is sent once it is written to the store. Every event has an `id:` field
+// (`<epoch>-<number>`, the epoch new at each server start; `ready` carries the last event's id). A
+// reconnect that names the last id it read (the `Last-Event-ID` header, or `?lastEventId=`) is
+// resumed when the server still keeps every event after it (the last 1,000, 512 KiB, 5 minutes at
+// most): `ready` says `resumed: true` and the missed events follow it, in order. Otherwise (no id,
+// another epoch, too old) `resumed: false`: what the client holds may be stale, read it again.
 
 const change = { at: Timestamp };
 const sellerChange = { ...change, sellerId: z.string() };
 
 export const ChangeEvents = {
-  ready: z.object({ type: z.literal('ready'), ...change, now: Timestamp }),
+  /** The stream is live; `resumed`: the events missed since the `Last-Event-ID` follow (false: read everything again). */
+  ready: z.object({ type: z.literal('ready'), ...change, now: Timestamp, resumed: z.boolean() }),
   /**
    * An order was created, moved (`from` → `to`, by whom), or otherwise changed (message, vault).
    * `to` is the status this change made; `order` is the order as it is when the event is sent, which
@@ -217,7 +223,11 @@ export type ChangeType = ChangeEvent['type'];
 export const CHANGE_TYPES = Object.keys(ChangeEvents) as ChangeType[];
 
 /** The stream's query. */
-export const ChangesQuery = z.strictObject({ sellerId: SellerId.optional() });
+export const ChangesQuery = z.strictObject({
+  sellerId: SellerId.optional(),
+  /** The last event id read, for a client that cannot send the `Last-Event-ID` header (the header wins). */
+  lastEventId: z.string().max(200).optional(),
+});
 
 // ---------------------------------------------------------------------------------------------
 // The operations

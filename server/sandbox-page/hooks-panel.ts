@@ -61,6 +61,9 @@ export function HooksPanel({ live, sellerId }: { live: Live; sellerId: string })
             )}
           </tbody>
         </table>`}
+    ${live.moreDeliveries.has(sellerId)
+      ? html`<button type="button" data-more-deliveries onClick=${() => act(() => live.readMoreDeliveries(sellerId))}>${t('hooks.more', { id: sellerId })}</button>`
+      : null}
     <h3>${t('hooks.inbox')}</h3>
     ${inbox.length === 0
       ? html`<p class="muted">${t('hooks.inboxNone')}</p>`

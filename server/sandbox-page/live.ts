@@ -1,7 +1,8 @@
 /**
  * What the page shows, kept in step with the server: loaded through the sandbox operations, then
  * moved by the live change stream (`SandboxClient.changes()`, read with fetch and the admin token).
- * After a (re)connect the lists are read again: the stream does not replay what was missed.
+ * A reconnect names the last event id read: when the server still keeps what came after it, it
+ * replays that (`ready.resumed`) and nothing is read again; otherwise the lists are read again.
  */
 import type { ChangeEventRead } from '../../sdk/sandbox-changes.ts';
 import type { SandboxClient } from '../../sdk/sandbox.ts';
@@ -56,6 +57,8 @@ export class Live {
   /** Where each seller's orders and cards go on past the pages read (absent: all read). */
   moreOrders = new Map<string, string>();
   moreCards = new Map<string, string>();
+  /** Where each open seller's webhook deliveries go on past the pages read (absent: all read). */
+  moreDeliveries = new Map<string, string>();
   /** Bumped when a fault was added, hit, ended or cleared (the faults panel re-reads on it). */
   faultChanges = 0;
   #listeners = new Set<() => void>();
@@ -113,6 +116,16 @@ export class Live {
     this.changed();
   }
 
+  /** The next page of a seller's webhook deliveries (older ones; a delivery the stream already brought stays as it is). */
+  async readMoreDeliveries(sellerId: string): Promise<void> {
+    const cursor = this.moreDeliveries.get(sellerId);
+    if (!cursor) return;
+    const page = await this.sb.sellerDeliveries(sellerId, { limit: ORDER_PAGE, cursor });
+    for (const delivery of page.items) if (!this.deliveries.has(delivery.id)) this.deliveries.set(delivery.id, { sellerId, delivery });
+    setCursor(this.moreDeliveries, sellerId, page.nextCursor);
+    this.changed();
+  }
+
   async #allSellers(): Promise<InspectSeller[]> {
     const all: InspectSeller[] = [];
     for await (const seller of this.sb.listSellers({ limit: 100 })) all.push(seller);
@@ -123,12 +136,13 @@ export class Live {
   async loadSellerHooks(sellerId: string): Promise<void> {
     const [hooks, deliveries, inbox] = await Promise.all([
       this.sb.sellerHooks(sellerId),
-      this.sb.sellerDeliveries(sellerId, { limit: 100 }),
+      this.sb.sellerDeliveries(sellerId, { limit: ORDER_PAGE }),
       this.sb.probeInbox(sellerId, { limit: 50 }),
     ]);
     this.hooks.set(sellerId, hooks);
     for (const [id, d] of this.deliveries) if (d.sellerId === sellerId) this.deliveries.delete(id);
     for (const delivery of deliveries.items) this.deliveries.set(delivery.id, { sellerId, delivery });
+    setCursor(this.moreDeliveries, sellerId, deliveries.nextCursor);
     this.probe.set(sellerId, inbox.items);
     this.changed();
   }
@@ -219,22 +233,29 @@ export class Live {
   }
 
   /**
-   * Follows the stream until `signal` aborts: on each (re)connect the lists are read again. A broken
+   * Follows the stream until `signal` aborts. A reconnect sends the last event id read: a `ready`
+   * that says `resumed` is followed by the missed events; any other (the first, a server restart,
+   * a break longer than the server keeps events for) reads the lists again. A broken
    * stream is tried again after 1, 2, 4 … 30 s ({@link reconnectDelayMs}; back to 1 s once it was live).
    * A 401 (the token no longer taken: a `--memory` server restarted with a new one) calls `refused`.
    */
   async follow(signal: AbortSignal, refused: () => void): Promise<void> {
     let failures = 0;
+    let lastEventId: string | undefined;
     while (!signal.aborted) {
       try {
-        for await (const ev of this.sb.changes({ signal })) {
+        for await (const ev of this.sb.changes({ signal, lastEventId })) {
           if (ev.type === 'ready') {
             failures = 0;
             this.connected = true;
             this.wasConnected = true;
-            await this.reload();
+            if ((ev as { resumed?: unknown }).resumed !== true) {
+              lastEventId = undefined; // what is held is not known to be current until read again
+              await this.reload();
+            }
           }
           this.apply(ev);
+          if (ev.id !== undefined) lastEventId = ev.id;
         }
       } catch (err) {
         if ((err as { status?: number }).status === 401) return refused();

@@ -5,11 +5,18 @@
  * notice becomes one event of the contract's shape (sdk/contract/sandbox-inspect.ts `ChangeEvents`),
  * built once from the record as it is then by the inspector's views (no secret) and written through
  * the event's schema, then sent to every open stream that wants it. Streams end when the server closes.
+ *
+ * Every event has an id (`id: <epoch>-<number>`), and the recent ones are kept (./change-replay.ts):
+ * a reconnect that names the last id it read (the `Last-Event-ID` header, as the event-stream
+ * standard does, or `?lastEventId=`) gets `ready` with `resumed: true` and then what it missed;
+ * an id this server cannot resume from (another epoch: a restart; too old; unknown) gets
+ * `resumed: false`, and the client reads again.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BASE_PATH, ChangeEvents, ChangesQuery, SANDBOX_CHANGES_PATH, type ChangeEvent } from '../../sdk/contract/index.ts';
 import type { ServerContext } from '../context.ts';
 import type { ChangeNotice } from '../domain/change-bus.ts';
+import { ChangeReplay } from './change-replay.ts';
 import { orderView } from '../domain/orders.ts';
 import { serializerOf } from '../http/answer-json.ts';
 import { ApiError } from '../http/errors.ts';
@@ -21,7 +28,7 @@ import { deliveryView, hooksView, sellerView } from './inspect-views.ts';
 
 /** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
 export const PING_MS = 15_000;
-/** A stream whose client reads slower than this much is behind is closed (it re-reads on reconnect). */
+/** A stream whose client reads slower than this much is behind is closed (it resumes on reconnect, or re-reads when too far behind). */
 export const BEHIND_LIMIT_BYTES = 1024 * 1024;
 
 interface Stream {
@@ -62,7 +69,7 @@ async function eventOf(svc: ServerContext, n: ChangeNotice): Promise<ChangeEvent
 }
 
 /** The event's text on the wire, written through its schema (only declared fields leave); checked by zod when answers are. */
-function wireText(svc: ServerContext, event: ChangeEvent, id: number): string {
+function wireText(svc: ServerContext, event: ChangeEvent, id: string): string {
   const schema = ChangeEvents[event.type];
   if (svc.options.checkAnswers) schema.parse(event);
   return `event: ${event.type}\nid: ${id}\ndata: ${serializerOf(schema)(event)}\n\n`;
@@ -71,7 +78,8 @@ function wireText(svc: ServerContext, event: ChangeEvent, id: number): string {
 export function registerChangeStream(app: FastifyInstance, svc: ServerContext): void {
   const streams = new Set<Stream>();
   let chain: Promise<void> = Promise.resolve();
-  let nextId = 1;
+  const replay = new ChangeReplay();
+  let closing = false;
 
   const send = (stream: Stream, text: string) => {
     const res = stream.reply.raw;
@@ -84,15 +92,18 @@ export function registerChangeStream(app: FastifyInstance, svc: ServerContext): 
   };
 
   // One event per notice, built in the order the notices came, for every stream that wants it.
+  // Nobody reading, nor anyone back soon: no event is built, the change only closes the replay.
   svc.changes.on((notice) => {
-    if (streams.size === 0) return;
+    if (closing) return;
+    if (!replay.recording()) return replay.gap();
     chain = chain
       .then(async () => {
         const event = await eventOf(svc, notice);
         if (!event) return;
-        const text = wireText(svc, event, nextId++);
+        const sellerId = 'sellerId' in event ? event.sellerId : undefined;
+        const text = replay.add(sellerId, (id) => wireText(svc, event, id));
         for (const stream of streams) {
-          if (stream.sellerId === undefined || !('sellerId' in event) || event.sellerId === stream.sellerId) send(stream, text);
+          if (stream.sellerId === undefined || sellerId === undefined || sellerId === stream.sellerId) send(stream, text);
         }
       })
       .catch((err: unknown) => app.log.error({ err }, 'change stream: an event could not be sent'));
@@ -117,20 +128,28 @@ export function registerChangeStream(app: FastifyInstance, svc: ServerContext): 
       date: svc.clock.httpDate(),
     });
     const stream: Stream = { sellerId: query.data.sellerId, reply };
+    // The header first: an EventSource sends it on its own reconnects, while its URL stays as first given.
+    const lastEventId = header(req, 'last-event-id') ?? query.data.lastEventId;
+    const missed = lastEventId ? replay.since(lastEventId, stream.sellerId) : null;
     streams.add(stream);
+    replay.opened();
     const now = svc.clock.now().toISOString();
-    send(stream, wireText(svc, { type: 'ready', at: now, now }, 0));
+    // `ready` carries the last id: a client that reads nothing more resumes from it.
+    send(stream, wireText(svc, { type: 'ready', at: now, now, resumed: missed !== null }, replay.head));
+    for (const text of missed ?? []) send(stream, text);
     const ping = setInterval(() => send(stream, ': ping\n\n'), PING_MS);
     ping.unref();
     res.on('close', () => {
       clearInterval(ping);
-      streams.delete(stream);
+      if (streams.delete(stream)) replay.closed();
     });
   });
 
   // Before the server stops listening: every stream ends, so closing waits for none.
   app.addHook('preClose', (done) => {
+    closing = true;
     for (const stream of streams) stream.reply.raw.end();
+    for (let i = 0; i < streams.size; i++) replay.closed();
     streams.clear();
     done();
   });

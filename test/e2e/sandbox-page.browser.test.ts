@@ -407,4 +407,37 @@ describe('/sandbox in a browser', () => {
     expectClean(w);
     await w.page.close();
   }, 60_000);
+
+  it("pages on past a seller's first 100 webhook deliveries", async () => {
+    const sb = new SandboxClient({ baseUrl: server.url, adminToken: server.adminToken });
+    const shop = await server.newSeller();
+    const seller = new SellerClient({ apiKey: shop.apiKey, baseUrl: server.url, maxRetries: 0 });
+    const { url } = await seller.hooks.createProbe();
+    await seller.hooks.set({ url, events: ['order.new'] });
+    const card = await sb.createCard(shop.sellerId, CODE_CARD);
+    await sb.setCardState(card.number, { active: true });
+    for (let i = 0; i < 101; i++) await sb.createOrder({ number: card.number });
+    // every order.new is one delivery; the oldest is the 101st the page reads
+    const all = await waitFor('101 deliveries', async () => {
+      const first = await sb.sellerDeliveries(shop.sellerId, { limit: 100 });
+      const rest = first.nextCursor ? await sb.sellerDeliveries(shop.sellerId, { limit: 100, cursor: first.nextCursor }) : { items: [] };
+      const ids = [...first.items, ...rest.items].map((d) => d.id);
+      return ids.length === 101 ? ids : undefined;
+    }, WAIT);
+    const oldest = all[100]!;
+    const w = await openPage('en');
+    await signIn(w.page, en, server.adminToken);
+    await w.page.getByText(en.live.on, { exact: true }).waitFor(SEEN);
+    await button(w.page, fill(en.sellers.open, { id: shop.sellerId })).click();
+    const hooks = w.page.locator('section[aria-labelledby="hooks-h"]');
+    const shown = () => hooks.locator('tr[data-delivery]').count();
+    await waitFor('the first page', async () => (await shown()) === 100, WAIT);
+    expect(await hooks.locator(`tr[data-delivery="${oldest}"]`).count()).toBe(0);
+    await button(hooks, fill(en.hooks.more, { id: shop.sellerId })).click();
+    await hooks.locator(`tr[data-delivery="${oldest}"]`).waitFor(SEEN);
+    expect(await shown()).toBe(101);
+    expect(await button(hooks, fill(en.hooks.more, { id: shop.sellerId })).count()).toBe(0);
+    expectClean(w);
+    await w.page.close();
+  }, 90_000);
 });

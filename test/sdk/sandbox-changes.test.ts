@@ -20,4 +20,18 @@ describe('the event-stream parser', () => {
     const p = new EventStreamParser();
     expect(p.push('event: ready\n\ndata: x\n')).toEqual([]);
   });
+
+  it("gives each event the stream's last event id: set by an id field, kept for the events after, none before any", () => {
+    const p = new EventStreamParser();
+    expect(p.read('data: a\n\nid: e1-1\ndata: b\n\ndata: c\n\n')).toEqual([
+      { data: 'a', id: undefined },
+      { data: 'b', id: 'e1-1' },
+      { data: 'c', id: 'e1-1' },
+    ]);
+    // an id with a NUL is ignored; an empty one empties it (the HTML standard's rules)
+    expect(p.read('id: x\0y\ndata: d\n\nid\ndata: e\n\n')).toEqual([
+      { data: 'd', id: 'e1-1' },
+      { data: 'e', id: '' },
+    ]);
+  });
 });
