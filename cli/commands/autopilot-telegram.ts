@@ -2,7 +2,8 @@
  * `notify.telegram` of `seller autopilot`: the seller's phone through the Bot API, with grammY
  * (loaded only when the config has `notify.telegram`: nothing else pays for it). It gives the
  * autopilot a `telegram` channel (each chosen event worded from the catalogue, autopilot-phone-words.ts,
- * sent to every chat of `chats`; the SDK's outbox keeps and retries it) and takes commands from
+ * sent to every chat of `chats`; the SDK's outbox keeps and retries it; lines without buttons that
+ * wait together, a burst of sales, go as one message) and takes commands from
  * those chats only (autopilot-phone.ts); any other chat gets no answer and changes nothing, and the
  * attempt is noted on stderr without its text.
  *
@@ -36,6 +37,24 @@ const POLL_SECONDS = 10;
 /** Telegram's longest message (4096) with room to spare: a longer answer is cut, never half an HTML entity. */
 const MESSAGE_MAX = 4000;
 export const fitted = (text: string): string => (text.length <= MESSAGE_MAX ? text : `${text.slice(0, MESSAGE_MAX).replace(/&[a-z]*$/, '')}…`);
+
+/**
+ * What waits for a chat, as one message: the first, joined with the messages after it while none has
+ * buttons (an act or a link belongs to its own message) and the text fits; answers how many it took.
+ */
+export function joinedMessage(messages: readonly PhoneAnswer[]): { message: PhoneAnswer; count: number } {
+  const [first] = messages;
+  if (first === undefined) throw new TypeError('joinedMessage: no message');
+  if (first.buttons) return { message: first, count: 1 };
+  let text = first.text;
+  let count = 1;
+  for (const next of messages.slice(1)) {
+    if (next.buttons || text.length + 1 + next.text.length > MESSAGE_MAX) break;
+    text += `\n${next.text}`;
+    count++;
+  }
+  return { message: { text }, count };
+}
 
 /** The bot token: SERVICE_TELEGRAM_TOKEN, else the `tokenFile` (relative to the config file). */
 export async function botToken(config: TelegramNotify, configPath: string, env: Record<string, string | undefined>): Promise<string> {
@@ -97,6 +116,15 @@ export async function openPhone(config: TelegramNotify, configPath: string, deps
       } catch (error) {
         throw failure(error);
       }
+    },
+    sendMany: async (events: readonly AutopilotEvent[], to: string) => {
+      const joined = joinedMessage(events.map((event) => phoneMessage(event, config.orderUrl)));
+      try {
+        await sendTo(Number(to), joined.message);
+      } catch (error) {
+        throw failure(error);
+      }
+      return joined.count;
     },
   };
 

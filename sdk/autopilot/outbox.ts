@@ -6,8 +6,11 @@
  * - An event is chosen by `events` (a `type`, or `rule.type`; default {@link NEEDS_A_HUMAN}) and
  *   `sales` (also {@link SALES}); each channel's own choice wins over the top-level one.
  * - A chosen event becomes one entry per channel target (a Telegram chat), put on disk before it may
- *   be sent; one sender sends the entries in order, one at a time, and removes each from the state
- *   once sent: a crash between a send and its removal sends that one again (at most one duplicate).
+ *   be sent; one sender sends the entries in order, one message at a time, and removes them from the
+ *   state once sent: a crash between a send and its removal sends that message again (at most one
+ *   duplicate). A channel with `sendMany` is handed what waits for a target and may say several
+ *   waiting events in one message: what piled up behind a 429's `retry_after` or an outage goes
+ *   as a few messages, not one per event (Telegram takes about one a second per chat).
  * - A send that fails is tried again: after the `retryAfterMs` a channel's failure names (Telegram's
  *   429 `retry_after`), else with backoff up to {@link MAX_BACKOFF_MS}; a failure a retry cannot mend
  *   (`permanent`: a chat that blocked the bot, a wrong request) drops the entry with a `notify-failed`
@@ -71,7 +74,16 @@ export interface NotifyChannel {
   sales?: boolean | undefined;
   /** Sends one event to one target; throws a {@link NotifyFailure} (or any error: retried with backoff). */
   send(event: AutopilotEvent, to: string): Promise<void>;
+  /**
+   * Optional: sends the first events of a backlog for one target as one message and answers how
+   * many it took (at least one: the first). Given, the outbox hands it what waits for a target
+   * (at most {@link BATCH_MAX}, in order) instead of one event at a time; a failure counts against the first.
+   */
+  sendMany?(events: readonly AutopilotEvent[], to: string): Promise<number>;
 }
+
+/** At most this many waiting events are offered to a channel's `sendMany` at once. */
+export const BATCH_MAX = 50;
 
 /** Whether `event` is one of `names` (a `type` or a `rule.type`). */
 const named = (names: readonly string[], event: Pick<AutopilotEvent, 'rule' | 'type'>): boolean =>
@@ -208,6 +220,17 @@ export class Outbox {
     }
   }
 
+  /** `first` and the durable entries after it for the same target, in order (up to {@link BATCH_MAX}). */
+  #backlog(first: OutboxEntry): OutboxEntry[] {
+    const run: OutboxEntry[] = [];
+    for (const entry of this.#o.state.outbox) {
+      if (run.length === 0 ? entry !== first : entry.channel !== first.channel || entry.to !== first.to) continue;
+      if (!this.#durable.has(entry.seq) || run.length === BATCH_MAX) break;
+      run.push(entry);
+    }
+    return run;
+  }
+
   /** Waits for a new entry, the stop, or `ms`. */
   #wait(ms: number | undefined): Promise<void> {
     return new Promise<void>((resolve) => {
@@ -220,8 +243,14 @@ export class Outbox {
 
   async #try(entry: OutboxEntry): Promise<void> {
     const channel = this.#channels.get(entry.channel)!;
+    let sent = [entry];
     try {
-      await channel.send(entry.event, entry.to);
+      if (channel.sendMany) {
+        const backlog = this.#backlog(entry);
+        sent = backlog.slice(0, Math.max(1, await channel.sendMany(backlog.map((e) => e.event), entry.to)));
+      } else {
+        await channel.send(entry.event, entry.to);
+      }
     } catch (error) {
       const failure = error instanceof NotifyFailure ? error.options : {};
       entry.tries++;
@@ -235,14 +264,15 @@ export class Outbox {
       await this.#o.save().catch(() => {});
       return;
     }
-    this.#remove(entry);
-    // Removed on disk before the next send: a crash sends at most this one again.
+    this.#remove(...sent);
+    // Removed on disk before the next send: a crash sends at most this message again.
     await this.#o.save().catch(() => {});
   }
 
-  #remove(entry: OutboxEntry): void {
+  #remove(...entries: OutboxEntry[]): void {
     const { state } = this.#o;
-    state.outbox = state.outbox.filter((e) => e !== entry);
-    this.#durable.delete(entry.seq);
+    const gone = new Set(entries);
+    state.outbox = state.outbox.filter((e) => !gone.has(e));
+    for (const entry of entries) this.#durable.delete(entry.seq);
   }
 }

@@ -102,6 +102,27 @@ export function reviveState(value: unknown, source: string): AutopilotState {
   return { ...emptyState(), ...(value as Partial<AutopilotState>) } as AutopilotState;
 }
 
+/** Each outbox entry's JSON, made once: only `tries` and `due` of an entry change after it is decided. */
+const entryTexts = new WeakMap<OutboxEntry, { tries: number; due: string | undefined; text: string }>();
+
+/**
+ * The state as JSON, the outbox last. A burst of messages waits in the outbox (Telegram takes about one
+ * a second per chat) while deliveries write the state many times a second: each entry is serialized
+ * once, not at every write (the autopilot bench's row with `notify.telegram`, docs/benchmarks.md).
+ */
+export function stateText(state: AutopilotState): string {
+  const { outbox, ...rest } = state;
+  const entries = outbox.map((entry) => {
+    const kept = entryTexts.get(entry);
+    if (kept !== undefined && kept.tries === entry.tries && kept.due === entry.due) return kept.text;
+    const text = JSON.stringify(entry);
+    entryTexts.set(entry, { tries: entry.tries, due: entry.due, text });
+    return text;
+  });
+  const head = JSON.stringify(rest);
+  return `${head.slice(0, -1)}${head === '{}' ? '' : ','}"outbox":[${entries.join(',')}]}`;
+}
+
 /**
  * Keeps the state in a JSON file (mode 0600; the directory is created). A missing file is a first
  * run; a file that is not a state is an error (the autopilot does not start over silently).
@@ -143,7 +164,7 @@ export function fileAutopilotStore(path: string): AutopilotStore {
         return queued.waiters;
       }
       if (!writing) {
-        writing = write(JSON.stringify(state)).finally(() => (writing = undefined));
+        writing = write(stateText(state)).finally(() => (writing = undefined));
         return writing;
       }
       const entry = { state, waiters: Promise.resolve() };
@@ -151,7 +172,7 @@ export function fileAutopilotStore(path: string): AutopilotStore {
         .catch(() => {})
         .then(() => {
           queued = undefined;
-          writing = write(JSON.stringify(entry.state)).finally(() => (writing = undefined));
+          writing = write(stateText(entry.state)).finally(() => (writing = undefined));
           return writing;
         });
       queued = entry;

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseDeliverArgs, parsePhoneCommand } from '../../cli/commands/autopilot-phone.ts';
 import { phoneMessage } from '../../cli/commands/autopilot-phone-words.ts';
-import { redactor } from '../../cli/commands/autopilot-telegram.ts';
+import { joinedMessage, redactor } from '../../cli/commands/autopilot-telegram.ts';
 import { useLanguage } from '../../cli/i18n/index.ts';
 import { orderLink } from '../../sdk/autopilot/index.ts';
 import { says } from '../../sdk/autopilot/words.ts';
@@ -102,5 +102,17 @@ describe('the token', () => {
     const redact = redactor('123456:AAH-secret_part');
     const said = 'GET http://127.0.0.1/sandbox/telegram/bot123456:AAH-secret_part/getMe, bot123456%3AAAH-secret_part, AAH-secret_part';
     expect(redact(said)).toBe('GET http://127.0.0.1/sandbox/telegram/bot<token>/getMe, bot<token>, <token>');
+  });
+});
+
+describe('what waits for a chat, joined', () => {
+  const line = (n: number) => ({ text: `ord_${n} paid` });
+  it('joins lines without buttons, in order, until one has buttons or the text would not fit', () => {
+    const buttons = [[{ text: 'Deliver', callback_data: 'deliver:ord_9' }]];
+    expect(joinedMessage([line(1), line(2), { text: 'ord_9 needs a hand', buttons }, line(3)])).toEqual({ message: { text: 'ord_1 paid\nord_2 paid' }, count: 2 });
+    expect(joinedMessage([{ text: 'ord_9 needs a hand', buttons }, line(1)])).toEqual({ message: { text: 'ord_9 needs a hand', buttons }, count: 1 });
+    const long = { text: 'x'.repeat(2500) };
+    expect(joinedMessage([long, long, line(1)]).count).toBe(1);
+    expect(() => joinedMessage([])).toThrow(TypeError);
   });
 });

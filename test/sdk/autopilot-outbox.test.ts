@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { defineAutopilot, NotifyFailure, chosen, type NotifyChannel } from '../../sdk/autopilot/index.ts';
 import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
 import { Outbox } from '../../sdk/autopilot/outbox.ts';
-import { emptyState, type AutopilotState, type OutboxEntry } from '../../sdk/autopilot/state.ts';
+import { emptyState, stateText, type AutopilotState, type OutboxEntry } from '../../sdk/autopilot/state.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const event = (rule: AutopilotEvent['rule'], type: string, order?: string): AutopilotEvent => ({ at: new Date().toISOString(), rule, type, message: `${rule} ${type}`, order });
@@ -100,5 +100,51 @@ describe('the outbox', () => {
     next.box.start();
     await waitFor('sent after the restart', () => up.sent.length === 1 && next.state.outbox.length === 0);
     await next.box.stop(50);
+  });
+
+  it('hands a channel with sendMany what waits for a target, in order; it takes what fits in one message', async () => {
+    const calls: string[][] = [];
+    let fail = true;
+    const ch: NotifyChannel = {
+      name: 'telegram',
+      targets: ['1'],
+      sales: true,
+      send: async () => {
+        throw new Error('send is not used when sendMany is given');
+      },
+      sendMany: async (events) => {
+        calls.push(events.map((e) => e.order!));
+        if (fail) {
+          fail = false;
+          throw new NotifyFailure('429', { retryAfterMs: 80 });
+        }
+        return Math.min(2, events.length);
+      },
+    };
+    const { box, state } = outbox(ch);
+    box.start();
+    for (const id of ['ord_1', 'ord_2', 'ord_3']) box.offer(event('orders', 'paid', id));
+    expect(state.outbox).toHaveLength(3);
+    await waitFor('all sent', () => state.outbox.length === 0);
+    await box.stop(100);
+    // The first try failed (429) for ord_1 alone or with what was durable by then; after the wait,
+    // the backlog came together: two in one message, then the last.
+    expect(calls.at(-2)).toEqual(['ord_1', 'ord_2', 'ord_3']);
+    expect(calls.at(-1)).toEqual(['ord_3']);
+  });
+});
+
+describe('the state as JSON', () => {
+  it('is the state, each outbox entry written once and again only when its tries or due change', () => {
+    const state = emptyState();
+    state.outbox.push({ seq: 1, channel: 'telegram', to: '1', event: event('orders', 'paid', 'ord_1'), tries: 0 });
+    state.journal['ord_1'] = { phase: 'done', at: new Date(0).toISOString() } as never;
+    expect(JSON.parse(stateText(state))).toEqual(JSON.parse(JSON.stringify(state)));
+    const entry = state.outbox[0]!;
+    entry.tries = 2;
+    entry.due = new Date(5).toISOString();
+    expect(JSON.parse(stateText(state)).outbox[0]).toMatchObject({ tries: 2, due: entry.due });
+    state.outbox = [];
+    expect(JSON.parse(stateText(state))).toEqual(JSON.parse(JSON.stringify(state)));
   });
 });
