@@ -31,6 +31,9 @@ export interface Phone {
   close(): Promise<void>;
 }
 
+/** The least time between two messages to one chat (Telegram answers 429 to a faster pace). */
+export const TELEGRAM_PACE_MS = 1000;
+
 /** Long polling's wait for updates (s); the client's time limit is above it. */
 const POLL_SECONDS = 10;
 
@@ -117,6 +120,8 @@ export async function openPhone(config: TelegramNotify, configPath: string, deps
         throw failure(error);
       }
     },
+    // Telegram's limit: about one message a second to one chat; a burst waits and goes as one.
+    paceMs: TELEGRAM_PACE_MS,
     sendMany: async (events: readonly AutopilotEvent[], to: string) => {
       const joined = joinedMessage(events.map((event) => phoneMessage(event, config.orderUrl)));
       try {

@@ -9,8 +9,9 @@
  *   be sent; one sender sends the entries in order, one message at a time, and removes them from the
  *   state once sent: a crash between a send and its removal sends that message again (at most one
  *   duplicate). A channel with `sendMany` is handed what waits for a target and may say several
- *   waiting events in one message: what piled up behind a 429's `retry_after` or an outage goes
- *   as a few messages, not one per event (Telegram takes about one a second per chat).
+ *   waiting events in one message; with `paceMs` (Telegram: about one message a second per chat)
+ *   a target is sent no faster, so a burst, or what piled up behind a 429's `retry_after` or an
+ *   outage, goes as a few messages, not one per event.
  * - A send that fails is tried again: after the `retryAfterMs` a channel's failure names (Telegram's
  *   429 `retry_after`), else with backoff up to {@link MAX_BACKOFF_MS}; a failure a retry cannot mend
  *   (`permanent`: a chat that blocked the bot, a wrong request) drops the entry with a `notify-failed`
@@ -46,6 +47,9 @@ export const NEEDS_A_HUMAN: readonly string[] = [
 /** A sale: with `sales`, every paid and every delivered order. */
 export const SALES: readonly string[] = ['orders.paid', 'deliver.delivered'];
 
+/** Events offered within this long share one write of the state. */
+const OFFER_WRITE_MS = 25;
+
 /** Longest wait between two tries of a failing send. */
 export const MAX_BACKOFF_MS = 8_000;
 const BASE_BACKOFF_MS = 500;
@@ -80,6 +84,11 @@ export interface NotifyChannel {
    * (at most {@link BATCH_MAX}, in order) instead of one event at a time; a failure counts against the first.
    */
   sendMany?(events: readonly AutopilotEvent[], to: string): Promise<number>;
+  /**
+   * Optional: the least time between two messages to one target (Telegram: about one a second per
+   * chat). What comes meanwhile waits and, with `sendMany`, goes together; a stop's last tries do not wait for it.
+   */
+  paceMs?: number | undefined;
 }
 
 /** At most this many waiting events are offered to a channel's `sendMany` at once. */
@@ -152,6 +161,23 @@ export class Outbox {
       }
     }
     if (added.length === 0) return;
+    this.#offered.push(...added);
+    // Offers within a few milliseconds share one write (or ride on a write already on its way):
+    // a write per event would double the state's writes in a burst of sales.
+    this.#offerTimer ??= setTimeout(() => this.#saveOffered(), OFFER_WRITE_MS);
+  }
+
+  /** Seqs offered and not yet given to a save. */
+  #offered: number[] = [];
+  #offerTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Puts what was offered on disk; once there, it may be sent. */
+  #saveOffered(): void {
+    clearTimeout(this.#offerTimer);
+    this.#offerTimer = undefined;
+    const added = this.#offered;
+    if (added.length === 0) return;
+    this.#offered = [];
     const saved = this.#o.save().then(
       () => {
         for (const seq of added) this.#durable.add(seq);
@@ -178,6 +204,7 @@ export class Outbox {
 
   /** Stops the sender: what is due is tried for at most `graceMs` more; the rest stays in the state for the next run. */
   async stop(graceMs: number): Promise<void> {
+    this.#saveOffered();
     await Promise.all(this.#saving);
     this.#draining = true;
     this.#kick?.();
@@ -189,6 +216,8 @@ export class Outbox {
   }
 
   #draining = false;
+  /** When each target (`channel\u0000to`) was last sent a message (for a channel's `paceMs`). */
+  readonly #sentAt = new Map<string, number>();
 
   /** The next entry to send and when: the first of each target in order; undefined when there is none. */
   #next(): { entry: OutboxEntry; waitMs: number } | undefined {
@@ -200,7 +229,8 @@ export class Outbox {
       if (blocked.has(target)) continue;
       blocked.add(target);
       if (!this.#durable.has(entry.seq)) continue;
-      const waitMs = entry.due === undefined ? 0 : Math.max(0, Date.parse(entry.due) - now);
+      const paced = this.#draining ? 0 : (this.#sentAt.get(target) ?? -Infinity) + (this.#channels.get(entry.channel)!.paceMs ?? 0) - now;
+      const waitMs = Math.max(0, paced, entry.due === undefined ? 0 : Date.parse(entry.due) - now);
       if (waitMs === 0) return { entry, waitMs };
       if (!best || waitMs < best.waitMs) best = { entry, waitMs };
     }
@@ -233,12 +263,18 @@ export class Outbox {
 
   /** Waits for a new entry, the stop, or `ms`. */
   #wait(ms: number | undefined): Promise<void> {
+    const signal = this.#stop.signal;
+    let stopped: (() => void) | undefined;
     return new Promise<void>((resolve) => {
       this.#kick = resolve;
-      const signal = this.#stop.signal;
-      signal.addEventListener('abort', () => resolve(), { once: true });
+      stopped = () => resolve();
+      signal.addEventListener('abort', stopped, { once: true });
       if (ms !== undefined) abortableSleep(ms, signal).then(resolve, resolve);
-    }).finally(() => (this.#kick = undefined));
+    }).finally(() => {
+      this.#kick = undefined;
+      // One listener per wait would pile up on the signal for the whole run.
+      if (stopped) signal.removeEventListener('abort', stopped);
+    });
   }
 
   async #try(entry: OutboxEntry): Promise<void> {
@@ -264,6 +300,7 @@ export class Outbox {
       await this.#o.save().catch(() => {});
       return;
     }
+    this.#sentAt.set(`${entry.channel}\u0000${entry.to}`, Date.now());
     this.#remove(...sent);
     // Removed on disk before the next send: a crash sends at most this message again.
     await this.#o.save().catch(() => {});

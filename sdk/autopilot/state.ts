@@ -7,7 +7,8 @@
  *   each step, so that a restart finishes what a crash interrupted instead of repeating it;
  * - `paused`: the seller's pause (`/pause` from the phone), kept across restarts; the orders a rule
  *   would have delivered meanwhile are journalled `held` and delivered on resume;
- * - `outbox`: the messages decided and not yet sent (outbox.ts), so a crash loses none;
+ * - `outbox`: the messages decided and not yet sent (outbox.ts), so a crash loses none; in a file of
+ *   its own beside the state file (`<state>.outbox`, outbox-log.ts), appended to as it changes;
  * - the memory of the other rules: warnings given, replies sent, the work mode saved before a
  *   backlog, cards whose auto-delivery the empty stock switched off, the last price changes.
  *
@@ -15,25 +16,12 @@
  * concurrent deliveries share writes without any of them going on before its step is on disk.
  */
 import type { Watermark } from '../watch.ts';
-import type { AutopilotEvent } from './events.ts';
+import { OutboxLog, replayOutbox, type OutboxEntry } from './outbox-log.ts';
+
+export type { OutboxEntry } from './outbox-log.ts';
 
 /** Steps of one order's delivery; `held`: taken while paused, delivered on resume. */
 export type JournalPhase = 'held' | 'running' | 'ready' | 'done' | 'skipped' | 'failed';
-
-/** A message decided and not yet sent: one event for one channel's target (a chat), in order of `seq`. */
-export interface OutboxEntry {
-  seq: number;
-  /** The channel (`telegram`, `command`, `hook`). */
-  channel: string;
-  /** Its target within the channel (a chat id), '' when it has one only. */
-  to: string;
-  /** The event as the channel gets it. */
-  event: AutopilotEvent;
-  /** Failed sends so far. */
-  tries: number;
-  /** Not sent before this time (ISO): a 429's `retry_after`, a backoff. */
-  due?: string | undefined;
-}
 
 export interface JournalEntry {
   phase: JournalPhase;
@@ -102,60 +90,74 @@ export function reviveState(value: unknown, source: string): AutopilotState {
   return { ...emptyState(), ...(value as Partial<AutopilotState>) } as AutopilotState;
 }
 
-/** Each outbox entry's JSON, made once: only `tries` and `due` of an entry change after it is decided. */
-const entryTexts = new WeakMap<OutboxEntry, { tries: number; due: string | undefined; text: string }>();
-
-/**
- * The state as JSON, the outbox last. A burst of messages waits in the outbox (Telegram takes about one
- * a second per chat) while deliveries write the state many times a second: each entry is serialized
- * once, not at every write (the autopilot bench's row with `notify.telegram`, docs/benchmarks.md).
- */
+/** The state document as the file keeps it: everything but the outbox, which has a file of its own (outbox-log.ts). */
 export function stateText(state: AutopilotState): string {
-  const { outbox, ...rest } = state;
-  const entries = outbox.map((entry) => {
-    const kept = entryTexts.get(entry);
-    if (kept !== undefined && kept.tries === entry.tries && kept.due === entry.due) return kept.text;
-    const text = JSON.stringify(entry);
-    entryTexts.set(entry, { tries: entry.tries, due: entry.due, text });
-    return text;
-  });
-  const head = JSON.stringify(rest);
-  return `${head.slice(0, -1)}${head === '{}' ? '' : ','}"outbox":[${entries.join(',')}]}`;
+  const { outbox: _outbox, ...rest } = state;
+  return JSON.stringify(rest);
 }
 
 /**
- * Keeps the state in a JSON file (mode 0600; the directory is created). A missing file is a first
- * run; a file that is not a state is an error (the autopilot does not start over silently).
+ * Keeps the state in a JSON file (mode 0600; the directory is created), the outbox beside it in
+ * `<path>.outbox`. A missing file is a first run; a file that is not a state is an error (the
+ * autopilot does not start over silently).
  */
 export function fileAutopilotStore(path: string): AutopilotStore {
   let writing: Promise<void> | undefined;
   let queued: { state: AutopilotState; waiters: Promise<void> } | undefined;
   let counter = 0;
-  const write = async (text: string) => {
-    const { mkdir, rename, writeFile } = await import('node:fs/promises');
-    const { dirname } = await import('node:path');
-    await mkdir(dirname(path), { recursive: true });
-    const temp = `${path}.${process.pid}.${++counter}.tmp`;
+  const outboxPath = `${path}.outbox`;
+  const log = new OutboxLog();
+  const replace = async (file: string, text: string) => {
+    const { rename, writeFile } = await import('node:fs/promises');
+    const temp = `${file}.${process.pid}.${++counter}.tmp`;
     await writeFile(temp, text, { mode: 0o600 });
-    await rename(temp, path);
+    await rename(temp, file);
+  };
+  /** Starts a write of the state as it is now (taken at once: the state changes while it runs). */
+  const write = (state: AutopilotState): Promise<void> => {
+    const text = stateText(state);
+    const outbox = log.next(state.outbox);
+    return (async () => {
+      const { appendFile, mkdir } = await import('node:fs/promises');
+      const { dirname } = await import('node:path');
+      await mkdir(dirname(path), { recursive: true });
+      // The outbox first: a message is decided once its entry is in the file.
+      if (outbox?.whole !== undefined) await replace(outboxPath, outbox.whole);
+      else if (outbox?.append !== undefined) await appendFile(outboxPath, outbox.append, { mode: 0o600 });
+      outbox?.done();
+      await replace(path, text);
+    })();
   };
   return {
     async load() {
       const { readFile } = await import('node:fs/promises');
-      let text: string;
-      try {
-        text = await readFile(path, 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyState();
-        throw error;
+      const read = async (file: string): Promise<string | undefined> => {
+        try {
+          return await readFile(file, 'utf8');
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+          throw error;
+        }
+      };
+      const text = await read(path);
+      let state = emptyState();
+      if (text !== undefined) {
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch {
+          throw new TypeError(`${path}: not an autopilot state file (invalid JSON)`);
+        }
+        state = reviveState(value, path);
       }
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        throw new TypeError(`${path}: not an autopilot state file (invalid JSON)`);
+      // An older state file kept the outbox inside; a newer one keeps it in its own file.
+      const kept = await read(outboxPath);
+      if (kept !== undefined) {
+        state.outbox = replayOutbox(kept);
+        log.loaded(state.outbox, kept.split('\n').length);
       }
-      return reviveState(value, path);
+      state.outboxSeq = Math.max(state.outboxSeq, ...state.outbox.map((e) => e.seq));
+      return state;
     },
     save(state) {
       // One write at a time; calls made during a write share the next one (with the latest state).
@@ -164,7 +166,7 @@ export function fileAutopilotStore(path: string): AutopilotStore {
         return queued.waiters;
       }
       if (!writing) {
-        writing = write(stateText(state)).finally(() => (writing = undefined));
+        writing = write(state).finally(() => (writing = undefined));
         return writing;
       }
       const entry = { state, waiters: Promise.resolve() };
@@ -172,7 +174,7 @@ export function fileAutopilotStore(path: string): AutopilotStore {
         .catch(() => {})
         .then(() => {
           queued = undefined;
-          writing = write(stateText(entry.state)).finally(() => (writing = undefined));
+          writing = write(entry.state).finally(() => (writing = undefined));
           return writing;
         });
       queued = entry;

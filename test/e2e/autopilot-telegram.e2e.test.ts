@@ -12,11 +12,11 @@
  *   after the restart, once;
  * - the token in no output, log, state file or error.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
-import { phoneKit, Run as RunOf, SELLER, STRANGER, drained, started, stateOf, until } from '../helpers/phone.ts';
+import { keptText, phoneKit, Run as RunOf, SELLER, STRANGER, drained, started, stateOf, until } from '../helpers/phone.ts';
 import { useSellerWorld, type Lang, type Shop } from '../helpers/seller-world.ts';
 
 const world = useSellerWorld({ cli: true, server: { rateLimit: NO_RATE_LIMIT }, dir: 'autopilot-telegram-' });
@@ -97,7 +97,7 @@ describe('seller autopilot with notify.telegram, against the sandbox\'s Telegram
     await until('the held order delivered', again, () => again.event('deliver', 'delivered', held));
     await again.stop();
 
-    for (const said of [run.stdout, run.stderr, again.stdout, again.stderr, readFileSync(state, 'utf8')]) {
+    for (const said of [run.stdout, run.stderr, again.stdout, again.stderr, keptText(state)]) {
       expect(said).not.toContain(bot.token);
       expect(said).not.toContain(bot.token.split(':')[1]);
     }
@@ -151,7 +151,7 @@ describe('seller autopilot with notify.telegram, against the sandbox\'s Telegram
     await drained(state, again);
     expect(await about(bot, manual)).toHaveLength(1);
     await again.stop();
-    expect(readFileSync(state, 'utf8')).not.toContain(bot.token.split(':')[1]);
+    expect(keptText(state)).not.toContain(bot.token.split(':')[1]);
   }, 60_000);
 
   it('a key refused: the phone is told before the autopilot stops', async () => {

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { expect } from 'vitest';
 import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
+import { replayOutbox } from '../../sdk/autopilot/outbox-log.ts';
 import type { TelegramBot } from '../../sdk/contract/index.ts';
 import type { Lang, SellerWorld, Shop } from './seller-world.ts';
 import { waitFor } from './wait.ts';
@@ -55,7 +56,13 @@ export const until = <T>(what: string, run: Run | undefined, probe: () => Promis
 export const started = (run: Run) => until('start', run, () => run.event('autopilot', 'started'));
 
 export type PhoneState = { paused: boolean; outbox: Array<{ event: AutopilotEvent }> };
-export const stateOf = (path: string) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { paused: false, outbox: [] }) as PhoneState;
+/** The state on disk: the state file, and the outbox from its own file beside it (sdk/autopilot/outbox-log.ts). */
+export const stateOf = (path: string): PhoneState => ({
+  ...((existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { paused: false }) as PhoneState),
+  outbox: existsSync(`${path}.outbox`) ? replayOutbox(readFileSync(`${path}.outbox`, 'utf8')) : [],
+});
+/** What the autopilot keeps on disk, as text: the state file and the outbox's file. */
+export const keptText = (path: string): string => [path, `${path}.outbox`].map((file) => (existsSync(file) ? readFileSync(file, 'utf8') : '')).join('\n');
 /** The outbox is empty on disk: every message decided was sent (nothing more is coming). */
 export const drained = (state: string, run: Run) => until('the outbox sent', run, () => stateOf(state).outbox.length === 0);
 

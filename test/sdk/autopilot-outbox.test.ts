@@ -5,11 +5,15 @@
  * target, waiting a 429's `retry_after`, retrying a failure, dropping one a retry cannot mend, and
  * keeping what it has not sent in the state (sent by the next run).
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defineAutopilot, NotifyFailure, chosen, type NotifyChannel } from '../../sdk/autopilot/index.ts';
 import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
 import { Outbox } from '../../sdk/autopilot/outbox.ts';
-import { emptyState, stateText, type AutopilotState, type OutboxEntry } from '../../sdk/autopilot/state.ts';
+import { emptyState, fileAutopilotStore, type AutopilotState, type OutboxEntry } from '../../sdk/autopilot/state.ts';
+import { OutboxLog, replayOutbox } from '../../sdk/autopilot/outbox-log.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const event = (rule: AutopilotEvent['rule'], type: string, order?: string): AutopilotEvent => ({ at: new Date().toISOString(), rule, type, message: `${rule} ${type}`, order });
@@ -134,17 +138,105 @@ describe('the outbox', () => {
   });
 });
 
-describe('the state as JSON', () => {
-  it('is the state, each outbox entry written once and again only when its tries or due change', () => {
-    const state = emptyState();
-    state.outbox.push({ seq: 1, channel: 'telegram', to: '1', event: event('orders', 'paid', 'ord_1'), tries: 0 });
-    state.journal['ord_1'] = { phase: 'done', at: new Date(0).toISOString() } as never;
-    expect(JSON.parse(stateText(state))).toEqual(JSON.parse(JSON.stringify(state)));
-    const entry = state.outbox[0]!;
-    entry.tries = 2;
-    entry.due = new Date(5).toISOString();
-    expect(JSON.parse(stateText(state)).outbox[0]).toMatchObject({ tries: 2, due: entry.due });
-    state.outbox = [];
-    expect(JSON.parse(stateText(state))).toEqual(JSON.parse(JSON.stringify(state)));
+describe('the outbox at a channel\'s pace', () => {
+  it('sends a target no faster than paceMs; what comes meanwhile goes together; a stop sends the rest at once', async () => {
+    const sends: Array<{ at: number; orders: string[] }> = [];
+    const ch: NotifyChannel = {
+      name: 'telegram',
+      targets: ['1'],
+      sales: true,
+      paceMs: 300,
+      send: async () => {
+        throw new Error('send is not used when sendMany is given');
+      },
+      sendMany: async (events) => {
+        sends.push({ at: Date.now(), orders: events.map((e) => e.order!) });
+        return events.length;
+      },
+    };
+    const { box, state } = outbox(ch);
+    box.start();
+    box.offer(event('orders', 'paid', 'ord_1'));
+    await waitFor('the first', () => sends.length === 1);
+    for (const id of ['ord_2', 'ord_3', 'ord_4']) box.offer(event('orders', 'paid', id));
+    await waitFor('the second', () => sends.length === 2);
+    expect(sends[1]!.at - sends[0]!.at).toBeGreaterThanOrEqual(290);
+    expect(sends.map((s) => s.orders)).toEqual([['ord_1'], ['ord_2', 'ord_3', 'ord_4']]);
+    box.offer(event('orders', 'paid', 'ord_5'));
+    const stopping = Date.now();
+    await box.stop(1000);
+    expect(sends.at(-1)!.orders).toEqual(['ord_5']);
+    expect(sends.at(-1)!.at - stopping).toBeLessThan(250);
+    expect(state.outbox).toEqual([]);
+  });
+});
+
+describe('the outbox on disk (its own file beside the state)', () => {
+  const entry = (seq: number, order = `ord_${seq}`): OutboxEntry => ({ seq, channel: 'telegram', to: '1', event: event('orders', 'paid', order), tries: 0 });
+
+  it('appends what changed: a write costs the change, not what waits', () => {
+    const log = new OutboxLog();
+    const outbox = [entry(1), entry(2)];
+    const first = log.next(outbox)!;
+    expect(first.append!.trim().split('\n')).toHaveLength(2);
+    first.done();
+    expect(log.next(outbox)).toBeUndefined();
+    outbox[0]!.tries = 1;
+    outbox[0]!.due = new Date(5).toISOString();
+    outbox.push(entry(3));
+    const second = log.next(outbox)!;
+    expect(second.append!.trim().split('\n').map((l) => Object.keys(JSON.parse(l))[0])).toEqual(['set', 'add']);
+    second.done();
+    const third = log.next([outbox[2]!])!;
+    expect(JSON.parse(third.append!.trim())).toEqual({ del: [1, 2] });
+    third.done();
+    expect(replayOutbox(first.append! + second.append! + third.append!)).toEqual([outbox[2]]);
+  });
+
+  it('reads again idempotently, skips a torn line, and keeps seq order', () => {
+    const a = entry(1);
+    const b = entry(2);
+    const text = [JSON.stringify({ add: b }), JSON.stringify({ add: a }), JSON.stringify({ add: a }), '{"add":{"seq":3,"chan', '', JSON.stringify({ set: { seq: 1, tries: 2, due: null } }), JSON.stringify({ del: [9] })].join('\n');
+    expect(replayOutbox(text)).toEqual([{ ...a, tries: 2 }, b]);
+    expect(replayOutbox('')).toEqual([]);
+  });
+
+  it('is rewritten whole when its lines far outnumber its entries', () => {
+    const log = new OutboxLog();
+    let appended = 0;
+    let whole: string | undefined;
+    for (let seq = 1; seq <= 1200 && whole === undefined; seq++) {
+      const write = log.next([entry(seq)])!;
+      if (write.whole !== undefined) whole = write.whole;
+      else appended++;
+      write.done();
+    }
+    expect(appended).toBeGreaterThan(400);
+    expect(whole).toBeDefined();
+    expect(replayOutbox(whole!)).toHaveLength(1);
+  });
+
+  it('a file store keeps the outbox in <state>.outbox, reads it back, and reads an older state with the outbox inside', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+    try {
+      const path = join(dir, 'state.json');
+      const store = fileAutopilotStore(path);
+      const state = emptyState();
+      state.outbox.push(entry(1), entry(2));
+      state.outboxSeq = 2;
+      await store.save(state);
+      expect(JSON.parse(readFileSync(path, 'utf8'))).not.toHaveProperty('outbox');
+      state.outbox.shift();
+      await store.save(state);
+      expect((await fileAutopilotStore(path).load()).outbox.map((e) => e.seq)).toEqual([2]);
+
+      const older = join(dir, 'older.json');
+      writeFileSync(older, JSON.stringify({ ...emptyState(), outbox: [entry(7)], outboxSeq: 3 }));
+      const read = await fileAutopilotStore(older).load();
+      expect(read.outbox.map((e) => e.seq)).toEqual([7]);
+      expect(read.outboxSeq).toBe(7);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

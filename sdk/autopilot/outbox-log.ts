@@ -1,0 +1,127 @@
+/**
+ * The outbox's own file beside the state file (`<state>.outbox`): JSON lines appended as the outbox
+ * changes (`{"add":entry}`, `{"set":{"seq","tries","due"}}`, `{"del":[seq…]}`), so that a state write
+ * costs what changed, not every message still waiting. A burst of sales waits in the outbox while
+ * Telegram takes about one message a second per chat, and the state is written many times a second
+ * (before each delivery step): with the outbox inside the state document every write re-wrote the
+ * whole backlog (docs/benchmarks.md, "the phone's row").
+ *
+ * Reading it again is idempotent (an `add` of a seq already there replaces it; `set` and `del` of
+ * what is gone do nothing), so a write that failed half-way is simply appended again; a torn last
+ * line (a crash in the middle of an append) is skipped. When the file holds many more lines than
+ * entries it is rewritten whole (a temporary file renamed over it).
+ */
+import type { AutopilotEvent } from './events.ts';
+
+/** A message decided and not yet sent: one event for one channel's target (a chat), in order of `seq`. */
+export interface OutboxEntry {
+  seq: number;
+  /** The channel (`telegram`, `command`, `hook`). */
+  channel: string;
+  /** Its target within the channel (a chat id), '' when it has one only. */
+  to: string;
+  /** The event as the channel gets it. */
+  event: AutopilotEvent;
+  /** Failed sends so far. */
+  tries: number;
+  /** Not sent before this time (ISO): a 429's `retry_after`, a backoff. */
+  due?: string | undefined;
+}
+
+
+/** Rewritten whole when it has more lines than this and more than {@link COMPACT_RATIO} per entry. */
+const COMPACT_LINES = 1000;
+const COMPACT_RATIO = 4;
+
+type Written = Map<number, { tries: number; due: string | undefined }>;
+
+/** The entries a log's text holds, in seq order; lines that are not ours (a torn last one) are skipped. */
+export function replayOutbox(text: string): OutboxEntry[] {
+  const entries = new Map<number, OutboxEntry>();
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let change: { add?: OutboxEntry; set?: { seq: number; tries: number; due: string | null }; del?: number[] };
+    try {
+      change = JSON.parse(line) as typeof change;
+    } catch {
+      continue;
+    }
+    if (change.add && typeof change.add.seq === 'number') entries.set(change.add.seq, change.add);
+    if (change.set) {
+      const entry = entries.get(change.set.seq);
+      if (entry) {
+        entry.tries = change.set.tries;
+        if (change.set.due === null) delete entry.due;
+        else entry.due = change.set.due;
+      }
+    }
+    for (const seq of change.del ?? []) entries.delete(seq);
+  }
+  return [...entries.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/** What one write puts in the log: lines to append, or the whole text when it is rewritten. */
+export interface OutboxWrite {
+  append?: string | undefined;
+  whole?: string | undefined;
+  /** Made the log's known contents once the write is on disk. */
+  done(): void;
+}
+
+/** The outbox as last written to its file, and the lines that bring the file to a newer outbox. */
+export class OutboxLog {
+  #written: Written = new Map();
+  #lines = 0;
+
+  /** After a load: the file holds `entries` in `lines` lines. */
+  loaded(entries: readonly OutboxEntry[], lines: number): void {
+    this.#written = new Map(entries.map((e) => [e.seq, { tries: e.tries, due: e.due }]));
+    this.#lines = lines;
+  }
+
+  /**
+   * What to write for `outbox` now (taken at once: the outbox changes while the write runs);
+   * undefined when nothing changed. Looks each entry up once; the set of entries is built only
+   * when some were removed.
+   */
+  next(outbox: readonly OutboxEntry[]): OutboxWrite | undefined {
+    const lines: string[] = [];
+    const changed: OutboxEntry[] = [];
+    let kept = 0;
+    for (const entry of outbox) {
+      const had = this.#written.get(entry.seq);
+      if (had === undefined) lines.push(JSON.stringify({ add: entry }));
+      else {
+        kept++;
+        if (had.tries === entry.tries && had.due === entry.due) continue;
+        lines.push(JSON.stringify({ set: { seq: entry.seq, tries: entry.tries, due: entry.due ?? null } }));
+      }
+      changed.push(entry);
+    }
+    let gone: number[] = [];
+    if (kept < this.#written.size) {
+      const present = new Set(outbox.map((entry) => entry.seq));
+      gone = [...this.#written.keys()].filter((seq) => !present.has(seq));
+      lines.push(JSON.stringify({ del: gone }));
+    }
+    if (lines.length === 0) return undefined;
+    const now = changed.map((entry) => [entry.seq, { tries: entry.tries, due: entry.due }] as const);
+    const total = this.#lines + lines.length;
+    if (total > COMPACT_LINES && total > COMPACT_RATIO * Math.max(1, outbox.length)) {
+      const whole = outbox.map((entry) => JSON.stringify({ add: entry }));
+      const all = outbox.map((entry) => [entry.seq, { tries: entry.tries, due: entry.due }] as const);
+      return { whole: whole.length === 0 ? '' : `${whole.join('\n')}\n`, done: () => this.#done(new Map(all), [], whole.length, true) };
+    }
+    // Led by a line ending: a line torn by a crash before it ends there, and this one is read whole.
+    return { append: `\n${lines.join('\n')}\n`, done: () => this.#done(new Map(now), gone, total, false) };
+  }
+
+  #done(changed: Written, gone: readonly number[], lines: number, whole: boolean): void {
+    if (whole) this.#written = changed;
+    else {
+      for (const [seq, at] of changed) this.#written.set(seq, at);
+      for (const seq of gone) this.#written.delete(seq);
+    }
+    this.#lines = lines;
+  }
+}
