@@ -6,7 +6,8 @@
  * Target (issue 16): at least 50 orders/s; the ratio to the plain watch says what the rules cost.
  *
  * With the seller's phone (issue 36): the same burst with `notify.telegram` and `sales: true` (every
- * order makes two messages, paid and delivered, to the sandbox's Telegram) against the same without
+ * order makes a line, its delivery, to the sandbox's Telegram, in its own process; the burst is paid
+ * before the start, so its payments are a first run's catch-up, not news to say) against the same without
  * `notify`, each on its own seller, best of two interleaved rounds: a message never slows a
  * delivery (target >= 0.95x).
  *

@@ -48,7 +48,7 @@ export const NEEDS_A_HUMAN: readonly string[] = [
 export const SALES: readonly string[] = ['orders.paid', 'deliver.delivered'];
 
 /** Events offered within this long share one write of the state. */
-const OFFER_WRITE_MS = 25;
+const OFFER_WRITE_MS = 200;
 
 /** Longest wait between two tries of a failing send. */
 export const MAX_BACKOFF_MS = 8_000;

@@ -317,7 +317,7 @@ export class Autopilot {
         this.#track(order);
         if (this.#caughtUp) await reportMoved(ctx, order);
         const picked = pickDeliverRule(order, this.config.deliver);
-        reportPaid(ctx, order, picked, { news: this.#caughtUp, sales });
+        reportPaid(ctx, order, picked, { news: this.#caughtUp, sales, begun: state.journal[order.id] !== undefined || this.#inFlight.has(order.id) });
         if (picked && !finished(state.journal[order.id]) && state.journal[order.id]?.phase !== 'held' && !this.#inFlight.has(order.id)) {
           while (this.#inFlight.size >= this.config.concurrency) await Promise.race(this.#inFlight.values());
           if (state.paused) {

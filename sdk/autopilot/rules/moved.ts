@@ -56,14 +56,17 @@ export async function reportMoved(ctx: RuleContext, order: Order): Promise<void>
 }
 
 /**
- * A paid order (awaiting delivery) said once (remembered in `state.moved` as its status): one that no
- * deliver rule takes needs a hand (`needs-hand`, also from a first run's catch-up: it waits now);
- * with `sales`, one a rule takes is said `paid` when it is news.
+ * A paid order (awaiting delivery) said once: one that no deliver rule takes needs a hand
+ * (`needs-hand`, also from a first run's catch-up: it waits now; remembered in `state.moved` as its
+ * status); with `sales`, one a rule takes is said `paid` when it is news and its delivery has not
+ * begun (`begun`: a journal entry or a delivery in flight).
  */
-export function reportPaid(ctx: RuleContext, order: Order, picked: unknown, { news, sales }: { news: boolean; sales: boolean }): void {
+export function reportPaid(ctx: RuleContext, order: Order, picked: unknown, { news, sales, begun }: { news: boolean; sales: boolean; begun: boolean }): void {
   if (order.status !== 'awaiting_delivery' || ctx.state.moved[order.id]?.split(' ')[0] === order.status) return;
-  if (picked !== undefined && !(sales && news)) return;
-  ctx.state.moved[order.id] = `${order.status} ${new Date().toISOString()}`;
+  if (picked !== undefined && (!(sales && news) || begun)) return;
+  // A sale a rule delivers is remembered by its delivery's journal (said before it begins: `begun`
+  // stops a second line), so the state does not grow by a mark per sale; one that needs a hand is marked.
+  if (picked === undefined) ctx.state.moved[order.id] = `${order.status} ${new Date().toISOString()}`;
   const values = { id: order.id, number: order.number, productType: order.productType, price: order.priceRub };
   const type = picked === undefined ? 'needs-hand' : 'paid';
   // No write of its own on the watch's path: the mark goes to disk with the outbox's entry, the

@@ -1,0 +1,105 @@
+/**
+ * The autopilot's sales lines (`notify.sales`) through an injected channel, against a real server: a
+ * burst of paid orders that a rule delivers is said once each as paid and once as delivered, in
+ * order per order, joined into a few messages at the channel's pace; the sales leave no mark in the
+ * state document (their delivery's journal remembers them), the outbox lives in its own file and is
+ * empty once sent, and a restart says no sale again.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxClient, SellerClient } from '../../sdk/index.ts';
+import { runAutopilot, type AutopilotEvent, type NotifyChannel } from '../../sdk/autopilot/index.ts';
+import { replayOutbox } from '../../sdk/autopilot/outbox-log.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+let server: TestServer;
+let client: SellerClient;
+let sandbox: SandboxClient;
+let dir: string;
+let card: number;
+
+beforeAll(async () => {
+  server = await startTestServer({ rateLimit: NO_RATE_LIMIT });
+  client = new SellerClient({ apiKey: (await server.newSeller()).apiKey, baseUrl: server.url, strict: true });
+  sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url, strict: true });
+  ({ number: card } = await client.listings.create({ service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code', priceRub: 300, slaMinutes: 720, guaranteeDays: 7 }));
+  await client.listings.setState(card, { active: true });
+  dir = mkdtempSync(join(tmpdir(), 'autopilot-sales-'));
+}, 60_000);
+afterAll(async () => {
+  const closing = server?.close();
+  server?.app.server.closeAllConnections();
+  await closing;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A phone that keeps what it was sent: each message, the events it said. */
+function phone(): NotifyChannel & { messages: AutopilotEvent[][] } {
+  const messages: AutopilotEvent[][] = [];
+  return {
+    name: 'telegram',
+    targets: ['1'],
+    paceMs: 300,
+    messages,
+    send: async (event) => void messages.push([event]),
+    sendMany: async (events) => {
+      messages.push([...events]);
+      return events.length;
+    },
+  };
+}
+
+/** Paid orders of the card, made while the autopilot runs (a first run's catch-up says no sale: it is not news). */
+async function buy(count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const order = await sandbox.createOrder({ number: card });
+    await sandbox.pay(order.id);
+    ids.push(order.id);
+  }
+  return ids;
+}
+
+async function run(statePath: string, channel: NotifyChannel, count: number) {
+  const events: AutopilotEvent[] = [];
+  const stop = new AbortController();
+  const config = { pollSeconds: 0.1, deliver: [{ match: { card }, action: { command: 'true' } }], notify: { telegram: { chats: [1] }, sales: true } };
+  const running = runAutopilot(client, config, { statePath, signal: stop.signal, onEvent: (e) => events.push(e), channels: [channel] });
+  await waitFor('the start', () => events.some((e) => e.type === 'started'));
+  const ids = await buy(count);
+  await waitFor('the deliveries', () => ids.every((id) => events.some((e) => e.type === 'delivered' && e.order === id)), { ms: 30_000 });
+  stop.abort();
+  await running;
+  return ids;
+}
+
+describe('sales lines', () => {
+  it('a burst: each order said once paid and once delivered, joined at the pace; no mark per sale; a restart says none again', async () => {
+    const statePath = join(dir, 'sales.state.json');
+    const first = phone();
+    const ids = await run(statePath, first, 20);
+
+    const said = first.messages.flat();
+    for (const id of ids) {
+      const lines = said.filter((e) => e.order === id).map((e) => `${e.rule}.${e.type}`);
+      expect(lines, id).toEqual(['orders.paid', 'deliver.delivered']);
+    }
+    // 40 lines in far fewer messages: what came within the pace went together.
+    expect(first.messages.length).toBeLessThan(said.length / 2);
+
+    const state = JSON.parse(readFileSync(statePath, 'utf8')) as { moved: Record<string, string>; outbox?: unknown };
+    expect(state).not.toHaveProperty('outbox');
+    expect(Object.keys(state.moved).filter((id) => ids.includes(id))).toEqual([]);
+    expect(existsSync(`${statePath}.outbox`)).toBe(true);
+    expect(replayOutbox(readFileSync(`${statePath}.outbox`, 'utf8'))).toEqual([]);
+
+    // A restart reads the same orders again (delivered now): no sale is said twice.
+    const again = phone();
+    const [next] = await run(statePath, again, 1);
+    expect(again.messages.flat().filter((e) => e.order !== undefined).map((e) => `${e.order === next ? 'next' : e.order}: ${e.rule}.${e.type}`)).toEqual(['next: orders.paid', 'next: deliver.delivered']);
+  }, 60_000);
+});
