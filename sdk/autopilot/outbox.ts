@@ -162,7 +162,7 @@ export class Outbox {
     }
     if (added.length === 0) return;
     this.#offered.push(...added);
-    // Offers within a few milliseconds share one write (or ride on a write already on its way):
+    // Offers within OFFER_WRITE_MS share one write (or ride on a write already on its way):
     // a write per event would double the state's writes in a burst of sales.
     this.#offerTimer ??= setTimeout(() => this.#saveOffered(), OFFER_WRITE_MS);
   }
