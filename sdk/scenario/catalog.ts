@@ -1,8 +1,7 @@
 /**
  * A scenario's catalogue choices, checked before the run when the catalogue can be read: each
- * `card:` step's service, tariff, product type, delivery method, SLA minutes, guarantee days and
- * credits type against the catalogue's position (the server's own rules, server/domain/cards.ts
- * `fitsPosition`, `choicesRefusal`), so a wrong choice is a problem of the file (every one named by
+ * `card:` step's service, then its choices against the catalogue's position by the server's own
+ * rules (sdk/contract/catalog-fit.ts `catalogMisfits`, which the server refuses a card by), so a wrong choice is a problem of the file (every one named by
  * step, field, value and allowed values; nothing made) rather than a refused call halfway through.
  *
  * The catalogue is read with a seller's key (`catalogKey`: the CLI passes its profile's key or
@@ -10,18 +9,13 @@
  * refuses a wrong card at its step.
  */
 import { SellerClient } from '../client.ts';
+import { catalogMisfits, type CardChoices, type PositionChoices } from '../contract/catalog-fit.ts';
 import type { ScenarioIssue } from './errors.ts';
 import { nearestField, type CheckedScenario } from './check.ts';
 
 /** What the check needs of a catalogue position (sdk/contract/catalog.ts `Position`). */
-export interface CatalogPosition {
+export interface CatalogPosition extends PositionChoices {
   slug: string;
-  tariffs: ReadonlyArray<{ slug: string }>;
-  productTypes: readonly string[];
-  deliveryMethods: Partial<Record<string, readonly string[]>>;
-  slaChoices: readonly number[];
-  guaranteeChoices: readonly number[];
-  creditsTypes?: readonly string[] | undefined;
 }
 
 /** Every position of the catalogue, or undefined when it cannot be read (no key, a key without the catalog scope, a failed call). */
@@ -53,7 +47,7 @@ export function catalogIssues(scenario: Pick<CheckedScenario, 'steps' | 'lineOf'
         message,
       });
     };
-    const card = step.args as { service: string; tariff: string; productType: string; deliveryMethod: string; slaMinutes: number; guaranteeDays: number; creditsType?: string };
+    const card = step.args as unknown as CardChoices & { service: string };
     const position = positions.find((p) => p.slug === card.service);
     if (!position) {
       const slugs = positions.map((p) => p.slug);
@@ -61,15 +55,9 @@ export function catalogIssues(scenario: Pick<CheckedScenario, 'steps' | 'lineOf'
       add('service', 'unknown_service', card.service, slugs, `${card.service} is not a service of the catalogue${near ? `; did you mean ${near}?` : ''}`, near ? { near } : {});
       continue;
     }
-    const choice = (field: string, value: string | number, allowed: readonly (string | number)[]) => {
-      if (!allowed.includes(value)) add(field, 'not_in_catalog', value, allowed, `${value} is not offered by ${position.slug} for ${field}; allowed: ${allowed.join(', ')}`, { service: position.slug });
-    };
-    choice('tariff', card.tariff, position.tariffs.map((t) => t.slug));
-    choice('productType', card.productType, position.productTypes);
-    if (position.productTypes.includes(card.productType)) choice('deliveryMethod', card.deliveryMethod, position.deliveryMethods[card.productType] ?? []);
-    choice('slaMinutes', card.slaMinutes, position.slaChoices);
-    choice('guaranteeDays', card.guaranteeDays, position.guaranteeChoices);
-    if (card.productType === 'credits' && card.creditsType !== undefined) choice('creditsType', card.creditsType, position.creditsTypes ?? []);
+    for (const misfit of catalogMisfits(position, card)) {
+      add(misfit.field, 'not_in_catalog', misfit.value, misfit.allowed, `${misfit.value} is not offered by ${position.slug} for ${misfit.field}; allowed: ${misfit.allowed.join(', ')}`, { service: position.slug });
+    }
   }
   return issues;
 }

@@ -28,6 +28,7 @@ import {
   type SellerType,
 } from '../../sdk/contract/index.ts';
 import type { ApiOperations, KeyMode } from '../../sdk/contract/index.ts';
+import { catalogMisfits, type CatalogMisfit } from '../../sdk/contract/catalog-fit.ts';
 import type { PapersRecord } from '../store/docs.ts';
 import type { CardRecord } from '../store/records/listings.ts';
 import { admissionComplete } from './admission.ts';
@@ -97,14 +98,15 @@ function typeNotAvailable(position: Position): CardRefusal {
   return refuse('type_not_available', { field: 'productType', allowed: [...position.productTypes] });
 }
 
-function fitsPosition(position: Position, card: CardFields): CardRefusal | null {
-  const tariffs = position.tariffs.map((t) => t.slug);
-  if (!tariffs.includes(card.tariff)) return refuse('complaint', { field: 'tariff', allowed: tariffs, reason: 'not_allowed' });
-  if (!position.productTypes.includes(card.productType)) return typeNotAvailable(position);
-  const methods = position.deliveryMethods[card.productType] ?? [];
-  if (!methods.includes(card.deliveryMethod)) return refuse('complaint', { field: 'deliveryMethod', allowed: [...methods], reason: 'not_allowed' });
-  return null;
+/** The first misfit of `fields` (sdk/contract/catalog-fit.ts, the one set of catalogue choices), as a refusal. */
+function misfitRefusal(position: Position, card: CardFields, fields: ReadonlyArray<CatalogMisfit['field']>): CardRefusal | null {
+  const misfit = catalogMisfits(position, card).find((m) => fields.includes(m.field));
+  if (!misfit) return null;
+  if (misfit.field === 'productType') return typeNotAvailable(position);
+  return refuse('complaint', { field: misfit.field, allowed: misfit.allowed, reason: 'not_allowed' });
 }
+
+const fitsPosition = (position: Position, card: CardFields) => misfitRefusal(position, card, ['tariff', 'productType', 'deliveryMethod']);
 
 function sellerMay(card: CardFields, seller: SellerFacts): CardRefusal | null {
   if (seller.sellerType !== 'self_employed') return null;
@@ -128,13 +130,7 @@ function creditsRefusal(position: Position, card: CardFields): CardRefusal | nul
   return null;
 }
 
-function choicesRefusal(position: Position, card: CardFields): CardRefusal | null {
-  if (!position.slaChoices.includes(card.slaMinutes)) return refuse('complaint', { field: 'slaMinutes', allowed: [...position.slaChoices], reason: 'not_allowed' });
-  if (!position.guaranteeChoices.includes(card.guaranteeDays)) {
-    return refuse('complaint', { field: 'guaranteeDays', allowed: [...position.guaranteeChoices], reason: 'not_allowed' });
-  }
-  return null;
-}
+const choicesRefusal = (position: Position, card: CardFields) => misfitRefusal(position, card, ['slaMinutes', 'guaranteeDays']);
 
 /** The description is the only free text of a card; the found contact itself is never echoed. */
 // ---------------------------------------------------------------------------------------------
