@@ -108,29 +108,25 @@ export async function openPhone(config: TelegramNotify, configPath: string, deps
   };
   const said = (what: string, error: unknown) => note(deps.io, t('autopilot.phone.telegramFailed', { what, reason: failure(error).message }));
 
+  const sendMany = async (events: readonly AutopilotEvent[], to: string): Promise<number> => {
+    const joined = joinedMessage(events.map((event) => phoneMessage(event, config.orderUrl)));
+    try {
+      await sendTo(Number(to), joined.message);
+    } catch (error) {
+      throw failure(error);
+    }
+    return joined.count;
+  };
   const channel: NotifyChannel = {
     name: 'telegram',
     targets: config.chats.map(String),
     events: config.events,
     sales: config.sales,
-    send: async (event: AutopilotEvent, to: string) => {
-      try {
-        await sendTo(Number(to), phoneMessage(event, config.orderUrl));
-      } catch (error) {
-        throw failure(error);
-      }
-    },
+    // The outbox hands what waits to sendMany; send is one of them.
+    send: async (event: AutopilotEvent, to: string) => void (await sendMany([event], to)),
     // Telegram's limit: about one message a second to one chat; a burst waits and goes as one.
     paceMs: TELEGRAM_PACE_MS,
-    sendMany: async (events: readonly AutopilotEvent[], to: string) => {
-      const joined = joinedMessage(events.map((event) => phoneMessage(event, config.orderUrl)));
-      try {
-        await sendTo(Number(to), joined.message);
-      } catch (error) {
-        throw failure(error);
-      }
-      return joined.count;
-    },
+    sendMany,
   };
 
   let running: Promise<void> | undefined;

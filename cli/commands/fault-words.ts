@@ -3,7 +3,11 @@
  * their words, one mapping for `seller sandbox fault add` (`sandboxFault.*`, naming flags) and a
  * scenario's `fault:` step (`scenario.rules.fault.*`, naming the step's keys).
  */
-import type { FaultFlagsCode } from '../../sdk/sandbox-faults.ts';
+import { FAULT_OPERATIONS, type FaultFlagsCode } from '../../sdk/sandbox-faults.ts';
+import { nearestWithin } from '../lib/edit-distance.ts';
+
+/** The known operation nearest an unknown one (`--op`, a `fault:` step's `op`), if one is close. */
+export const nearestOp = (op: string): string | undefined => nearestWithin(op, FAULT_OPERATIONS, 3);
 
 const INVALID: Record<string, string> = { status: 'status', retryAfter: 'retryAfter', latency: 'duration', for: 'duration', hooks: 'hooks', times: 'count', every: 'every', seller: 'seller', bot: 'bot' };
 

@@ -13,11 +13,10 @@
 import { Option, type Command } from 'commander';
 import { t } from '../i18n/index.ts';
 import { dateTime } from '../i18n/format.ts';
-import { faultProblemKey } from './fault-words.ts';
-import { faultBody, FAULT_OPERATIONS, FaultFlagsError, type AddFaultBody, type FaultFlags } from '../../sdk/sandbox-faults.ts';
+import { faultProblemKey, nearestOp } from './fault-words.ts';
+import { faultBody, FaultFlagsError, type AddFaultBody, type FaultFlags } from '../../sdk/sandbox-faults.ts';
 import type { App } from '../lib/command.ts';
 import { wantsJson, type Deps } from '../lib/deps.ts';
-import { nearestWithin } from '../lib/edit-distance.ts';
 import { UsageError } from '../lib/errors.ts';
 import { note, printJson, printTable, say } from '../lib/output.ts';
 import type { SandboxClient } from '../../sdk/sandbox.ts';
@@ -73,7 +72,7 @@ function usageOf(err: FaultFlagsError, flags: FaultFlags): UsageError {
   const key = faultProblemKey(err.field, err.code);
   if (key === 'unknownOp') {
     const op = String(flags.op).trim();
-    const near = nearestWithin(op, FAULT_OPERATIONS, 3);
+    const near = nearestOp(op);
     return new UsageError(t('sandboxFault.unknownOp', { op }), near ? t('sandboxFault.didYouMean', { near }) : t('sandboxFault.opsListed'));
   }
   if (key === 'missingOp') return new UsageError(t('sandboxFault.missingOp'), t('sandboxFault.opsListed'));

@@ -26,9 +26,8 @@ import { readTextInput } from '../lib/input.ts';
 import { nodeFetch } from '../lib/http.ts';
 import { note, printJson, printTable } from '../lib/output.ts';
 import { printSteps } from './sandbox-run-steps.ts';
-import { faultProblemKey } from './fault-words.ts';
-import { FAULT_OPERATIONS, type FaultFlagsCode } from '../../sdk/sandbox-faults.ts';
-import { nearestWithin } from '../lib/edit-distance.ts';
+import { faultProblemKey, nearestOp } from './fault-words.ts';
+import type { FaultFlagsCode } from '../../sdk/sandbox-faults.ts';
 
 export function registerRun(noun: Command, app: App): void {
   noun
@@ -137,7 +136,7 @@ function issueKey(issue: ScenarioIssue): string {
 function withNearOp(issue: ScenarioIssue): ScenarioIssue {
   const params = issue.params ?? {};
   if (issue.code !== 'rule' || params['problem'] !== 'unknown_op' || params['value'] === undefined) return issue;
-  const near = nearestWithin(params['value'], FAULT_OPERATIONS, 3);
+  const near = nearestOp(params['value']);
   return near ? { ...issue, params: { ...params, near } } : issue;
 }
 

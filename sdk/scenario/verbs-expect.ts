@@ -11,9 +11,7 @@ export const ExpectOrder = doc(
   z.strictObject({
     order: orderName('the order (a name given by buy)'),
     status: d(OrderStatus.optional(), 'the order is in this status'),
-    /** The delivery's note was withheld by the contact filter (true) or sent (false). */
     noteWithheld: d(z.boolean().optional(), 'the delivery\'s note was withheld by the contact filter (true) or sent (false)'),
-    /** How many messages the order's conversation holds. */
     messages: d(z.number().int().min(0).optional(), 'the order\'s conversation holds exactly this many messages'),
     within: Within,
   }),
@@ -32,13 +30,10 @@ export const ExpectWebhook = doc(
   z
     .strictObject({
       webhook: d(EventKind, 'the event kind'),
-      /** Whose events: by default the seller of `order` or `card`. */
       seller: d(Name.optional(), 'whose events (a name given by seller); default: the seller of order or card'),
       order: d(Name.optional(), 'only events about this order (a name given by buy)'),
       card: d(Name.optional(), 'only events about this card (a name given by card)'),
-      /** A delivery of it reached the subscriber (a 2xx). */
       delivered: d(z.boolean().optional(), 'a delivery of the event reached the subscriber with a 2xx answer (true), or none did (false)'),
-      /** Exactly this many such events (default: at least one). */
       count: d(z.number().int().min(0).optional(), 'exactly this many such events (default: at least one)'),
       within: Within,
     })
@@ -54,7 +49,6 @@ export const ExpectTelegram = doc(
     text: d(z.string().min(1).optional(), 'a message whose text contains this'),
     button: d(z.string().min(1).optional(), 'a message with a button of this callback data'),
     from: d(z.enum(['bot', 'user']).default('bot'), 'who wrote the message: the bot or the person'),
-    /** Exactly this many such messages (default: at least one). */
     count: d(z.number().int().min(0).optional(), 'exactly this many such messages (default: at least one)'),
     within: Within,
   }),

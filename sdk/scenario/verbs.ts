@@ -136,7 +136,6 @@ export const VERBS = {
     doc(
       z.strictObject({
         seller: sellerName,
-        /** `probe`: the service's own test receiver for this seller; else an address the server accepts. */
         url: d(z.string().min(1).max(2000), 'probe (the service\'s own test receiver), or an address the server accepts'),
         events: d(z.array(EventKind).min(1), 'the event kinds to send'),
       }),

@@ -96,34 +96,38 @@ export class Live {
     this.changed();
   }
 
-  /** The next page of a seller's orders (the list goes on where it stopped). */
-  async readMoreOrders(sellerId: string): Promise<void> {
-    const cursor = this.moreOrders.get(sellerId);
+  /**
+   * The next page of one of a seller's lists (it goes on where it stopped): each item not held yet
+   * is kept (one the stream already brought stays as it is), and where the list goes on after it.
+   */
+  async #readMore<T>(cursors: Map<string, string>, sellerId: string, read: (cursor: string) => PromiseLike<{ items: T[]; nextCursor?: string | null | undefined }>, keep: (item: T) => void): Promise<void> {
+    const cursor = cursors.get(sellerId);
     if (!cursor) return;
-    const page = await this.sb.sellerOrders(sellerId, { limit: ORDER_PAGE, cursor });
-    for (const order of page.items) if (!this.orders.has(order.id)) this.orders.set(order.id, { sellerId, order });
-    setCursor(this.moreOrders, sellerId, page.nextCursor);
+    const page = await read(cursor);
+    for (const item of page.items) keep(item);
+    setCursor(cursors, sellerId, page.nextCursor);
     this.changed();
+  }
+
+  /** The next page of a seller's orders. */
+  readMoreOrders(sellerId: string): Promise<void> {
+    return this.#readMore(this.moreOrders, sellerId, (cursor) => this.sb.sellerOrders(sellerId, { limit: ORDER_PAGE, cursor }), (order: Order) => {
+      if (!this.orders.has(order.id)) this.orders.set(order.id, { sellerId, order });
+    });
   }
 
   /** The next page of a seller's cards. */
-  async readMoreCards(sellerId: string): Promise<void> {
-    const cursor = this.moreCards.get(sellerId);
-    if (!cursor) return;
-    const page = await this.sb.sellerCards(sellerId, { limit: ORDER_PAGE, cursor });
-    for (const card of page.items) if (!this.cards.has(card.number)) this.cards.set(card.number, { sellerId, card });
-    setCursor(this.moreCards, sellerId, page.nextCursor);
-    this.changed();
+  readMoreCards(sellerId: string): Promise<void> {
+    return this.#readMore(this.moreCards, sellerId, (cursor) => this.sb.sellerCards(sellerId, { limit: ORDER_PAGE, cursor }), (card: Card) => {
+      if (!this.cards.has(card.number)) this.cards.set(card.number, { sellerId, card });
+    });
   }
 
-  /** The next page of a seller's webhook deliveries (older ones; a delivery the stream already brought stays as it is). */
-  async readMoreDeliveries(sellerId: string): Promise<void> {
-    const cursor = this.moreDeliveries.get(sellerId);
-    if (!cursor) return;
-    const page = await this.sb.sellerDeliveries(sellerId, { limit: ORDER_PAGE, cursor });
-    for (const delivery of page.items) if (!this.deliveries.has(delivery.id)) this.deliveries.set(delivery.id, { sellerId, delivery });
-    setCursor(this.moreDeliveries, sellerId, page.nextCursor);
-    this.changed();
+  /** The next page of a seller's webhook deliveries (older ones). */
+  readMoreDeliveries(sellerId: string): Promise<void> {
+    return this.#readMore(this.moreDeliveries, sellerId, (cursor) => this.sb.sellerDeliveries(sellerId, { limit: ORDER_PAGE, cursor }), (delivery: InspectDelivery) => {
+      if (!this.deliveries.has(delivery.id)) this.deliveries.set(delivery.id, { sellerId, delivery });
+    });
   }
 
   async #allSellers(): Promise<InspectSeller[]> {

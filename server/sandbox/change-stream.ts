@@ -149,7 +149,6 @@ export function registerChangeStream(app: FastifyInstance, svc: ServerContext): 
   app.addHook('preClose', (done) => {
     closing = true;
     for (const stream of streams) stream.reply.raw.end();
-    for (let i = 0; i < streams.size; i++) replay.closed();
     streams.clear();
     done();
   });

@@ -5,36 +5,19 @@
  * state document (their delivery's journal remembers them), the outbox lives in its own file and is
  * empty once sent, and a restart says no sale again.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxClient, SellerClient } from '../../sdk/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runAutopilot, type AutopilotEvent, type NotifyChannel } from '../../sdk/autopilot/index.ts';
 import { replayOutbox } from '../../sdk/autopilot/outbox-log.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { NO_RATE_LIMIT } from '../helpers/fixtures.ts';
+import { useSellerWorld } from '../helpers/seller-world.ts';
 import { waitFor } from '../helpers/wait.ts';
 
-let server: TestServer;
-let client: SellerClient;
-let sandbox: SandboxClient;
-let dir: string;
+const world = useSellerWorld({ server: { rateLimit: NO_RATE_LIMIT }, client: { strict: true }, dir: 'autopilot-sales-' });
 let card: number;
-
 beforeAll(async () => {
-  server = await startTestServer({ rateLimit: NO_RATE_LIMIT });
-  client = new SellerClient({ apiKey: (await server.newSeller()).apiKey, baseUrl: server.url, strict: true });
-  sandbox = new SandboxClient({ adminToken: server.adminToken, baseUrl: server.url, strict: true });
-  ({ number: card } = await client.listings.create({ service: 'spotify', tariff: 'individual', productType: 'code', deliveryMethod: 'code', priceRub: 300, slaMinutes: 720, guaranteeDays: 7 }));
-  await client.listings.setState(card, { active: true });
-  dir = mkdtempSync(join(tmpdir(), 'autopilot-sales-'));
-}, 60_000);
-afterAll(async () => {
-  const closing = server?.close();
-  server?.app.server.closeAllConnections();
-  await closing;
-  rmSync(dir, { recursive: true, force: true });
+  card = await world.newCard();
 });
 
 /** A phone that keeps what it was sent: each message, the events it said. */
@@ -56,11 +39,7 @@ function phone(): NotifyChannel & { messages: AutopilotEvent[][] } {
 /** Paid orders of the card, made while the autopilot runs (a first run's catch-up says no sale: it is not news). */
 async function buy(count: number): Promise<string[]> {
   const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const order = await sandbox.createOrder({ number: card });
-    await sandbox.pay(order.id);
-    ids.push(order.id);
-  }
+  for (let i = 0; i < count; i++) ids.push(await world.buy(card));
   return ids;
 }
 
@@ -68,7 +47,7 @@ async function run(statePath: string, channel: NotifyChannel, count: number) {
   const events: AutopilotEvent[] = [];
   const stop = new AbortController();
   const config = { pollSeconds: 0.1, deliver: [{ match: { card }, action: { command: 'true' } }], notify: { telegram: { chats: [1] }, sales: true } };
-  const running = runAutopilot(client, config, { statePath, signal: stop.signal, onEvent: (e) => events.push(e), channels: [channel] });
+  const running = runAutopilot(world.client, config, { statePath, signal: stop.signal, onEvent: (e) => events.push(e), channels: [channel] });
   await waitFor('the start', () => events.some((e) => e.type === 'started'));
   const ids = await buy(count);
   await waitFor('the deliveries', () => ids.every((id) => events.some((e) => e.type === 'delivered' && e.order === id)), { ms: 30_000 });
@@ -79,7 +58,7 @@ async function run(statePath: string, channel: NotifyChannel, count: number) {
 
 describe('sales lines', () => {
   it('a burst: each order said once paid and once delivered, joined at the pace; no mark per sale; a restart says none again', async () => {
-    const statePath = join(dir, 'sales.state.json');
+    const statePath = join(world.dir, 'sales.state.json');
     const first = phone();
     const ids = await run(statePath, first, 20);
 
