@@ -1,8 +1,9 @@
 /**
  * A scenario's catalogue choices, checked before the run when the catalogue can be read: each
  * `card:` step's service, then its choices against the catalogue's position by the server's own
- * rules (sdk/contract/catalog-fit.ts `catalogMisfits`, which the server refuses a card by), so a wrong choice is a problem of the file (every one named by
- * step, field, value and allowed values; nothing made) rather than a refused call halfway through.
+ * rules (sdk/contract/catalog-fit.ts `catalogMisfits`, which the server refuses a card by), so a
+ * wrong choice is a problem of the file (every one named by step, field, value and allowed values;
+ * nothing made) rather than a refused call halfway through.
  *
  * The catalogue is read with a seller's key (`catalogKey`: the CLI passes its profile's key or
  * SERVICE_API_KEY); without one, or when the read fails, the check is skipped and the server still
