@@ -136,9 +136,9 @@ const cli = await build({
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
   supported: { 'dynamic-import': false },
-  // ajv is loaded only by `seller doctor`, grammy only by `seller autopilot` with notify.telegram:
+  // ajv is loaded only by `seller doctor`, grammy (its `grammy/web` build) only by `seller autopilot` with notify.telegram:
   // required from node_modules then, not carried in the bundle.
-  external: ['@inquirer/*', 'ajv', 'ajv/*', 'grammy'],
+  external: ['@inquirer/*', 'ajv', 'ajv/*', 'grammy', 'grammy/*'],
   // English-only zod (for strict mode and the doctor, loaded when used) and commander's child_process on first use.
   plugins: [zodEnglishOnly, lazyChildProcess, kyWithoutUndici, asciiRegexSources, buildTimeData],
   minify: true,

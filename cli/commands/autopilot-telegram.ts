@@ -17,6 +17,7 @@ import { NotifyFailure, type NotifyChannel } from '../../sdk/autopilot/outbox.ts
 import type { Autopilot } from '../../sdk/autopilot/runner.ts';
 import type { SellerClient } from '../../sdk/client.ts';
 import { t } from '../i18n/index.ts';
+import { nodeFetch } from '../lib/http.ts';
 import type { Deps } from '../lib/deps.ts';
 import { UsageError } from '../lib/errors.ts';
 import { note } from '../lib/output.ts';
@@ -89,8 +90,12 @@ export function redactor(token: string): (text: string) => string {
 export async function openPhone(config: TelegramNotify, configPath: string, deps: Deps): Promise<Phone> {
   const token = await botToken(config, configPath, deps.io.env);
   const redact = redactor(token);
-  const { Bot, GrammyError, HttpError } = await import('grammy');
-  const bot = new Bot(token, { client: { apiRoot: config.apiRoot, timeoutSeconds: POLL_SECONDS + 20 } });
+  // grammY's own build for a platform with fetch (`grammy/web`), given the CLI's fetch (lib/http.ts,
+  // which the SDK client already uses): its Node build brings node-fetch, whatwg-url and tr46, and
+  // Node's own fetch brings undici: ~5× the load time and ~17 MB more memory, which every `spawn` of a
+  // delivery command then pays (docs/benchmarks.md, session 10).
+  const { Bot, GrammyError, HttpError } = await import('grammy/web');
+  const bot = new Bot(token, { client: { apiRoot: config.apiRoot, timeoutSeconds: POLL_SECONDS + 20, fetch: nodeFetch as typeof globalThis.fetch } });
   const chats = new Set(config.chats);
 
   /** A failed call as the outbox reads it: when to try again (429's retry_after, a 5xx, no answer), or never; its words redacted. */

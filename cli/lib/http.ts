@@ -88,6 +88,10 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
+// Loaded once each (the bundle's `import()` of a built-in copies the module's exports at every call).
+let http: Promise<typeof import('node:http')> | undefined;
+let https: Promise<typeof import('node:https')> | undefined;
+
 /** A `fetch` for the CLI (see the module comment). */
 export async function nodeFetch(input: string | URL | Request, init: Init = {}): Promise<Response> {
   const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
@@ -98,7 +102,7 @@ export async function nodeFetch(input: string | URL | Request, init: Init = {}):
   if (body !== undefined && headers['content-length'] === undefined) headers['content-length'] = String(body.length);
   const secure = url.protocol === 'https:';
   if (!secure && url.protocol !== 'http:') throw new TypeError(`fetch failed: unsupported protocol ${url.protocol}`);
-  const { request } = secure ? await import('node:https') : await import('node:http');
+  const { request } = await (secure ? (https ??= import('node:https')) : (http ??= import('node:http')));
   const options: RequestOptions = {
     protocol: url.protocol,
     hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,

@@ -60,8 +60,11 @@ export async function runAction(spec: ActionSpec, input: unknown, env: Record<st
   throw new ActionError(part('action.none'));
 }
 
+/** Loaded once (a bundle's `import()` of a built-in copies the module's exports at every call: a burst spawns a command per order). */
+let childProcess: Promise<typeof import('node:child_process')> | undefined;
+
 async function runCommand(command: string, input: unknown, env: Record<string, string>, timeoutMs: number): Promise<string> {
-  const { spawn } = await import('node:child_process');
+  const { spawn } = await (childProcess ??= import('node:child_process'));
   return new Promise((resolve, reject) => {
     // Its own process group: a timeout ends the command and what it started.
     const child = spawn(command, { shell: true, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' });

@@ -1,7 +1,8 @@
 /**
  * The outbox's own file beside the state file (`<state>.outbox`): JSON lines appended as the outbox
- * changes (`{"add":entry}`, `{"set":{"seq","tries","due"}}`, `{"del":[seq…]}`), so that a state write
- * costs what changed, not every message still waiting. A burst of sales waits in the outbox while
+ * changes (`{"add":entry}`, `{"set":{"seq","tries","due"}}`, `{"del":[seq…]}`; a whole rewrite begins
+ * with `{"last":seq}`), so that a write costs what changed, not every message still waiting, and an
+ * outbox change does not rewrite the state document at all (`AutopilotStore.saveOutbox`). A burst of sales waits in the outbox while
  * Telegram takes about one message a second per chat, and the state is written many times a second
  * (before each delivery step): with the outbox inside the state document every write re-wrote the
  * whole backlog (docs/benchmarks.md, "the phone's row").
@@ -35,18 +36,27 @@ const COMPACT_RATIO = 4;
 
 type Written = Map<number, { tries: number; due: string | undefined }>;
 
-/** The entries a log's text holds, in seq order; lines that are not ours (a torn last one) are skipped. */
-export function replayOutbox(text: string): OutboxEntry[] {
+/**
+ * What a log's text holds: its entries in seq order (lines that are not ours, a torn last one, are
+ * skipped) and the highest seq it ever named, so that a run after a crash does not give a seq again
+ * (the state file's `outboxSeq` is written with the state, which an outbox change no longer waits for).
+ */
+export function readOutboxLog(text: string): { entries: OutboxEntry[]; lastSeq: number } {
   const entries = new Map<number, OutboxEntry>();
+  let lastSeq = 0;
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
-    let change: { add?: OutboxEntry; set?: { seq: number; tries: number; due: string | null }; del?: number[] };
+    let change: { add?: OutboxEntry; set?: { seq: number; tries: number; due: string | null }; del?: number[]; last?: number };
     try {
       change = JSON.parse(line) as typeof change;
     } catch {
       continue;
     }
-    if (change.add && typeof change.add.seq === 'number') entries.set(change.add.seq, change.add);
+    if (typeof change.last === 'number') lastSeq = Math.max(lastSeq, change.last);
+    if (change.add && typeof change.add.seq === 'number') {
+      entries.set(change.add.seq, change.add);
+      lastSeq = Math.max(lastSeq, change.add.seq);
+    }
     if (change.set) {
       const entry = entries.get(change.set.seq);
       if (entry) {
@@ -57,7 +67,12 @@ export function replayOutbox(text: string): OutboxEntry[] {
     }
     for (const seq of change.del ?? []) entries.delete(seq);
   }
-  return [...entries.values()].sort((a, b) => a.seq - b.seq);
+  return { entries: [...entries.values()].sort((a, b) => a.seq - b.seq), lastSeq };
+}
+
+/** The entries a log's text holds, in seq order. */
+export function replayOutbox(text: string): OutboxEntry[] {
+  return readOutboxLog(text).entries;
 }
 
 /** What one write puts in the log: lines to append, or the whole text when it is rewritten. */
@@ -72,11 +87,14 @@ export interface OutboxWrite {
 export class OutboxLog {
   #written: Written = new Map();
   #lines = 0;
+  /** The highest seq written (a whole rewrite keeps it: `{"last":N}`). */
+  #lastSeq = 0;
 
   /** After a load: the file holds `entries` in `lines` lines. */
-  loaded(entries: readonly OutboxEntry[], lines: number): void {
+  loaded(entries: readonly OutboxEntry[], lines: number, lastSeq = 0): void {
     this.#written = new Map(entries.map((e) => [e.seq, { tries: e.tries, due: e.due }]));
     this.#lines = lines;
+    this.#lastSeq = lastSeq;
   }
 
   /**
@@ -88,9 +106,13 @@ export class OutboxLog {
     const lines: string[] = [];
     const changed: OutboxEntry[] = [];
     let kept = 0;
+    let lastSeq = this.#lastSeq;
     for (const entry of outbox) {
       const had = this.#written.get(entry.seq);
-      if (had === undefined) lines.push(JSON.stringify({ add: entry }));
+      if (had === undefined) {
+        lines.push(JSON.stringify({ add: entry }));
+        lastSeq = Math.max(lastSeq, entry.seq);
+      }
       else {
         kept++;
         if (had.tries === entry.tries && had.due === entry.due) continue;
@@ -108,15 +130,16 @@ export class OutboxLog {
     const now = changed.map((entry) => [entry.seq, { tries: entry.tries, due: entry.due }] as const);
     const total = this.#lines + lines.length;
     if (total > COMPACT_LINES && total > COMPACT_RATIO * Math.max(1, outbox.length)) {
-      const whole = outbox.map((entry) => JSON.stringify({ add: entry }));
+      const whole = [JSON.stringify({ last: lastSeq }), ...outbox.map((entry) => JSON.stringify({ add: entry }))];
       const all = outbox.map((entry) => [entry.seq, { tries: entry.tries, due: entry.due }] as const);
-      return { whole: whole.length === 0 ? '' : `${whole.join('\n')}\n`, done: () => this.#done(new Map(all), [], whole.length, true) };
+      return { whole: `${whole.join('\n')}\n`, done: () => this.#done(new Map(all), [], whole.length, true, lastSeq) };
     }
     // Led by a line ending: a line torn by a crash before it ends there, and this one is read whole.
-    return { append: `\n${lines.join('\n')}\n`, done: () => this.#done(new Map(now), gone, total, false) };
+    return { append: `\n${lines.join('\n')}\n`, done: () => this.#done(new Map(now), gone, total, false, lastSeq) };
   }
 
-  #done(changed: Written, gone: readonly number[], lines: number, whole: boolean): void {
+  #done(changed: Written, gone: readonly number[], lines: number, whole: boolean, lastSeq: number): void {
+    this.#lastSeq = Math.max(this.#lastSeq, lastSeq);
     if (whole) this.#written = changed;
     else {
       for (const [seq, at] of changed) this.#written.set(seq, at);

@@ -1,13 +1,13 @@
 /**
  * The autopilot's messages to the seller (config `notify`): the chosen events go through an outbox
- * kept in the state file (`state.outbox`), so that a channel down, slow or answering 429 never slows
+ * kept with the state (`state.outbox`; a file store keeps it in `<state>.outbox`), so that a channel down, slow or answering 429 never slows
  * a delivery, and a message decided before a crash is sent after the restart.
  *
  * - An event is chosen by `events` (a `type`, or `rule.type`; default {@link NEEDS_A_HUMAN}) and
  *   `sales` (also {@link SALES}); each channel's own choice wins over the top-level one.
  * - A chosen event becomes one entry per channel target (a Telegram chat), put on disk before it may
  *   be sent; one sender sends the entries in order, one message at a time, and removes them from the
- *   state once sent: a crash between a send and its removal sends that message again (at most one
+ *   outbox once sent: a crash between a send and its removal sends that message again (at most one
  *   duplicate). A channel with `sendMany` is handed what waits for a target and may say several
  *   waiting events in one message; with `paceMs` (Telegram: about one message a second per chat)
  *   a target is sent no faster, so a burst, or what piled up behind a 429's `retry_after` or an
@@ -121,7 +121,7 @@ export function actionChannel(config: NotifyConfig): NotifyChannel | undefined {
 
 export interface OutboxOptions {
   state: AutopilotState;
-  /** Puts the state on disk. */
+  /** Puts the outbox on disk (the store's `saveOutbox`, else the whole state). */
   save(): Promise<void>;
   channels: readonly NotifyChannel[];
   config: NotifyConfig;

@@ -116,7 +116,8 @@ export class Autopilot {
     // A dry run starts from the saved state and keeps what it learns in memory only.
     const store: AutopilotStore = dryRun ? memoryAutopilotStore(state) : fileStore;
     pruneState(state, Date.now());
-    this.#outbox = this.#notifier(state, () => (dryRun ? Promise.resolve() : store.save(state)), dryRun);
+    // The outbox's own changes put only the outbox on disk when the store can (a file store appends to `<state>.outbox`).
+    this.#outbox = this.#notifier(state, () => (dryRun ? Promise.resolve() : store.saveOutbox ? store.saveOutbox(state) : store.save(state)), dryRun);
     const ctx: RuleContext = {
       client: this.#client,
       config: this.config,

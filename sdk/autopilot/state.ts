@@ -14,9 +14,11 @@
  *
  * Writes are coalesced: `save()` resolves once a write that began after the call has finished, so
  * concurrent deliveries share writes without any of them going on before its step is on disk.
+ * `saveOutbox()` puts only the outbox on disk (an append to its file): a message decided or sent
+ * does not rewrite the state document, whose journal holds every order of the last two days.
  */
 import type { Watermark } from '../watch.ts';
-import { OutboxLog, replayOutbox, type OutboxEntry } from './outbox-log.ts';
+import { OutboxLog, readOutboxLog, type OutboxEntry } from './outbox-log.ts';
 
 export type { OutboxEntry } from './outbox-log.ts';
 
@@ -68,6 +70,32 @@ export interface AutopilotStore {
   load(): Promise<AutopilotState>;
   /** Resolves when the state as it is now (or later) is on disk. */
   save(state: AutopilotState): Promise<void>;
+  /**
+   * Optional: resolves when the state's outbox as it is now (or later) is on disk, the rest of the
+   * state as it may be (the outbox's own changes use it; without it they `save()` the whole state).
+   */
+  saveOutbox?(state: AutopilotState): Promise<void>;
+}
+
+/**
+ * Runs `write` one at a time: calls made while one runs share the next run. The promise a call gets
+ * resolves once a run that began after the call has finished (a run takes what it writes when it begins).
+ */
+function coalesced(write: () => Promise<void>): () => Promise<void> {
+  let writing: Promise<void> | undefined;
+  let queued: Promise<void> | undefined;
+  const begin = () => (writing = write().finally(() => (writing = undefined)));
+  return () => {
+    if (queued) return queued;
+    if (!writing) return begin();
+    queued = writing
+      .catch(() => {})
+      .then(() => {
+        queued = undefined;
+        return begin();
+      });
+    return queued;
+  };
 }
 
 /** Keeps the state in memory (SDK tests, `--dry-run`). */
@@ -102,35 +130,55 @@ export function stateText(state: AutopilotState): string {
  * autopilot does not start over silently).
  */
 export function fileAutopilotStore(path: string): AutopilotStore {
-  let writing: Promise<void> | undefined;
-  let queued: { state: AutopilotState; waiters: Promise<void> } | undefined;
   let counter = 0;
   const outboxPath = `${path}.outbox`;
   const log = new OutboxLog();
+  /** The state the last call gave (the runner gives one object throughout). */
+  let latest = emptyState();
+  // Loaded once (a bundle's `import()` of a built-in copies the module's exports at every call).
+  let fsModule: Promise<typeof import('node:fs/promises')> | undefined;
+  const fs = () => (fsModule ??= import('node:fs/promises'));
+  /** Whether the directory is known to be there (made at the first write, again if it went away). */
+  let made = false;
+  const inDirectory = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (made) {
+      try {
+        return await work();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    const { dirname } = await import('node:path');
+    await (await fs()).mkdir(dirname(path), { recursive: true });
+    made = true;
+    return work();
+  };
   const replace = async (file: string, text: string) => {
-    const { rename, writeFile } = await import('node:fs/promises');
+    const { rename, writeFile } = await fs();
     const temp = `${file}.${process.pid}.${++counter}.tmp`;
     await writeFile(temp, text, { mode: 0o600 });
     await rename(temp, file);
   };
-  /** Starts a write of the state as it is now (taken at once: the state changes while it runs). */
-  const write = (state: AutopilotState): Promise<void> => {
-    const text = stateText(state);
-    const outbox = log.next(state.outbox);
+  /** Brings the outbox's file to the outbox as it is now (taken at once: it changes while the write runs). */
+  const writeOutbox = coalesced(() => {
+    const outbox = log.next(latest.outbox);
+    if (outbox === undefined) return Promise.resolve();
+    return inDirectory(async () => {
+      if (outbox.whole !== undefined) await replace(outboxPath, outbox.whole);
+      else if (outbox.append !== undefined) await (await fs()).appendFile(outboxPath, outbox.append, { mode: 0o600 });
+    }).then(() => outbox.done());
+  });
+  /** Writes the state as it is now, the outbox first: a message is decided once its entry is in the file. */
+  const writeState = coalesced(() => {
+    const text = stateText(latest);
     return (async () => {
-      const { appendFile, mkdir } = await import('node:fs/promises');
-      const { dirname } = await import('node:path');
-      await mkdir(dirname(path), { recursive: true });
-      // The outbox first: a message is decided once its entry is in the file.
-      if (outbox?.whole !== undefined) await replace(outboxPath, outbox.whole);
-      else if (outbox?.append !== undefined) await appendFile(outboxPath, outbox.append, { mode: 0o600 });
-      outbox?.done();
-      await replace(path, text);
+      await writeOutbox();
+      await inDirectory(() => replace(path, text));
     })();
-  };
+  });
   return {
     async load() {
-      const { readFile } = await import('node:fs/promises');
+      const { readFile } = await fs();
       const read = async (file: string): Promise<string | undefined> => {
         try {
           return await readFile(file, 'utf8');
@@ -152,33 +200,21 @@ export function fileAutopilotStore(path: string): AutopilotStore {
       }
       // An older state file kept the outbox inside; a newer one keeps it in its own file.
       const kept = await read(outboxPath);
+      let lastSeq = 0;
       if (kept !== undefined) {
-        state.outbox = replayOutbox(kept);
-        log.loaded(state.outbox, kept.split('\n').length);
+        ({ entries: state.outbox, lastSeq } = readOutboxLog(kept));
+        log.loaded(state.outbox, kept.split('\n').length, lastSeq);
       }
-      state.outboxSeq = Math.max(state.outboxSeq, ...state.outbox.map((e) => e.seq));
+      state.outboxSeq = Math.max(state.outboxSeq, lastSeq, ...state.outbox.map((e) => e.seq));
       return state;
     },
     save(state) {
-      // One write at a time; calls made during a write share the next one (with the latest state).
-      if (queued) {
-        queued.state = state;
-        return queued.waiters;
-      }
-      if (!writing) {
-        writing = write(state).finally(() => (writing = undefined));
-        return writing;
-      }
-      const entry = { state, waiters: Promise.resolve() };
-      entry.waiters = writing
-        .catch(() => {})
-        .then(() => {
-          queued = undefined;
-          writing = write(entry.state).finally(() => (writing = undefined));
-          return writing;
-        });
-      queued = entry;
-      return entry.waiters;
+      latest = state;
+      return writeState();
+    },
+    saveOutbox(state) {
+      latest = state;
+      return writeOutbox();
     },
   };
 }

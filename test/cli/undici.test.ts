@@ -2,9 +2,11 @@
  * The built `seller` (bin/seller.js, as `npm run build` makes it) sends through its own node:http
  * fetch, and ky inside it reads the light fetch classes of cli/lib/fetch-classes.ts: a command that
  * calls the service never loads Node's undici (~25 ms of a one-shot command's start on Node 20).
- * The built SDK, the control, does load it.
+ * The built SDK, the control, does load it. The autopilot's phone (`notify.telegram`) sends through
+ * the same fetch: grammY's `grammy/web` build, so neither undici nor grammY's Node build (node-fetch,
+ * whatwg-url, tr46: ~17 MB that every `spawn` of a delivery command then pays) is loaded.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,7 +23,7 @@ beforeAll(async () => {
   await ensureBuilt();
   writeFileSync(
     preload,
-    "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_FILE, process.moduleLoadList.join('\\n')));\n",
+    "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_FILE, [...process.moduleLoadList, ...Object.keys(require.cache)].join('\\n')));\n",
   );
   server = await startTestServer();
 }, 120_000);
@@ -45,6 +47,7 @@ function traced(args: string[], env: Record<string, string>): Promise<{ code: nu
 }
 
 const loadsUndici = (modules: string[]) => modules.some((m) => m.includes('internal/deps/undici'));
+const loadsPackage = (modules: string[], name: string) => modules.some((m) => m.includes(`/node_modules/${name}/`));
 
 describe('the built seller and undici', () => {
   it('calls the service (a list, and a refused change through ky’s error path) without loading undici', async () => {
@@ -65,5 +68,32 @@ describe('the built seller and undici', () => {
     const sdk = await traced(['--input-type=module', '-e', script], {});
     expect(sdk.code, sdk.err).toBe(0);
     expect(loadsUndici(sdk.modules)).toBe(true);
+  });
+
+  it("the autopilot's phone sends through the same fetch: no undici, no node-fetch; the message arrives", async () => {
+    const { apiKey } = await server.newSeller();
+    const bot = await server.sandbox<{ id: string; token: string }>('POST', '/telegram/bots', {});
+    await server.sandbox('POST', `/telegram/bots/${bot.id}/chats/7/messages`, { text: '/start' });
+    const config = join(dir, 'phone.json');
+    const telegram = { chats: [7], apiRoot: `${server.url}/sandbox/telegram`, events: ['autopilot.started'] };
+    writeFileSync(config, JSON.stringify({ pollSeconds: 1, notify: { telegram } }));
+    const file = join(dir, 'modules-phone.txt');
+    const child = spawn(process.execPath, ['--require', preload, join(root, 'bin/seller.js'), 'autopilot', '--config', config], {
+      cwd: root,
+      env: { PATH: process.env.PATH, SELLER_CONFIG_DIR: join(dir, 'config'), XDG_CACHE_HOME: join(dir, 'cache'), MODULES_FILE: file, SERVICE_API_KEY: apiKey, SERVICE_BASE_URL: server.url, SERVICE_TELEGRAM_TOKEN: bot.token },
+    });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (err += text));
+    const closed = new Promise<number | null>((done) => child.on('close', done));
+    const said = async () => (await server.sandbox<{ items: Array<{ from: string; text: string }> }>('GET', `/telegram/bots/${bot.id}/chats/7/messages`)).items.filter((m) => m.from === 'bot');
+    for (let i = 0; i < 200 && (await said()).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGINT');
+    expect(await closed, err).toBe(0);
+    // Two messages: the started line, and the answer to /start (the help).
+    expect((await said()).length, err).toBe(2);
+    const modules = readFileSync(file, 'utf8').split('\n');
+    expect(loadsUndici(modules)).toBe(false);
+    expect(loadsPackage(modules, 'node-fetch')).toBe(false);
+    expect(loadsPackage(modules, 'tr46')).toBe(false);
   });
 });

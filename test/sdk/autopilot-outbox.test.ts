@@ -215,6 +215,72 @@ describe('the outbox on disk (its own file beside the state)', () => {
     expect(replayOutbox(whole!)).toHaveLength(1);
   });
 
+  it("saveOutbox writes the outbox's file only; a later run gives no seq again, even after a rewrite and with a stale state file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+    try {
+      const path = join(dir, 'state.json');
+      const store = fileAutopilotStore(path);
+      const state = emptyState();
+      state.journal['ord_1'] = { phase: 'done', rule: 'r', at: new Date().toISOString(), attempts: 1 };
+      await store.save(state);
+      const written = readFileSync(path, 'utf8');
+      // Many messages decided and sent, as the outbox saves them: the state file is not written again.
+      for (let seq = 1; seq <= 1500; seq++) {
+        state.outboxSeq = seq;
+        state.outbox.push(entry(seq));
+        await store.saveOutbox!(state);
+        state.outbox.shift();
+        await store.saveOutbox!(state);
+      }
+      expect(readFileSync(path, 'utf8')).toBe(written);
+      // The outbox's file was rewritten whole on the way (far more lines than entries) and is small.
+      expect(readFileSync(`${path}.outbox`, 'utf8').split('\n').length).toBeLessThan(1000);
+      // The state file says outboxSeq 0; the outbox's file remembers 1500.
+      const next = await fileAutopilotStore(path).load();
+      expect(next.outbox).toEqual([]);
+      expect(next.outboxSeq).toBe(1500);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a state write puts the outbox on disk first (a sale said before its journal closes is not lost by a crash)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+    try {
+      const path = join(dir, 'state.json');
+      const store = fileAutopilotStore(path);
+      const state = emptyState();
+      state.outbox.push(entry(1));
+      state.outboxSeq = 1;
+      state.journal['ord_1'] = { phase: 'done', rule: 'r', at: new Date().toISOString(), attempts: 1 };
+      await store.save(state);
+      expect(replayOutbox(readFileSync(`${path}.outbox`, 'utf8')).map((e) => e.seq)).toEqual([1]);
+      expect(JSON.parse(readFileSync(path, 'utf8')).journal).toHaveProperty('ord_1');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a directory removed while running is made again at the next write', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+    try {
+      const path = join(dir, 'nested', 'state.json');
+      const store = fileAutopilotStore(path);
+      const state = emptyState();
+      await store.save(state);
+      rmSync(join(dir, 'nested'), { recursive: true });
+      state.outbox.push(entry(1));
+      await store.saveOutbox!(state);
+      state.paused = true;
+      await store.save(state);
+      const read = await fileAutopilotStore(path).load();
+      expect(read.paused).toBe(true);
+      expect(read.outbox.map((e) => e.seq)).toEqual([1]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a file store keeps the outbox in <state>.outbox, reads it back, and reads an older state with the outbox inside', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
     try {
