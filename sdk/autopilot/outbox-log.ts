@@ -70,6 +70,15 @@ export function readOutboxLog(text: string): { entries: OutboxEntry[]; lastSeq: 
   return { entries: [...entries.values()].sort((a, b) => a.seq - b.seq), lastSeq };
 }
 
+/**
+ * The outbox on disk: the log's entries and the state document's `outboxTail` (what was decided
+ * after the log's last append: its entries above the log's last seq; the log tells what it reached).
+ */
+export function keptOutbox(log: { entries: readonly OutboxEntry[]; lastSeq: number } | undefined, tail: readonly OutboxEntry[] = []): OutboxEntry[] {
+  const lastSeq = log?.lastSeq ?? 0;
+  return [...(log?.entries ?? []), ...tail.filter((entry) => entry.seq > lastSeq)];
+}
+
 /** The entries a log's text holds, in seq order. */
 export function replayOutbox(text: string): OutboxEntry[] {
   return readOutboxLog(text).entries;
@@ -89,6 +98,11 @@ export class OutboxLog {
   #lines = 0;
   /** The highest seq written (a whole rewrite keeps it: `{"last":N}`). */
   #lastSeq = 0;
+
+  /** The highest seq the file has had (every entry at or below it reached the file: seqs are appended in order). */
+  get lastSeq(): number {
+    return this.#lastSeq;
+  }
 
   /** After a load: the file holds `entries` in `lines` lines. */
   loaded(entries: readonly OutboxEntry[], lines: number, lastSeq = 0): void {

@@ -15,10 +15,11 @@
  * Writes are coalesced: `save()` resolves once a write that began after the call has finished, so
  * concurrent deliveries share writes without any of them going on before its step is on disk.
  * `saveOutbox()` puts only the outbox on disk (an append to its file): a message decided or sent
- * does not rewrite the state document, whose journal holds every order of the last two days.
+ * does not rewrite the state document, whose journal holds every order of the last two days; a
+ * state write carries the messages decided since the outbox's last append (stateText).
  */
 import type { Watermark } from '../watch.ts';
-import { OutboxLog, readOutboxLog, type OutboxEntry } from './outbox-log.ts';
+import { keptOutbox, OutboxLog, readOutboxLog, type OutboxEntry } from './outbox-log.ts';
 
 export type { OutboxEntry } from './outbox-log.ts';
 
@@ -118,10 +119,17 @@ export function reviveState(value: unknown, source: string): AutopilotState {
   return { ...emptyState(), ...(value as Partial<AutopilotState>) } as AutopilotState;
 }
 
-/** The state document as the file keeps it: everything but the outbox, which has a file of its own (outbox-log.ts). */
-export function stateText(state: AutopilotState): string {
-  const { outbox: _outbox, ...rest } = state;
-  return JSON.stringify(rest);
+/**
+ * The state document as the file keeps it: everything but the outbox, which has a file of its own
+ * (outbox-log.ts), except the messages decided since that file was last appended to (`outboxTail`:
+ * the entries whose seq is above the file's last). So a state write is one write, and a message
+ * decided before it (a sale said before its delivery's journal closes) is on disk with it.
+ */
+export function stateText(state: AutopilotState, fileLastSeq: number): string {
+  const { outbox, ...rest } = state;
+  let from = outbox.length;
+  while (from > 0 && outbox[from - 1]!.seq > fileLastSeq) from--;
+  return JSON.stringify(from === outbox.length ? rest : { ...rest, outboxTail: outbox.slice(from) });
 }
 
 /**
@@ -168,13 +176,10 @@ export function fileAutopilotStore(path: string): AutopilotStore {
       else if (outbox.append !== undefined) await (await fs()).appendFile(outboxPath, outbox.append, { mode: 0o600 });
     }).then(() => outbox.done());
   });
-  /** Writes the state as it is now, the outbox first: a message is decided once its entry is in the file. */
+  /** Writes the state as it is now, with the messages not yet in the outbox's file (`outboxTail`). */
   const writeState = coalesced(() => {
-    const text = stateText(latest);
-    return (async () => {
-      await writeOutbox();
-      await inDirectory(() => replace(path, text));
-    })();
+    const text = stateText(latest, log.lastSeq);
+    return inDirectory(() => replace(path, text));
   });
   return {
     async load() {
@@ -198,14 +203,15 @@ export function fileAutopilotStore(path: string): AutopilotStore {
         }
         state = reviveState(value, path);
       }
-      // An older state file kept the outbox inside; a newer one keeps it in its own file.
+      const { outboxTail: tail = [] } = state as AutopilotState & { outboxTail?: OutboxEntry[] };
+      delete (state as { outboxTail?: unknown }).outboxTail;
+      // An older state file kept the outbox inside; a newer one keeps it in its own file, and what
+      // was decided after that file's last append in `outboxTail` (what the file reached, it tells).
       const kept = await read(outboxPath);
-      let lastSeq = 0;
-      if (kept !== undefined) {
-        ({ entries: state.outbox, lastSeq } = readOutboxLog(kept));
-        log.loaded(state.outbox, kept.split('\n').length, lastSeq);
-      }
-      state.outboxSeq = Math.max(state.outboxSeq, lastSeq, ...state.outbox.map((e) => e.seq));
+      const file = kept === undefined ? undefined : readOutboxLog(kept);
+      if (file) log.loaded(file.entries, kept!.split('\n').length, file.lastSeq);
+      if (file || tail.length > 0) state.outbox = keptOutbox(file, tail);
+      state.outboxSeq = Math.max(state.outboxSeq, file?.lastSeq ?? 0, ...state.outbox.map((e) => e.seq));
       return state;
     },
     save(state) {

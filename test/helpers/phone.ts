@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { expect } from 'vitest';
 import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
-import { replayOutbox } from '../../sdk/autopilot/outbox-log.ts';
+import { keptOutbox, readOutboxLog, type OutboxEntry } from '../../sdk/autopilot/outbox-log.ts';
 import type { TelegramBot } from '../../sdk/contract/index.ts';
 import type { Lang, SellerWorld, Shop } from './seller-world.ts';
 import { waitFor } from './wait.ts';
@@ -59,11 +59,12 @@ export const started = (run: Run) => until('start', run, () => run.event('autopi
 const NEEDS_HAND_NOTICE = /оплачен, и ни одно правило его не выдаёт|is paid and no rule delivers it/;
 
 export type PhoneState = { paused: boolean; outbox: Array<{ event: AutopilotEvent }> };
-/** The state on disk: the state file, and the outbox from its own file beside it (sdk/autopilot/outbox-log.ts). */
-export const stateOf = (path: string): PhoneState => ({
-  ...((existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { paused: false }) as PhoneState),
-  outbox: existsSync(`${path}.outbox`) ? replayOutbox(readFileSync(`${path}.outbox`, 'utf8')) : [],
-});
+/** The state on disk: the state file, and the outbox from its own file beside it and the state's `outboxTail` (sdk/autopilot/outbox-log.ts). */
+export const stateOf = (path: string): PhoneState => {
+  const { outboxTail, ...state } = (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { paused: false }) as PhoneState & { outboxTail?: OutboxEntry[] };
+  const log = existsSync(`${path}.outbox`) ? readOutboxLog(readFileSync(`${path}.outbox`, 'utf8')) : undefined;
+  return { ...state, outbox: keptOutbox(log, outboxTail) };
+};
 /** What the autopilot keeps on disk, as text: the state file and the outbox's file. */
 export const keptText = (path: string): string => [path, `${path}.outbox`].map((file) => (existsSync(file) ? readFileSync(file, 'utf8') : '')).join('\n');
 /** The outbox is empty on disk: every message decided was sent (nothing more is coming). */

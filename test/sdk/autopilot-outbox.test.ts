@@ -244,18 +244,33 @@ describe('the outbox on disk (its own file beside the state)', () => {
     }
   });
 
-  it('a state write puts the outbox on disk first (a sale said before its journal closes is not lost by a crash)', async () => {
+  it("a state write carries what the outbox's file has not reached: a crash loses no message decided before it, and sends none sent again", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
     try {
       const path = join(dir, 'state.json');
       const store = fileAutopilotStore(path);
       const state = emptyState();
+      await store.saveOutbox!(state);
+      // A sale decided, then its delivery's journal closed, before the outbox's own write: one state write holds both.
       state.outbox.push(entry(1));
       state.outboxSeq = 1;
       state.journal['ord_1'] = { phase: 'done', rule: 'r', at: new Date().toISOString(), attempts: 1 };
       await store.save(state);
-      expect(replayOutbox(readFileSync(`${path}.outbox`, 'utf8')).map((e) => e.seq)).toEqual([1]);
-      expect(JSON.parse(readFileSync(path, 'utf8')).journal).toHaveProperty('ord_1');
+      const onDisk = JSON.parse(readFileSync(path, 'utf8'));
+      expect(onDisk.journal).toHaveProperty('ord_1');
+      expect(onDisk.outboxTail.map((e: OutboxEntry) => e.seq)).toEqual([1]);
+      expect((await fileAutopilotStore(path).load()).outbox.map((e) => e.seq)).toEqual([1]);
+      // The outbox's file reaches it, it is sent and removed there; the state file still holds the old tail (a crash now).
+      await store.saveOutbox!(state);
+      state.outbox.shift();
+      await store.saveOutbox!(state);
+      expect(JSON.parse(readFileSync(path, 'utf8')).outboxTail).toHaveLength(1);
+      const after = await fileAutopilotStore(path).load();
+      expect(after.outbox).toEqual([]);
+      expect(after).not.toHaveProperty('outboxTail');
+      // The next state write has no tail: everything decided is in the outbox's file.
+      await store.save(state);
+      expect(JSON.parse(readFileSync(path, 'utf8'))).not.toHaveProperty('outboxTail');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
