@@ -26,8 +26,16 @@ const SHORT = 'autopilot.short';
 /** The catalogue has a message (not a group of them) under `key`. */
 const isMessage = (key: string): boolean => has(key) && typeof (t(key, { returnObjects: true }) as unknown) === 'string';
 
+/** Forms looked up, by language (a burst of sales says the same few forms a thousand times). */
+const known = new Map<string, boolean>();
+
 /** The catalogue has the form (a plural one as its `_other`). */
-const knownForm = (form: string): boolean => isMessage(`${EVENTS}.${form}`) || isMessage(`${EVENTS}.${form}_other`);
+const knownForm = (form: string): boolean => {
+  const key = `${language()}\u0000${form}`;
+  let found = known.get(key);
+  if (found === undefined) known.set(key, (found = isMessage(`${EVENTS}.${form}`) || isMessage(`${EVENTS}.${form}_other`)));
+  return found;
+};
 
 /** Whether the catalogue has words for the say and every part of it. */
 export function knows(say: AutopilotSay): boolean {

@@ -47,8 +47,12 @@ export const NEEDS_A_HUMAN: readonly string[] = [
 /** A sale: with `sales`, every paid and every delivered order. */
 export const SALES: readonly string[] = ['orders.paid', 'deliver.delivered'];
 
-/** Events offered within this long share one write of the state. */
-const OFFER_WRITE_MS = 200;
+/**
+ * Events offered within this long share one append to the outbox's file; meanwhile they ride in the
+ * state's writes (`outboxTail`, state.ts), so the longer, the more each state write carries: 50 ms
+ * keeps both small in a burst of sales (docs/benchmarks.md, session 10).
+ */
+const OFFER_WRITE_MS = 20;
 
 /** Longest wait between two tries of a failing send. */
 export const MAX_BACKOFF_MS = 8_000;
@@ -162,8 +166,8 @@ export class Outbox {
     }
     if (added.length === 0) return;
     this.#offered.push(...added);
-    // Offers within OFFER_WRITE_MS share one write (or ride on a write already on its way):
-    // a write per event would double the state's writes in a burst of sales.
+    // Offers within OFFER_WRITE_MS share one append (or ride on one already on its way): an append
+    // per event would be a file write per sale in a burst.
     this.#offerTimer ??= setTimeout(() => this.#saveOffered(), OFFER_WRITE_MS);
   }
 
