@@ -49,7 +49,7 @@ export const SALES: readonly string[] = ['orders.paid', 'deliver.delivered'];
 
 /**
  * Events offered within this long share one append to the outbox's file; meanwhile they ride in the
- * state's writes (`outboxTail`, state.ts), so the longer, the more each state write carries: 50 ms
+ * state's writes (`outboxTail`, state.ts), so the longer, the more each state write carries: 20 ms
  * keeps both small in a burst of sales (docs/benchmarks.md, session 10).
  */
 const OFFER_WRITE_MS = 20;
