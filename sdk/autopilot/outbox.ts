@@ -53,6 +53,8 @@ export const SALES: readonly string[] = ['orders.paid', 'deliver.delivered'];
  * keeps both small in a burst of sales (docs/benchmarks.md, session 10).
  */
 const OFFER_WRITE_MS = 20;
+/** After a failed write of offered events, the next try. */
+const OFFER_RETRY_MS = 1_000;
 
 /** Longest wait between two tries of a failing send. */
 export const MAX_BACKOFF_MS = 8_000;
@@ -187,7 +189,12 @@ export class Outbox {
         for (const seq of added) this.#durable.add(seq);
         this.#kick?.();
       },
-      () => {},
+      () => {
+        // Not on disk (a failing disk): tried again a little later, and nothing is sent before it is.
+        // Meanwhile the state's writes carry them (`outboxTail`); a stop's last state write too.
+        this.#offered.unshift(...added);
+        if (!this.#draining) this.#offerTimer ??= setTimeout(() => this.#saveOffered(), OFFER_RETRY_MS);
+      },
     );
     this.#saving.add(saved);
     void saved.finally(() => this.#saving.delete(saved));
@@ -211,6 +218,9 @@ export class Outbox {
     this.#saveOffered();
     await Promise.all(this.#saving);
     this.#draining = true;
+    // A failed write's retry is left to the stop's own last state write.
+    clearTimeout(this.#offerTimer);
+    this.#offerTimer = undefined;
     this.#kick?.();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));

@@ -77,6 +77,30 @@ describe('the outbox', () => {
     expect(ch.tries).toBe(3);
   });
 
+  it('a failing disk: nothing is sent before it is written, and the write is tried again', async () => {
+    const ch = channel([]);
+    const state = emptyState();
+    let saves = 0;
+    const box = new Outbox({
+      state,
+      save: async () => {
+        if (++saves === 1) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      },
+      channels: [ch],
+      config: defineAutopilot({ notify: { telegram: { chats: [1] } } }).notify!,
+      dropped: () => {},
+    });
+    box.start();
+    box.offer(event('orders', 'needs-hand', 'ord_1'));
+    await waitFor('the first write tried', () => saves === 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(ch.sent).toEqual([]);
+    await waitFor('sent after the write succeeded', () => ch.sent.length === 1, { ms: 5_000 });
+    await box.stop(100);
+    expect(ch.sent).toEqual(['1:ord_1']);
+    expect(saves).toBeGreaterThanOrEqual(2);
+  });
+
   it('a failing target keeps its order and holds only its own messages; a permanent failure is dropped', async () => {
     const ch = channel([new Error('socket hang up'), new NotifyFailure('403: blocked', { permanent: true })], ['1', '2']);
     const { box, dropped } = outbox(ch);
