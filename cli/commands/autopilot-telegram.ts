@@ -108,8 +108,13 @@ export async function openPhone(config: TelegramNotify, configPath: string, deps
     if (error instanceof HttpError) return new NotifyFailure(redact(`${error.message} ${error.error instanceof Error ? error.error.message : ''}`.trim()));
     return new NotifyFailure(redact(error instanceof Error ? error.message : String(error)));
   };
-  const sendTo = async (chat: number, answer: PhoneAnswer): Promise<void> => {
-    await bot.api.sendMessage(chat, fitted(answer.text), { parse_mode: 'HTML', ...(answer.buttons ? { reply_markup: { inline_keyboard: answer.buttons as Buttons } } : {}) });
+  /** Sends `answer` to `chat`; as a reply to message `replyTo` when given (so an answer is seen beside its command, however the outbox's messages fall between). */
+  const sendTo = async (chat: number, answer: PhoneAnswer, replyTo?: number): Promise<void> => {
+    await bot.api.sendMessage(chat, fitted(answer.text), {
+      parse_mode: 'HTML',
+      ...(answer.buttons ? { reply_markup: { inline_keyboard: answer.buttons as Buttons } } : {}),
+      ...(replyTo !== undefined ? { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } } : {}),
+    });
   };
   const said = (what: string, error: unknown) => note(deps.io, t('autopilot.phone.telegramFailed', { what, reason: failure(error).message }));
 
@@ -141,8 +146,8 @@ export async function openPhone(config: TelegramNotify, configPath: string, deps
     listen(autopilot, client) {
       const ctx: PhoneContext = { autopilot, client, deps, orderUrl: config.orderUrl };
       const pending: Pending = new Map();
-      /** Answers an allowed chat; a failed answer is noted (the act itself was done or refused already). */
-      const answer = async (chat: number, work: () => Promise<PhoneAnswer | undefined>) => {
+      /** Answers an allowed chat, as a reply to message `replyTo`; a failed answer is noted (the act itself was done or refused already). */
+      const answer = async (chat: number, replyTo: number | undefined, work: () => Promise<PhoneAnswer | undefined>) => {
         let reply: PhoneAnswer | undefined;
         try {
           reply = await work();
@@ -152,7 +157,7 @@ export async function openPhone(config: TelegramNotify, configPath: string, deps
           reportError({ ...deps.io, stderr: { write: (text: string) => (out += text) } }, error);
           reply = { text: html(redact(out.trim())) };
         }
-        if (reply) await sendTo(chat, reply).catch((error: unknown) => said('sendMessage', error));
+        if (reply) await sendTo(chat, reply, replyTo).catch((error: unknown) => said('sendMessage', error));
       };
       const allowed = (chat: number | undefined): chat is number => {
         if (chat !== undefined && chats.has(chat)) return true;
@@ -166,15 +171,17 @@ export async function openPhone(config: TelegramNotify, configPath: string, deps
         const command = parsePhoneCommand(text);
         const waiting = pending.get(chat);
         pending.delete(chat);
-        if (command) await answer(chat, () => runPhoneCommand(command, ctx));
-        else if (waiting) await answer(chat, () => completed(waiting, text, ctx));
-        else await answer(chat, async () => ({ text: t('autopilot.phone.unknown') }));
+        const replyTo = update.message.message_id;
+        if (command) await answer(chat, replyTo, () => runPhoneCommand(command, ctx));
+        else if (waiting) await answer(chat, replyTo, () => completed(waiting, text, ctx));
+        else await answer(chat, replyTo, async () => ({ text: t('autopilot.phone.unknown') }));
       });
       bot.on('callback_query:data', async (update) => {
         const chat = update.chat?.id ?? update.from.id;
         if (!allowed(chat)) return;
         await update.answerCallbackQuery().catch((error: unknown) => said('answerCallbackQuery', error));
-        await answer(chat, () => pressed(update.callbackQuery.data, chat, pending, ctx));
+        // The answer to a button replies to the message the button is under.
+        await answer(chat, update.callbackQuery.message?.message_id, () => pressed(update.callbackQuery.data, chat, pending, ctx));
       });
       bot.catch((error) => said('update', error.error));
       note(deps.io, t('autopilot.phone.listening', { chats: config.chats.join(', ') }));

@@ -129,7 +129,9 @@ export async function runChat(opts: { bot: number; chat: number }, deps: Deps, s
   for (const m of items) {
     const who = t(m.from === 'bot' ? 'sandboxTelegram.fromBot' : 'sandboxTelegram.fromUser');
     const edited = m.editedAt === null ? '' : ` ${t('sandboxTelegram.edited')}`;
-    say(deps.io, t('sandboxTelegram.line', { at: dateTime(m.at) ?? m.at, who, id: m.messageId, edited, text: m.text }));
+    // A reply names the message it answers (an older server sends no replyTo).
+    const reply = m.replyTo == null ? '' : ` ${t('sandboxTelegram.repliesTo', { id: m.replyTo })}`;
+    say(deps.io, t('sandboxTelegram.line', { at: dateTime(m.at) ?? m.at, who, id: m.messageId, reply, edited, text: m.text }));
     for (const row of m.buttons) say(deps.io, `    ${row.map((b) => `[${b.text}] ${b.data ?? b.url ?? ''}`.trim()).join('   ')}`);
   }
 }

@@ -37,6 +37,8 @@ export const TelegramChatMessage = z.object({
   at: Timestamp,
   /** The last edit, or null. */
   editedAt: Timestamp.nullable(),
+  /** The message this one answers (Telegram's reply: `reply_parameters`), or null. */
+  replyTo: z.number().int().nullable(),
   /** The inline keyboard, row by row; empty without one. */
   buttons: z.array(z.array(TelegramButton)),
   /** A document's file name, for a document. */

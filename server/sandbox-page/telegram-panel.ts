@@ -84,12 +84,19 @@ export function TelegramPanel({ live }: { live: Live }) {
   </section>`;
 }
 
+/** The message a reply answers, quoted above it as Telegram shows it: its first line, shortened. */
+function quote(messages: Message[], id: number) {
+  const text = messages.find((m) => m.messageId === id)?.text.split('\n')[0] ?? `#${id}`;
+  return html`<blockquote class="reply muted" data-reply-to=${id} title=${t('telegram.replyTo', { id })}>${text.length > 80 ? `${text.slice(0, 79)}…` : text}</blockquote>`;
+}
+
 function conversation(open: Open, messages: Message[], press: (m: Message, data: string) => unknown, say: (e: Event) => unknown) {
   return html`<div class="chat" data-chat=${open.chat} aria-label=${t('telegram.conversation', { chat: open.chat })}>
     ${messages.length === 0 ? html`<p class="muted">${t('telegram.empty')}</p>` : null}
     <ol>
       ${messages.map(
         (m) => html`<li key=${m.messageId} class=${`from-${m.from}`} data-message=${m.messageId}>
+          ${m.replyTo != null ? quote(messages, m.replyTo) : null}
           <div class="text">${m.text}${m.document ? html` <code>${m.document}</code>` : null}</div>
           ${m.buttons.map(
             (row, i) => html`<div class="acts" key=${i}>

@@ -57,6 +57,7 @@ function view(m: ChatMessage) {
     text: m.text,
     at: at(m.atMs),
     editedAt: m.editedMs === null ? null : at(m.editedMs),
+    replyTo: m.replyTo,
     buttons: m.buttons.map((row) => row.map((b) => ({ text: b.text, ...(b.callback_data === undefined ? {} : { data: b.callback_data }), ...(b.url === undefined ? {} : { url: b.url }) }))),
     ...(m.document ? { document: m.document.file_name } : {}),
   };

@@ -48,7 +48,7 @@ describe('seller sandbox telegram', () => {
     const said = await cli(['sandbox', 'telegram', 'say', String(bot.id), '5', '/status']);
     expect(said.code, said.err).toBe(0);
     expect(said.out).toBe('1\n');
-    const sent = await botApi(bot.token, 'sendMessage', { chat_id: 5, text: 'Running: 2 orders wait', reply_markup: { inline_keyboard: [[{ text: 'Orders', callback_data: 'orders' }]] } });
+    const sent = await botApi(bot.token, 'sendMessage', { chat_id: 5, text: 'Running: 2 orders wait', reply_parameters: { message_id: 1 }, reply_markup: { inline_keyboard: [[{ text: 'Orders', callback_data: 'orders' }]] } });
     const pressed = await cli(['sandbox', 'telegram', 'press', String(bot.id), '5', 'orders']);
     expect(pressed.code, pressed.err).toBe(0);
     const updates = (await botApi(bot.token, 'getUpdates')).result;
@@ -57,10 +57,12 @@ describe('seller sandbox telegram', () => {
 
     const chat = await cli(['sandbox', 'telegram', 'chat', String(bot.id), '5']);
     expect(chat.code, chat.err).toBe(0);
-    expect(chat.out).toMatch(/^.+ person #1: \/status\n.+ bot #2: Running: 2 orders wait\n {4}\[Orders\] orders\n$/);
+    // The bot's answer names the message it replies to.
+    expect(chat.out).toMatch(/^.+ person #1: \/status\n.+ bot #2 \(reply to #1\): Running: 2 orders wait\n {4}\[Orders\] orders\n$/);
     const ru = await cli(['sandbox', 'telegram', 'chat', String(bot.id), '5'], { LANG: 'ru_RU.UTF-8' });
-    expect(ru.out).toMatch(/человек #1: \/status\n.+ бот #2: Running/);
-    expect(JSON.parse((await cli(['sandbox', 'telegram', 'chat', String(bot.id), '5', '--json'])).out).items).toHaveLength(2);
+    expect(ru.out).toMatch(/человек #1: \/status\n.+ бот #2 \(ответ на #1\): Running/);
+    const items = JSON.parse((await cli(['sandbox', 'telegram', 'chat', String(bot.id), '5', '--json'])).out).items;
+    expect(items.map((m: { replyTo: number | null }) => m.replyTo)).toEqual([null, 1]);
 
     const bots = await cli(['sandbox', 'telegram', 'bots']);
     expect(tableBody(bots.out)).toContain(`${bot.id}\t@`);

@@ -54,18 +54,18 @@ describe('seller autopilot with notify.telegram, against the sandbox\'s Telegram
     expect(told.buttons).toEqual([[{ text: 'Выдать', data: `deliver:${manual}` }, { text: 'Ответить', data: `reply:${manual}` }]]);
 
     // /orders lists it with its buttons; /reply writes to its buyer.
-    const listed = (await fromBot(bot)).length;
-    await world.sandbox.telegramSay(bot.id, SELLER, { text: '/заказы' });
-    const orders = await until('the orders', run, async () => (await fromBot(bot))[listed]);
+    const { messageId: asking } = await world.sandbox.telegramSay(bot.id, SELLER, { text: '/заказы' });
+    // The answer is a reply to the command (so it is seen beside it, whatever the outbox sends meanwhile).
+    const orders = await until('the orders', run, async () => (await fromBot(bot)).find((m) => m.replyTo === asking));
     expect(orders.text).toContain(`${manual} №${cards.manual} подписка, 300\u00a0₽: ждёт выдачи`);
     expect(orders.buttons.flat().map((b) => b.data)).toEqual(expect.arrayContaining([`deliver:${manual}`, `reply:${manual}`]));
     await command(bot, `/reply ${manual} Скоро выдам, спасибо за ожидание`, run);
     expect((await world.client.orders.get(manual)).messages.map((m) => m.text)).toContain('Скоро выдам, спасибо за ожидание');
 
     // Deliver pressed: the bot asks for the date (a subscription) and the note; both typed → delivered.
-    const asked = (await fromBot(bot)).length;
+    // Its answer replies to the message the button is under.
     await world.sandbox.telegramPress(bot.id, SELLER, { messageId: told.messageId, data: `deliver:${manual}` });
-    expect(await until('the question', run, async () => (await fromBot(bot))[asked]?.text)).toContain(`Напишите дату следующего списания ${manual}`);
+    expect(await until('the question', run, async () => (await fromBot(bot)).find((m) => m.replyTo === told.messageId)?.text)).toContain(`Напишите дату следующего списания ${manual}`);
     const done = await command(bot, '31.01.2031 Готово, пользуйтесь!', run);
     expect(done).toContain(manual);
     expect(['delivered', 'completed']).toContain(await status(manual));

@@ -92,10 +92,15 @@ async function phoneWalk(lang: 'en' | 'ru', c: Catalogue, shot?: string): Promis
     text: '<b>Running</b>\nOrder ord_demo paid, 1 299 ₽: no rule delivers it',
     parse_mode: 'HTML',
     reply_markup: { inline_keyboard: [[{ text: 'Deliver', callback_data: 'deliver:ord_demo' }, { text: 'Pause', callback_data: 'pause' }]] },
+    reply_parameters: { message_id: update.message.message_id },
   });
   const answer = chat.locator(`li[data-message="${sent.message_id}"]`);
   await answer.getByText('Order ord_demo paid').waitFor(SEEN);
   expect(await answer.getAttribute('class')).toBe('from-bot');
+  // a reply quotes the message it answers, as Telegram shows it
+  const quoted = answer.locator('blockquote.reply');
+  expect(await quoted.textContent()).toBe('/status');
+  expect(await quoted.getAttribute('title')).toBe(fill(c.telegram.replyTo, { id: update.message.message_id }));
 
   // a button pressed on the page is the bot's callback_query; the bot's edit shows
   if (shot) {

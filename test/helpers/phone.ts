@@ -55,8 +55,6 @@ export const until = <T>(what: string, run: Run | undefined, probe: () => Promis
 
 export const started = (run: Run) => until('start', run, () => run.event('autopilot', 'started'));
 
-/** A needs-hand notice, in either language (the catalogue's `needsHand` form). */
-const NEEDS_HAND_NOTICE = /оплачен, и ни одно правило его не выдаёт|is paid and no rule delivers it/;
 
 export type PhoneState = { paused: boolean; outbox: Array<{ event: AutopilotEvent }> };
 /** The state on disk: the state file, and the outbox from its own file beside it and the state's `outboxTail` (sdk/autopilot/outbox-log.ts). */
@@ -100,14 +98,12 @@ export function phoneKit(world: SellerWorld & { dir: string }) {
     /** The bot's messages to the seller naming `order`. */
     about: async (bot: TelegramBot, order: string) => (await fromBot(bot)).filter((m) => m.text.includes(order)),
     /**
-     * Says `text` as the person and waits for the bot's answer to it: the first message after it that
-     * is not a needs-hand notice (the outbox sends those at its own pace, so one about an order bought
-     * or caught up a moment before may land between a command and its answer).
+     * Says `text` as the person and waits for the bot's answer to it: the bot's reply to that message
+     * (the outbox's notices, sent at their own pace, may land between a command and its answer).
      */
     async command(bot: TelegramBot, text: string, run: Run, person = SELLER): Promise<string> {
-      const before = (await fromBot(bot, person)).length;
-      await world.sandbox.telegramSay(bot.id, person, { text });
-      return until(`an answer to ${text}`, run, async () => (await fromBot(bot, person)).slice(before).find((m) => !NEEDS_HAND_NOTICE.test(m.text))?.text);
+      const { messageId } = await world.sandbox.telegramSay(bot.id, person, { text });
+      return until(`an answer to ${text}`, run, async () => (await fromBot(bot, person)).find((m) => m.replyTo === messageId)?.text);
     },
   };
 }
