@@ -16,6 +16,16 @@ import { emptyState, fileAutopilotStore, type AutopilotState, type OutboxEntry }
 import { OutboxLog, replayOutbox } from '../../sdk/autopilot/outbox-log.ts';
 import { waitFor } from '../helpers/wait.ts';
 
+/** Runs `work` with a new temporary directory, removed afterwards. */
+async function inTempDir(work: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+  try {
+    await work(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const event = (rule: AutopilotEvent['rule'], type: string, order?: string): AutopilotEvent => ({ at: new Date().toISOString(), rule, type, message: `${rule} ${type}`, order });
 
 describe('notify config', () => {
@@ -239,9 +249,8 @@ describe('the outbox on disk (its own file beside the state)', () => {
     expect(replayOutbox(whole!)).toHaveLength(1);
   });
 
-  it("saveOutbox writes the outbox's file only; a later run gives no seq again, even after a rewrite and with a stale state file", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
-    try {
+  it("saveOutbox writes the outbox's file only; a later run gives no seq again, even after a rewrite and with a stale state file", () =>
+    inTempDir(async (dir) => {
       const path = join(dir, 'state.json');
       const store = fileAutopilotStore(path);
       const state = emptyState();
@@ -263,14 +272,10 @@ describe('the outbox on disk (its own file beside the state)', () => {
       const next = await fileAutopilotStore(path).load();
       expect(next.outbox).toEqual([]);
       expect(next.outboxSeq).toBe(1500);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it("a state write carries what the outbox's file has not reached: a crash loses no message decided before it, and sends none sent again", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
-    try {
+  it("a state write carries what the outbox's file has not reached: a crash loses no message decided before it, and sends none sent again", () =>
+    inTempDir(async (dir) => {
       const path = join(dir, 'state.json');
       const store = fileAutopilotStore(path);
       const state = emptyState();
@@ -295,14 +300,10 @@ describe('the outbox on disk (its own file beside the state)', () => {
       // The next state write has no tail: everything decided is in the outbox's file.
       await store.save(state);
       expect(JSON.parse(readFileSync(path, 'utf8'))).not.toHaveProperty('outboxTail');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('a directory removed while running is made again at the next write', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
-    try {
+  it('a directory removed while running is made again at the next write', () =>
+    inTempDir(async (dir) => {
       const path = join(dir, 'nested', 'state.json');
       const store = fileAutopilotStore(path);
       const state = emptyState();
@@ -315,14 +316,10 @@ describe('the outbox on disk (its own file beside the state)', () => {
       const read = await fileAutopilotStore(path).load();
       expect(read.paused).toBe(true);
       expect(read.outbox.map((e) => e.seq)).toEqual([1]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('a file store keeps the outbox in <state>.outbox, reads it back, and reads an older state with the outbox inside', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
-    try {
+  it('a file store keeps the outbox in <state>.outbox, reads it back, and reads an older state with the outbox inside', () =>
+    inTempDir(async (dir) => {
       const path = join(dir, 'state.json');
       const store = fileAutopilotStore(path);
       const state = emptyState();
@@ -339,8 +336,5 @@ describe('the outbox on disk (its own file beside the state)', () => {
       const read = await fileAutopilotStore(older).load();
       expect(read.outbox.map((e) => e.seq)).toEqual([7]);
       expect(read.outboxSeq).toBe(7);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
