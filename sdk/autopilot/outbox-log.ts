@@ -30,6 +30,18 @@ export interface OutboxEntry {
 }
 
 
+/** Entries' JSON, made once while they do not change: an entry's `add` line and the state's `outboxTail` both carry it. */
+const entryText = new WeakMap<OutboxEntry, { text: string; tries: number; due: string | undefined }>();
+
+/** An entry's JSON, made again only when its `tries` or `due` changed (the rest of an entry never does). */
+export function entryJson(entry: OutboxEntry): string {
+  const made = entryText.get(entry);
+  if (made && made.tries === entry.tries && made.due === entry.due) return made.text;
+  const text = JSON.stringify(entry);
+  entryText.set(entry, { text, tries: entry.tries, due: entry.due });
+  return text;
+}
+
 /** Rewritten whole when it has more lines than this and more than {@link COMPACT_RATIO} per entry. */
 const COMPACT_LINES = 1000;
 const COMPACT_RATIO = 4;
@@ -124,7 +136,7 @@ export class OutboxLog {
     for (const entry of outbox) {
       const had = this.#written.get(entry.seq);
       if (had === undefined) {
-        lines.push(JSON.stringify({ add: entry }));
+        lines.push(`{"add":${entryJson(entry)}}`);
         lastSeq = Math.max(lastSeq, entry.seq);
       }
       else {

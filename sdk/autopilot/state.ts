@@ -19,7 +19,7 @@
  * state write carries the messages decided since the outbox's last append (stateText).
  */
 import type { Watermark } from '../watch.ts';
-import { keptOutbox, OutboxLog, readOutboxLog, type OutboxEntry } from './outbox-log.ts';
+import { keptOutbox, entryJson, OutboxLog, readOutboxLog, type OutboxEntry } from './outbox-log.ts';
 
 export type { OutboxEntry } from './outbox-log.ts';
 
@@ -129,7 +129,10 @@ export function stateText(state: AutopilotState, fileLastSeq: number): string {
   const { outbox, ...rest } = state;
   let from = outbox.length;
   while (from > 0 && outbox[from - 1]!.seq > fileLastSeq) from--;
-  return JSON.stringify(from === outbox.length ? rest : { ...rest, outboxTail: outbox.slice(from) });
+  const text = JSON.stringify(rest);
+  if (from === outbox.length) return text;
+  // The tail's entries as their JSON made once (outbox-log.ts), after the document's last field.
+  return `${text.slice(0, -1)},"outboxTail":[${outbox.slice(from).map(entryJson).join(',')}]}`;
 }
 
 /**

@@ -302,6 +302,23 @@ describe('the outbox on disk (its own file beside the state)', () => {
       expect(JSON.parse(readFileSync(path, 'utf8'))).not.toHaveProperty('outboxTail');
     }));
 
+  it("an entry's tries and due reach the disk however often its JSON was made before", () =>
+    inTempDir(async (dir) => {
+      const path = join(dir, 'state.json');
+      const store = fileAutopilotStore(path);
+      const state = emptyState();
+      state.outbox.push(entry(1));
+      state.outboxSeq = 1;
+      await store.save(state);
+      // Tried (an entry read back from the state's tail is on disk, so it may be sent) before the outbox's file has it.
+      state.outbox[0]!.tries = 2;
+      state.outbox[0]!.due = new Date(60_000).toISOString();
+      await store.save(state);
+      expect((await fileAutopilotStore(path).load()).outbox[0]).toMatchObject({ tries: 2, due: new Date(60_000).toISOString() });
+      await store.saveOutbox!(state);
+      expect(replayOutbox(readFileSync(`${path}.outbox`, 'utf8'))[0]).toMatchObject({ tries: 2, due: new Date(60_000).toISOString() });
+    }));
+
   it('a directory removed while running is made again at the next write', () =>
     inTempDir(async (dir) => {
       const path = join(dir, 'nested', 'state.json');
