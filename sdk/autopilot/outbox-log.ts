@@ -2,10 +2,10 @@
  * The outbox's own file beside the state file (`<state>.outbox`): JSON lines appended as the outbox
  * changes (`{"add":entry}`, `{"set":{"seq","tries","due"}}`, `{"del":[seq…]}`; a whole rewrite begins
  * with `{"last":seq}`), so that a write costs what changed, not every message still waiting, and an
- * outbox change does not rewrite the state document at all (`AutopilotStore.saveOutbox`). A burst of sales waits in the outbox while
- * Telegram takes about one message a second per chat, and the state is written many times a second
- * (before each delivery step): with the outbox inside the state document every write re-wrote the
- * whole backlog (docs/benchmarks.md, "the phone's row").
+ * outbox change does not rewrite the state document at all (`AutopilotStore.saveOutbox`). A burst of
+ * sales waits in the outbox while Telegram takes about one message a second per chat, and the state
+ * is written many times a second (before each delivery step): with the outbox inside the state
+ * document every write re-wrote the whole backlog (docs/benchmarks.md, "the phone's row").
  *
  * Reading it again is idempotent (an `add` of a seq already there replaces it; `set` and `del` of
  * what is gone do nothing), so a write that failed half-way is simply appended again; a torn last
@@ -28,7 +28,6 @@ export interface OutboxEntry {
   /** Not sent before this time (ISO): a 429's `retry_after`, a backoff. */
   due?: string | undefined;
 }
-
 
 /** Entries' JSON, made once while they do not change: an entry's `add` line and the state's `outboxTail` both carry it. */
 const entryText = new WeakMap<OutboxEntry, { text: string; tries: number; due: string | undefined }>();
@@ -138,8 +137,7 @@ export class OutboxLog {
       if (had === undefined) {
         lines.push(`{"add":${entryJson(entry)}}`);
         lastSeq = Math.max(lastSeq, entry.seq);
-      }
-      else {
+      } else {
         kept++;
         if (had.tries === entry.tries && had.due === entry.due) continue;
         lines.push(JSON.stringify({ set: { seq: entry.seq, tries: entry.tries, due: entry.due ?? null } }));

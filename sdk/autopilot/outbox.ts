@@ -1,7 +1,8 @@
 /**
  * The autopilot's messages to the seller (config `notify`): the chosen events go through an outbox
- * kept with the state (`state.outbox`; a file store keeps it in `<state>.outbox`), so that a channel down, slow or answering 429 never slows
- * a delivery, and a message decided before a crash is sent after the restart.
+ * kept with the state (`state.outbox`; a file store keeps it in `<state>.outbox`), so that a channel
+ * down, slow or answering 429 never slows a delivery, and a message decided before a crash is sent
+ * after the restart.
  *
  * - An event is chosen by `events` (a `type`, or `rule.type`; default {@link NEEDS_A_HUMAN}) and
  *   `sales` (also {@link SALES}); each channel's own choice wins over the top-level one.
