@@ -23,7 +23,7 @@
  * the POST body), Telegram by whoever runs the autopilot (`seller autopilot` words each event from
  * its catalogue and sends it with grammY): {@link NotifyChannel}.
  */
-import { abortableSleep, jitteredBackoff } from '../backoff.ts';
+import { jitteredBackoff } from '../backoff.ts';
 import { runAction } from './actions.ts';
 import type { NotifyConfig } from './config.ts';
 import type { AutopilotEvent } from './events.ts';
@@ -276,19 +276,25 @@ export class Outbox {
     return run;
   }
 
-  /** Waits for a new entry, the stop, or `ms`. */
+  /**
+   * Waits for a new entry, the stop, or `ms`. Whichever comes first ends the others: a wait woken
+   * by a new entry leaves no timer or listener behind (in a burst the sender is woken every few ms
+   * while it waits out a pace of a second).
+   */
   #wait(ms: number | undefined): Promise<void> {
     const signal = this.#stop.signal;
-    let stopped: (() => void) | undefined;
     return new Promise<void>((resolve) => {
-      this.#kick = resolve;
-      stopped = () => resolve();
-      signal.addEventListener('abort', stopped, { once: true });
-      if (ms !== undefined) abortableSleep(ms, signal).then(resolve, resolve);
-    }).finally(() => {
-      this.#kick = undefined;
-      // One listener per wait would pile up on the signal for the whole run.
-      if (stopped) signal.removeEventListener('abort', stopped);
+      if (signal.aborted) return resolve();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        this.#kick = undefined;
+        resolve();
+      };
+      this.#kick = done;
+      signal.addEventListener('abort', done, { once: true });
+      if (ms !== undefined) timer = setTimeout(done, ms);
     });
   }
 

@@ -202,6 +202,38 @@ describe('the outbox at a channel\'s pace', () => {
     expect(sends.at(-1)!.orders).toEqual(['ord_5']);
     expect(state.outbox).toEqual([]);
   });
+
+  it('waiting out the pace while events keep coming leaves no timer or listener behind (a burst once warned of a leak)', async () => {
+    const warnings: string[] = [];
+    const warned = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', warned);
+    try {
+      const sends: string[][] = [];
+      const ch: NotifyChannel = {
+        name: 'telegram',
+        targets: ['1'],
+        sales: true,
+        paceMs: 1000,
+        send: async () => {},
+        sendMany: async (events) => (sends.push(events.map((e) => e.order!)), events.length),
+      };
+      const { box } = outbox(ch);
+      box.start();
+      box.offer(event('orders', 'paid', 'ord_0'));
+      await waitFor('the first', () => sends.length === 1);
+      // Each offer wakes the sender, which waits out the rest of the pace again: 20 waits within one pace.
+      for (let i = 1; i <= 20; i++) {
+        box.offer(event('orders', 'paid', `ord_${i}`));
+        await new Promise((r) => setTimeout(r, 30));
+      }
+      await waitFor('the rest', () => sends.flat().length === 21, { ms: 5_000 });
+      await box.stop(100);
+      expect(sends).toHaveLength(2);
+    } finally {
+      process.off('warning', warned);
+    }
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  });
 });
 
 describe('the outbox on disk (its own file beside the state)', () => {
