@@ -9,8 +9,8 @@
  * order makes a line, its delivery, to the sandbox's Telegram, in its own process; the burst is paid
  * before the start, so its payments are a first run's catch-up, not news to say) against the same without
  * `notify`, each on its own seller, in seven rounds whose order alternates (plain then phone, phone then
- * plain): the row is the median of the rounds' ratios, which held within ±1% where best-of-two
- * swung ±4% (docs/benchmarks.md, session 10): a message never slows a delivery (target >= 0.95x).
+ * plain): the row is the median of the rounds' ratios, which moves about ±2% between runs where
+ * best-of-two swung ±4% (docs/benchmarks.md, session 10): a message never slows a delivery (target >= 0.95x).
  *
  * Within the key's budget (issue "Never silent", item 9): the same with the server's real rate limit
  * (600 a minute, burst 100) and 200 orders: the API calls the server received (429 answers
