@@ -365,7 +365,7 @@ export class Autopilot {
           await runReprice(ctx);
           await runQuestionReplies(ctx);
         }
-        // Deliveries left `ready` by a failed connection.
+        // Deliveries left `ready` by a send the service did not take (no answer, a 5xx, a 429).
         for (const [id, entry] of Object.entries(ctx.state.journal)) {
           if (entry.phase === 'ready' && !this.#inFlight.has(id) && !signal?.aborted) await resumeDelivery(ctx, id, entry, { restart: false });
         }

@@ -131,7 +131,7 @@ describe('the autopilot', () => {
     expect(ran.sort()).toEqual([...orders].sort());
     const [still] = (await world.sandbox.listFaults()).items;
     expect(still!.hits).toBeGreaterThan(0);
-  });
+  }, 90_000);
 });
 
 describe('seller autopilot', () => {

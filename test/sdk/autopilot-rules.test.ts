@@ -23,7 +23,7 @@ import { deliverOrder, resumeDelivery } from '../../sdk/autopilot/rules/deliver.
 import { idempotencyKey, type RuleContext } from '../../sdk/autopilot/context.ts';
 import type { AutopilotEvent, JournalEntry } from '../../sdk/autopilot/index.ts';
 import type { SellerClient } from '../../sdk/client.ts';
-import { RejectedError, SellerError } from '../../sdk/errors.ts';
+import { RejectedError, SellerError, ServerError } from '../../sdk/errors.ts';
 import { netflixOrder } from '../helpers/fixtures.ts';
 
 const times = { deliverBy: '2030-01-01T12:00:00.000Z', createdAt: '2030-01-01T10:00:00.000Z', paidAt: '2030-01-01T11:00:00.000Z', updatedAt: '2030-01-01T11:00:00.000Z' };
@@ -169,6 +169,18 @@ describe('deliver', () => {
     expect(events.map((e) => e.type)).toEqual([type]);
     expect(saves.at(-1)?.phases).toEqual({ ord_a: phase });
     for (const save of saves) if (save.phases.ord_a === phase) expect(save.reported).toContain('ord_a');
+  });
+
+  it.each<[string, SellerError]>([
+    ['503 (unavailable: nothing was done, retry later)', new ServerError({ code: 'unavailable', status: 503, text: 'service unavailable' })],
+    ['500 (internal)', new ServerError({ code: 'internal', status: 500, text: 'internal error' })],
+    ['429 (rate)', new SellerError({ code: 'rate', status: 429, text: 'too many requests' })],
+    ['a failed connection', new SellerError({ code: 'connection', text: 'could not reach the service' })],
+  ])('a delivery whose retries all met %s stays ready for the next round, not failed', async (_name, error) => {
+    const { ctx, order, events, saves } = crashPoints('awaiting_delivery', async () => Promise.reject(error));
+    await deliverOrder(ctx, order, ctx.config.deliver![0]!, 'subs');
+    expect(events.map((e) => e.type)).toEqual(['retrying']);
+    expect(saves.at(-1)?.phases).toEqual({ ord_a: 'ready' });
   });
 
   it('a failed action is printed before the journal closes the order', async () => {

@@ -16,8 +16,9 @@
  * is sent again under the same key (its answer may have been lost): see {@link resumeDelivery}.
  *
  * A refusal (`state_moved`: cancelled or refunded meanwhile; `need_next_charge`; …) and a failed
- * action are reported and not retried (reported first, then closed in the journal). A failed
- * connection to the service leaves a `ready` order to the next round.
+ * action are reported and not retried (reported first, then closed in the journal). A send the
+ * service did not take (no answer, a 5xx, a 429, once the SDK's retries are used up) leaves a
+ * `ready` order to the next round.
  */
 import { isRejected, SellerError } from '../../errors.ts';
 import type { Order } from '../../records.ts';
@@ -164,7 +165,9 @@ async function refusedOrFailed(ctx: RuleContext, order: Order, entry: JournalEnt
     await step(ctx, id, entry, { phase, delivery: undefined });
     return;
   }
-  const transient = error instanceof SellerError && ['connection', 'internal', 'rate'].includes(error.code);
+  // What the service says changed nothing and may be tried again: no answer, a 5xx (503 `unavailable`
+  // says "retry later"), a 429; the SDK's own retries of it were used up.
+  const transient = error instanceof SellerError && ['connection', 'internal', 'unavailable', 'rate'].includes(error.code);
   if (where === 'deliver' && transient && !(error instanceof ActionError)) {
     ctx.emit({ ...base(order), type: 'retrying', ...says('retrying', { id, reason: failureOf(error) }), detail: { step: where } });
     return;
