@@ -47,15 +47,22 @@ const COMPACT_RATIO = 4;
 
 type Written = Map<number, { tries: number; due: string | undefined }>;
 
+/** An entry's line in the log. */
+const addLine = (entry: OutboxEntry): string => `{"add":${entryJson(entry)}}`;
+/** What the log knows of an entry once written. */
+const written = (entry: OutboxEntry) => [entry.seq, { tries: entry.tries, due: entry.due }] as const;
+
 /**
  * What a log's text holds: its entries in seq order (lines that are not ours, a torn last one, are
- * skipped) and the highest seq it ever named, so that a run after a crash does not give a seq again
- * (the state file's `outboxSeq` is written with the state, which an outbox change no longer waits for).
+ * skipped), the highest seq it ever named, so that a run after a crash does not give a seq again
+ * (the state file's `outboxSeq` is written with the state, which an outbox change no longer waits
+ * for), and how many lines it has.
  */
-export function readOutboxLog(text: string): { entries: OutboxEntry[]; lastSeq: number } {
+export function readOutboxLog(text: string): { entries: OutboxEntry[]; lastSeq: number; lines: number } {
   const entries = new Map<number, OutboxEntry>();
   let lastSeq = 0;
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  for (const line of lines) {
     if (line.trim() === '') continue;
     let change: { add?: OutboxEntry; set?: { seq: number; tries: number; due: string | null }; del?: number[]; last?: number };
     try {
@@ -78,7 +85,7 @@ export function readOutboxLog(text: string): { entries: OutboxEntry[]; lastSeq: 
     }
     for (const seq of change.del ?? []) entries.delete(seq);
   }
-  return { entries: [...entries.values()].sort((a, b) => a.seq - b.seq), lastSeq };
+  return { entries: [...entries.values()].sort((a, b) => a.seq - b.seq), lastSeq, lines: lines.length };
 }
 
 /**
@@ -88,11 +95,6 @@ export function readOutboxLog(text: string): { entries: OutboxEntry[]; lastSeq: 
 export function keptOutbox(log: { entries: readonly OutboxEntry[]; lastSeq: number } | undefined, tail: readonly OutboxEntry[] = []): OutboxEntry[] {
   const lastSeq = log?.lastSeq ?? 0;
   return [...(log?.entries ?? []), ...tail.filter((entry) => entry.seq > lastSeq)];
-}
-
-/** The entries a log's text holds, in seq order. */
-export function replayOutbox(text: string): OutboxEntry[] {
-  return readOutboxLog(text).entries;
 }
 
 /** What one write puts in the log: lines to append, or the whole text when it is rewritten. */
@@ -115,11 +117,11 @@ export class OutboxLog {
     return this.#lastSeq;
   }
 
-  /** After a load: the file holds `entries` in `lines` lines. */
-  loaded(entries: readonly OutboxEntry[], lines: number, lastSeq = 0): void {
-    this.#written = new Map(entries.map((e) => [e.seq, { tries: e.tries, due: e.due }]));
-    this.#lines = lines;
-    this.#lastSeq = lastSeq;
+  /** After a load: what the file holds (readOutboxLog). */
+  loaded(file: ReturnType<typeof readOutboxLog>): void {
+    this.#written = new Map(file.entries.map(written));
+    this.#lines = file.lines;
+    this.#lastSeq = file.lastSeq;
   }
 
   /**
@@ -135,7 +137,7 @@ export class OutboxLog {
     for (const entry of outbox) {
       const had = this.#written.get(entry.seq);
       if (had === undefined) {
-        lines.push(`{"add":${entryJson(entry)}}`);
+        lines.push(addLine(entry));
         lastSeq = Math.max(lastSeq, entry.seq);
       } else {
         kept++;
@@ -151,12 +153,11 @@ export class OutboxLog {
       lines.push(JSON.stringify({ del: gone }));
     }
     if (lines.length === 0) return undefined;
-    const now = changed.map((entry) => [entry.seq, { tries: entry.tries, due: entry.due }] as const);
+    const now = changed.map(written);
     const total = this.#lines + lines.length;
     if (total > COMPACT_LINES && total > COMPACT_RATIO * Math.max(1, outbox.length)) {
-      const whole = [JSON.stringify({ last: lastSeq }), ...outbox.map((entry) => JSON.stringify({ add: entry }))];
-      const all = outbox.map((entry) => [entry.seq, { tries: entry.tries, due: entry.due }] as const);
-      return { whole: `${whole.join('\n')}\n`, done: () => this.#done(new Map(all), [], whole.length, true, lastSeq) };
+      const whole = [JSON.stringify({ last: lastSeq }), ...outbox.map(addLine)];
+      return { whole: `${whole.join('\n')}\n`, done: () => this.#done(new Map(outbox.map(written)), [], whole.length, true, lastSeq) };
     }
     // Led by a line ending: a line torn by a crash before it ends there, and this one is read whole.
     return { append: `\n${lines.join('\n')}\n`, done: () => this.#done(new Map(now), gone, total, false, lastSeq) };

@@ -101,6 +101,9 @@ export interface NotifyChannel {
 /** At most this many waiting events are offered to a channel's `sendMany` at once. */
 export const BATCH_MAX = 50;
 
+/** An entry's target across channels (its channel and chat), for the pace and the order per target. */
+const targetOf = (entry: Pick<OutboxEntry, 'channel' | 'to'>): string => `${entry.channel}\u0000${entry.to}`;
+
 /** Whether `event` is one of `names` (a `type` or a `rule.type`). */
 const named = (names: readonly string[], event: Pick<AutopilotEvent, 'rule' | 'type'>): boolean =>
   names.includes(event.type) || names.includes(`${event.rule}.${event.type}`);
@@ -231,7 +234,7 @@ export class Outbox {
   }
 
   #draining = false;
-  /** When each target (`channel\u0000to`) was last sent a message (for a channel's `paceMs`). */
+  /** When each target ({@link targetOf}) was last sent a message (for a channel's `paceMs`). */
   readonly #sentAt = new Map<string, number>();
 
   /** The next entry to send and when: the first of each target in order; undefined when there is none. */
@@ -240,7 +243,7 @@ export class Outbox {
     const blocked = new Set<string>();
     let best: { entry: OutboxEntry; waitMs: number } | undefined;
     for (const entry of this.#o.state.outbox) {
-      const target = `${entry.channel}\u0000${entry.to}`;
+      const target = targetOf(entry);
       if (blocked.has(target)) continue;
       blocked.add(target);
       if (!this.#durable.has(entry.seq)) continue;
@@ -321,7 +324,7 @@ export class Outbox {
       await this.#o.save().catch(() => {});
       return;
     }
-    this.#sentAt.set(`${entry.channel}\u0000${entry.to}`, Date.now());
+    this.#sentAt.set(targetOf(entry), Date.now());
     this.#remove(...sent);
     // Removed on disk before the next send: a crash sends at most this message again.
     await this.#o.save().catch(() => {});

@@ -197,6 +197,7 @@ export function fileAutopilotStore(path: string): AutopilotStore {
       };
       const text = await read(path);
       let state = emptyState();
+      let tail: OutboxEntry[] = [];
       if (text !== undefined) {
         let value: unknown;
         try {
@@ -204,15 +205,15 @@ export function fileAutopilotStore(path: string): AutopilotStore {
         } catch {
           throw new TypeError(`${path}: not an autopilot state file (invalid JSON)`);
         }
+        // The tail is the outbox's, not a field of the state (taken off before, not deleted after).
+        if (typeof value === 'object' && value !== null && 'outboxTail' in value) ({ outboxTail: tail, ...value } = value as { outboxTail: OutboxEntry[] });
         state = reviveState(value, path);
       }
-      const { outboxTail: tail = [] } = state as AutopilotState & { outboxTail?: OutboxEntry[] };
-      delete (state as { outboxTail?: unknown }).outboxTail;
       // An older state file kept the outbox inside; a newer one keeps it in its own file, and what
       // was decided after that file's last append in `outboxTail` (what the file reached, it tells).
       const kept = await read(outboxPath);
       const file = kept === undefined ? undefined : readOutboxLog(kept);
-      if (file) log.loaded(file.entries, kept!.split('\n').length, file.lastSeq);
+      if (file) log.loaded(file);
       if (file || tail.length > 0) state.outbox = keptOutbox(file, tail);
       state.outboxSeq = Math.max(state.outboxSeq, file?.lastSeq ?? 0, ...state.outbox.map((e) => e.seq));
       return state;

@@ -69,7 +69,8 @@ export function reportPaid(ctx: RuleContext, order: Order, picked: unknown, { ne
   if (picked === undefined) ctx.state.moved[order.id] = `${order.status} ${new Date().toISOString()}`;
   const values = { id: order.id, number: order.number, productType: order.productType, price: order.priceRub };
   const type = picked === undefined ? 'needs-hand' : 'paid';
-  // No write of its own on the watch's path: the mark goes to disk with the outbox's entry, the
-  // order's journal step or the watermark, whichever comes first (a crash before repeats the line).
+  // No write of its own on the watch's path: the mark goes to disk with the state's next write (the
+  // order's journal step or the watermark), which carries the message too if the outbox's own append
+  // has not come first; a crash before it repeats the line.
   ctx.emit({ rule: 'orders', type, order: order.id, card: order.number, ...says(picked === undefined ? 'needsHand' : 'paid', values), dryRun: ctx.dryRun || undefined, detail: { priceRub: order.priceRub } });
 }
