@@ -28,7 +28,7 @@ export const name = 'autopilot';
 const ORDERS = pick(40, 1000);
 /**
  * Rounds of the phone's row (each runs both, in alternating order); BENCH_PHONE_ROUNDS=21 reads it
- * finer (its mean ± standard error, in the row's words, is then ~±0.005; docs/benchmarks.md, session 11).
+ * finer (the rounds' mean ± standard error, in the row's words, is then ~±0.006; docs/benchmarks.md, session 11).
  */
 const PHONE_ROUNDS = Number(process.env.BENCH_PHONE_ROUNDS) || pick(2, 7);
 const TARGET = 50;
