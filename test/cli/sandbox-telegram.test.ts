@@ -1,10 +1,12 @@
 /**
  * `seller sandbox telegram bot|bots|say|press|chat` in-process against a real server (issue #36):
  * the token alone on stdout, the person's message and press reaching the bot's getUpdates, the
- * conversation as the person reads it (in English and Russian), `--json` as the sandbox answers;
+ * conversation as the person reads it (in English and Russian; from an older server without `replyTo`
+ * too), `--json` as the sandbox answers;
  * and `seller sandbox fault add --op telegram.… --bot` with its refusals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eachItem, startDriftingFake } from '../helpers/drifting-fake.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { bufferIO, run, tableBody, tempConfigDir } from './helpers.ts';
 
@@ -67,6 +69,20 @@ describe('seller sandbox telegram', () => {
     const bots = await cli(['sandbox', 'telegram', 'bots']);
     expect(tableBody(bots.out)).toContain(`${bot.id}\t@`);
     expect(tableBody(bots.out)).toMatch(new RegExp(`${bot.id}\\t@\\S+\\t5\\t`));
+  });
+
+  it('an older server that sends no replyTo: chat shows the conversation without a reply mark', async () => {
+    const bot = await newBot();
+    await cli(['sandbox', 'telegram', 'say', String(bot.id), '8', '/status']);
+    await botApi(bot.token, 'sendMessage', { chat_id: 8, text: 'Running', reply_parameters: { message_id: 1 } });
+    const older = await startDriftingFake(server.url, [{ method: 'GET', path: /\/telegram\/bots\/\d+\/chats\/\d+\/messages$/, body: eachItem(({ replyTo: _replyTo, ...m }) => m) }]);
+    try {
+      const chat = await cli(['sandbox', 'telegram', 'chat', String(bot.id), '8'], { SERVICE_BASE_URL: older.url });
+      expect(chat.code, chat.err).toBe(0);
+      expect(chat.out).toMatch(/^.+ person #1: \/status\n.+ bot #2: Running\n$/);
+    } finally {
+      await older.close();
+    }
   });
 
   it('a link button (the autopilot\'s Timeline) is kept beside an act: chat shows its URL, --json its url and no data', async () => {

@@ -81,14 +81,14 @@ describe('seller autopilot with notify.telegram, against the sandbox\'s Telegram
     await until('a delivery', run, () => run.event('deliver', 'delivered', subs));
     expect(await fromBot(bot, STRANGER)).toEqual([]);
     expect((await chat(bot, STRANGER)).length).toBe(strangerBefore + 1);
-    expect(stateOf(state).paused).toBe(false);
+    expect((await stateOf(state)).paused).toBe(false);
 
     // /пауза: a paid order a rule would deliver is held, across a restart; /resume delivers it.
     expect(await command(bot, '/пауза', run)).toContain('Пауза');
     const held = await world.buy(cards.subs);
     await until('held', run, () => run.event('deliver', 'held', held));
     await run.stop();
-    expect(stateOf(state).paused).toBe(true);
+    expect((await stateOf(state)).paused).toBe(true);
     const again = new Run(config, bot.token, 'ru');
     await started(again);
     expect(await command(bot, '/status', again)).toMatch(/^Автопилот на паузе/);
@@ -122,7 +122,7 @@ describe('seller autopilot with notify.telegram, against the sandbox\'s Telegram
     await world.sandbox.addFault({ op: 'telegram.*', bot: bot.id, status: 500 });
     const down = Date.now();
     const manual = await world.buy(cards.manual);
-    await until('the message decided', run, () => stateOf(state).outbox.some((e) => e.event.order === manual));
+    await until('the message decided', run, async () => (await stateOf(state)).outbox.some((e) => e.event.order === manual));
     const subs = await world.buy(cards.subs);
     await until('a delivery while Telegram is down', run, () => run.event('deliver', 'delivered', subs));
     expect(await about(bot, manual)).toEqual([]);
@@ -141,7 +141,7 @@ describe('seller autopilot with notify.telegram, against the sandbox\'s Telegram
     const run = new Run(config, bot.token);
     await started(run);
     const manual = await world.buy(cards.manual);
-    await until('the message decided', run, () => stateOf(state).outbox.some((e) => e.event.order === manual));
+    await until('the message decided', run, async () => (await stateOf(state)).outbox.some((e) => e.event.order === manual));
     run.child.kill('SIGKILL');
     await run.closed;
     await world.sandbox.clearFaults();

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { expect } from 'vitest';
 import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
-import { keptOutbox, readOutboxLog, type OutboxEntry } from '../../sdk/autopilot/outbox-log.ts';
+import { fileAutopilotStore } from '../../sdk/autopilot/state.ts';
 import type { TelegramBot } from '../../sdk/contract/index.ts';
 import type { Lang, SellerWorld, Shop } from './seller-world.ts';
 import { waitFor } from './wait.ts';
@@ -55,18 +55,12 @@ export const until = <T>(what: string, run: Run | undefined, probe: () => Promis
 
 export const started = (run: Run) => until('start', run, () => run.event('autopilot', 'started'));
 
-
-export type PhoneState = { paused: boolean; outbox: Array<{ event: AutopilotEvent }> };
-/** The state on disk: the state file, and the outbox from its own file beside it and the state's `outboxTail` (sdk/autopilot/outbox-log.ts). */
-export const stateOf = (path: string): PhoneState => {
-  const { outboxTail, ...state } = (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { paused: false }) as PhoneState & { outboxTail?: OutboxEntry[] };
-  const log = existsSync(`${path}.outbox`) ? readOutboxLog(readFileSync(`${path}.outbox`, 'utf8')) : undefined;
-  return { ...state, outbox: keptOutbox(log, outboxTail) };
-};
+/** The state on disk, read as the autopilot reads it after a restart (the state file, the outbox's file and the state's `outboxTail`). */
+export const stateOf = (path: string) => fileAutopilotStore(path).load();
 /** What the autopilot keeps on disk, as text: the state file and the outbox's file. */
 export const keptText = (path: string): string => [path, `${path}.outbox`].map((file) => (existsSync(file) ? readFileSync(file, 'utf8') : '')).join('\n');
 /** The outbox is empty on disk: every message decided was sent (nothing more is coming). */
-export const drained = (state: string, run: Run) => until('the outbox sent', run, () => stateOf(state).outbox.length === 0);
+export const drained = (state: string, run: Run) => until('the outbox sent', run, async () => (await stateOf(state)).outbox.length === 0);
 
 export interface PhoneSetUp {
   /** The autopilot's rules besides `notify` (`deliver`, `stock`…). */

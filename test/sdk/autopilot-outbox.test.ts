@@ -14,10 +14,10 @@ import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
 import { Outbox } from '../../sdk/autopilot/outbox.ts';
 import { emptyState, fileAutopilotStore, type AutopilotState, type OutboxEntry } from '../../sdk/autopilot/state.ts';
 import { OutboxLog, readOutboxLog } from '../../sdk/autopilot/outbox-log.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 /** The entries a log's text holds, in seq order. */
 const replayOutbox = (text: string) => readOutboxLog(text).entries;
-import { waitFor } from '../helpers/wait.ts';
 
 /** Runs `work` with a new temporary directory, removed afterwards. */
 async function inTempDir(work: (dir: string) => Promise<void>): Promise<void> {
