@@ -144,6 +144,8 @@ export interface OutboxOptions {
 export class Outbox {
   readonly #o: OutboxOptions;
   readonly #channels: Map<string, NotifyChannel>;
+  /** How many targets the channels have (an entry's target is one of them). */
+  readonly #targets: number;
   /** Entries known to be on disk (by `seq`): only these are sent. */
   readonly #durable = new Set<number>();
   #kick: (() => void) | undefined;
@@ -156,6 +158,10 @@ export class Outbox {
     // What a run before left is on disk; an entry for a channel no longer configured is dropped.
     options.state.outbox = options.state.outbox.filter((e) => this.#channels.has(e.channel));
     for (const entry of options.state.outbox) this.#durable.add(entry.seq);
+    // An entry left for a chat since taken out of `chats` is still sent: its target counts too.
+    const targets = new Set(options.state.outbox.map(targetOf));
+    for (const channel of this.#channels.values()) for (const to of channel.targets) targets.add(targetOf({ channel: channel.name, to }));
+    this.#targets = targets.size;
   }
 
   /** Decides the messages of an event: one entry per chosen channel and target, on disk before it is sent. */
@@ -243,6 +249,8 @@ export class Outbox {
     const blocked = new Set<string>();
     let best: { entry: OutboxEntry; waitMs: number } | undefined;
     for (const entry of this.#o.state.outbox) {
+      // Every target's first entry seen: the rest wait behind them (in a burst, the outbox is long).
+      if (blocked.size === this.#targets) break;
       const target = targetOf(entry);
       if (blocked.has(target)) continue;
       blocked.add(target);

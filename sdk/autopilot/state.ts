@@ -124,15 +124,31 @@ export function reviveState(value: unknown, source: string): AutopilotState {
  * (outbox-log.ts), except the messages decided since that file was last appended to (`outboxTail`:
  * the entries whose seq is above the file's last). So a state write is one write, and a message
  * decided before it (a sale said before its delivery's journal closes) is on disk with it.
+ *
+ * In pieces that the file is written from in one go, never joined into one string: the document
+ * is most of a state write's work (its journal holds every order of the last two days), and a
+ * string made of it and the tail would copy it whole at every write (docs/benchmarks.md, session 12).
  */
-export function stateText(state: AutopilotState, fileLastSeq: number): string {
+export function stateText(state: AutopilotState, fileLastSeq: number): string[] {
   const { outbox, ...rest } = state;
   let from = outbox.length;
   while (from > 0 && outbox[from - 1]!.seq > fileLastSeq) from--;
   const text = JSON.stringify(rest);
-  if (from === outbox.length) return text;
+  if (from === outbox.length) return [text];
   // The tail's entries as their JSON made once (outbox-log.ts), after the document's last field.
-  return `${text.slice(0, -1)},"outboxTail":[${outbox.slice(from).map(entryJson).join(',')}]}`;
+  return [text.slice(0, -1), `,"outboxTail":[${outbox.slice(from).map(entryJson).join(',')}]}`];
+}
+
+/** Writes `chunks` to `handle`, one after the other, in as few `writev` calls as the system allows. */
+export async function writeAll(handle: import('node:fs/promises').FileHandle, chunks: readonly string[]): Promise<void> {
+  let buffers = chunks.map((chunk) => Buffer.from(chunk));
+  for (;;) {
+    let { bytesWritten } = await handle.writev(buffers);
+    // A short write (a regular file's rarely are): what is left of the buffers is written next.
+    while (buffers.length > 0 && bytesWritten >= buffers[0]!.length) bytesWritten -= buffers.shift()!.length;
+    if (buffers.length === 0) return;
+    buffers = [buffers[0]!.subarray(bytesWritten), ...buffers.slice(1)];
+  }
 }
 
 /**
@@ -164,10 +180,16 @@ export function fileAutopilotStore(path: string): AutopilotStore {
     made = true;
     return work();
   };
-  const replace = async (file: string, text: string) => {
-    const { rename, writeFile } = await fs();
+  /** Replaces `file` with `chunks` joined: written to a temporary file renamed over it. */
+  const replace = async (file: string, chunks: readonly string[]) => {
+    const { open, rename } = await fs();
     const temp = `${file}.${process.pid}.${++counter}.tmp`;
-    await writeFile(temp, text, { mode: 0o600 });
+    const handle = await open(temp, 'w', 0o600);
+    try {
+      await writeAll(handle, chunks);
+    } finally {
+      await handle.close();
+    }
     await rename(temp, file);
   };
   /** Brings the outbox's file to the outbox as it is now (taken at once: it changes while the write runs). */
@@ -175,14 +197,14 @@ export function fileAutopilotStore(path: string): AutopilotStore {
     const outbox = log.next(latest.outbox);
     if (outbox === undefined) return Promise.resolve();
     return inDirectory(async () => {
-      if (outbox.whole !== undefined) await replace(outboxPath, outbox.whole);
+      if (outbox.whole !== undefined) await replace(outboxPath, [outbox.whole]);
       else if (outbox.append !== undefined) await (await fs()).appendFile(outboxPath, outbox.append, { mode: 0o600 });
     }).then(() => outbox.done());
   });
   /** Writes the state as it is now, with the messages not yet in the outbox's file (`outboxTail`). */
   const writeState = coalesced(() => {
-    const text = stateText(latest, log.lastSeq);
-    return inDirectory(() => replace(path, text));
+    const chunks = stateText(latest, log.lastSeq);
+    return inDirectory(() => replace(path, chunks));
   });
   return {
     async load() {

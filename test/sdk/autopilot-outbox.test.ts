@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { defineAutopilot, NotifyFailure, chosen, type NotifyChannel } from '../../sdk/autopilot/index.ts';
 import type { AutopilotEvent } from '../../sdk/autopilot/events.ts';
 import { Outbox } from '../../sdk/autopilot/outbox.ts';
-import { emptyState, fileAutopilotStore, type AutopilotState, type OutboxEntry } from '../../sdk/autopilot/state.ts';
+import { emptyState, fileAutopilotStore, writeAll, type AutopilotState, type OutboxEntry } from '../../sdk/autopilot/state.ts';
 import { OutboxLog, readOutboxLog } from '../../sdk/autopilot/outbox-log.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -126,6 +126,25 @@ describe('the outbox', () => {
     expect(ch.sent.filter((s) => s.startsWith('1:'))).toEqual(['1:ord_1', '1:ord_2']);
     expect(ch.sent.filter((s) => s.startsWith('2:'))).toEqual(['2:ord_2']);
     expect(dropped.map((e) => `${e.to}:${e.event.order}`)).toEqual(['2:ord_1']);
+  });
+
+  it("the backlogs of chats that are down hide no message for another chat, even one left for a chat since taken out of chats", async () => {
+    // Chats 1 and 2 are down (their messages wait); the message a run before left for chat 9 goes meanwhile.
+    const ch = channel([], ['1', '2']);
+    ch.send = async (e, to) => {
+      if (to !== '9') throw new Error('down');
+      ch.sent.push(`${to}:${e.order}`);
+    };
+    const state = emptyState();
+    const entry = (seq: number, to: string): OutboxEntry => ({ seq, channel: 'telegram', to, event: event('orders', 'needs-hand', `ord_${seq}`), tries: 0 });
+    state.outbox = [...Array.from({ length: 300 }, (_, i) => entry(i + 1, '1')), entry(301, '2'), entry(302, '9')];
+    state.outboxSeq = 302;
+    const { box } = outbox(ch, state);
+    box.start();
+    await waitFor("chat 9's message sent", () => ch.sent.length === 1);
+    await box.stop(20);
+    expect(ch.sent).toEqual(['9:ord_302']);
+    expect(state.outbox.map((e) => e.to).filter((to) => to !== '1')).toEqual(['2']);
   });
 
   it('what a stop leaves unsent stays in the state, and the next outbox sends it', async () => {
@@ -353,6 +372,21 @@ describe('the outbox on disk (its own file beside the state)', () => {
       await store.saveOutbox!(state);
       expect(replayOutbox(readFileSync(`${path}.outbox`, 'utf8'))[0]).toMatchObject({ tries: 2, due: new Date(60_000).toISOString() });
     }));
+
+  it('a state written in pieces (the document and its tail) is written whole however short the writes', async () => {
+    const written: string[] = [];
+    // A file that takes at most 7 bytes a write.
+    const handle = {
+      writev: async (buffers: Buffer[]) => {
+        const bytes = Buffer.concat(buffers).subarray(0, 7);
+        written.push(bytes.toString('utf8'));
+        return { bytesWritten: bytes.length, buffers };
+      },
+    };
+    await writeAll(handle as never, ['{"journal":{"ord_1":"done"}', ',"outboxTail":[{"seq":1}]}']);
+    expect(written.join('')).toBe('{"journal":{"ord_1":"done"},"outboxTail":[{"seq":1}]}');
+    expect(written.length).toBe(Math.ceil(written.join('').length / 7));
+  });
 
   it('a directory removed while running is made again at the next write', () =>
     inTempDir(async (dir) => {
