@@ -91,6 +91,27 @@ describe('seller in Russian', () => {
     expect(watch.out).toMatch(/\(по умолчанию: "now"\)/);
   });
 
+  it("begins every command's description with a capital letter, in both languages (commander's own help line aside)", async () => {
+    const lowercase: string[] = [];
+    for (const lang of ['en', 'ru']) {
+      const walk = async (path: string[]): Promise<void> => {
+        const { out } = await run(['--lang', lang, ...path, '--help'], bufferIO({ env: env({}) }));
+        const at = out.search(/^(Commands|Команды):$/m);
+        // A leaf's help has no commands (and a word that is no command's gets the parent's help: not walked again).
+        if (at < 0 || !out.startsWith(`${lang === 'en' ? 'Usage' : 'Использование'}: seller ${path.map((w) => `${w} `).join('')}`)) return;
+        const commands = out.slice(at).split(/\n(?=\S)/)[0]!;
+        for (const [, term, first] of commands.matchAll(/^ {2}(\S.*?\S) {2,}(\S)/gm)) {
+          const name = term!.split(/[|\s]/)[0]!;
+          if (name === 'help') continue;
+          if (first !== first!.toUpperCase()) lowercase.push(`${lang}: seller ${[...path, name].join(' ')}`);
+          await walk([...path, name]);
+        }
+      };
+      await walk([]);
+    }
+    expect(lowercase).toEqual([]);
+  });
+
   it('keeps the English help under LANG=C and with --lang en over a Russian locale', async () => {
     for (const [argv, vars] of [[['--help'], { LANG: 'C' }], [['--lang', 'en', '--help'], { LC_ALL: 'ru_RU.UTF-8' }]] as const) {
       const { out } = await run([...argv], bufferIO({ env: env(vars) }));
