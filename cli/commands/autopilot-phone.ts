@@ -121,11 +121,28 @@ export async function pressed(data: string, chat: number, pending: Pending, ctx:
   return { text: t(dated ? 'autopilot.phone.askDeliverDate' : 'autopilot.phone.askDeliver', { id: order }) };
 }
 
-/** The text a button asked for: the act done with it. */
-export function completed(act: { act: 'deliver' | 'reply'; order: string }, text: string, ctx: PhoneContext): Promise<PhoneAnswer> {
+/**
+ * The text a button asked for (`chat`'s act taken from `pending`): the act done with it. An answer
+ * to Deliver that lacks the next charge day an order needs leaves the question open: asked again
+ * (why, when its first word was no day), and the next text answers it.
+ */
+export async function completed(act: { act: 'deliver' | 'reply'; order: string }, text: string, ctx: PhoneContext, again: { chat: number; pending: Pending }): Promise<PhoneAnswer> {
   if (act.act === 'reply') return reply(ctx, act.order, text.trim());
   const read = parseDeliverArgs(`${act.order} ${text}`)!;
+  if (read.day === undefined && (await dayMissing(ctx, act.order))) {
+    again.pending.set(again.chat, act);
+    const first = text.trim().split(/\s+/)[0] ?? '';
+    const problem = /^[\d.-]+$/.test(first) ? readDay(first) : undefined;
+    const why = problem && 'problem' in problem ? `${problem.problem} ` : '';
+    return { text: html(`${why}${t('autopilot.phone.askDateFirst', { id: act.order })}`) };
+  }
   return deliver(ctx, read);
+}
+
+/** Whether order `id` waits for a delivery that needs its next charge day (a subscription, an account). */
+async function dayMissing(ctx: PhoneContext, id: string): Promise<boolean> {
+  const order = await ctx.client.orders.get(id).catch(() => undefined);
+  return order !== undefined && order.status === 'awaiting_delivery' && (NEEDS_NEXT_CHARGE as readonly string[]).includes(order.productType);
 }
 
 async function statusText(ctx: PhoneContext): Promise<string> {

@@ -173,7 +173,7 @@ export async function openPhone(config: TelegramNotify, configPath: string, deps
         pending.delete(chat);
         const replyTo = update.message.message_id;
         if (command) await answer(chat, replyTo, () => runPhoneCommand(command, ctx));
-        else if (waiting) await answer(chat, replyTo, () => completed(waiting, text, ctx));
+        else if (waiting) await answer(chat, replyTo, () => completed(waiting, text, ctx, { chat, pending }));
         else await answer(chat, replyTo, async () => ({ text: t('autopilot.phone.unknown') }));
       });
       bot.on('callback_query:data', async (update) => {
