@@ -92,8 +92,8 @@ export async function openPhone(config: TelegramNotify, configPath: string, deps
   const redact = redactor(token);
   // grammY's own build for a platform with fetch (`grammy/web`), given the CLI's fetch (lib/http.ts,
   // which the SDK client already uses): its Node build brings node-fetch, whatwg-url and tr46, and
-  // Node's own fetch brings undici: ~5× the load time and ~17 MB more memory, which every `spawn` of a
-  // delivery command then pays (docs/benchmarks.md, session 10).
+  // Node's own fetch brings undici: ~5× the load time and ~17 MB more memory, and the phone's bench row
+  // went from 0.90× to 0.93× when they went (docs/benchmarks.md, session 10).
   const { Bot, GrammyError, HttpError } = await import('grammy/web');
   const bot = new Bot(token, { client: { apiRoot: config.apiRoot, timeoutSeconds: POLL_SECONDS + 20, fetch: nodeFetch as typeof globalThis.fetch } });
   const chats = new Set(config.chats);
