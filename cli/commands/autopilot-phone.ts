@@ -122,9 +122,9 @@ export async function pressed(data: string, chat: number, pending: Pending, ctx:
 }
 
 /**
- * The text a button asked for (`chat`'s act taken from `pending`): the act done with it. An answer
- * to Deliver that lacks the next charge day an order needs leaves the question open: asked again
- * (why, when its first word was no day), and the next text answers it.
+ * The text a button asked for: the act done with it. An answer to Deliver that lacks the next charge
+ * day the order needs leaves the question open (the act put back in `again.pending` for its chat):
+ * asked again, with why when its first word was meant as a day, and the next text answers it.
  */
 export async function completed(act: { act: 'deliver' | 'reply'; order: string }, text: string, ctx: PhoneContext, again: { chat: number; pending: Pending }): Promise<PhoneAnswer> {
   if (act.act === 'reply') return reply(ctx, act.order, text.trim());

@@ -144,7 +144,7 @@ export interface OutboxOptions {
 export class Outbox {
   readonly #o: OutboxOptions;
   readonly #channels: Map<string, NotifyChannel>;
-  /** How many targets the channels have (an entry's target is one of them). */
+  /** How many targets an entry may have: the channels' and those a run before left entries for. */
   readonly #targets: number;
   /** Entries known to be on disk (by `seq`): only these are sent. */
   readonly #durable = new Set<number>();
