@@ -35,7 +35,7 @@ const EXPECTED: Record<string, string[]> = {
   writes: ['card update, 1 seller', 'card update, 200 cards / 2 sellers', 'card creation, 2,000 cards / 20 sellers', 'card creation after 1,000 writes of one seller', 'fsync per write'],
   cli: ['seller --help: wall time', 'seller cards list --json', "import 'service-seller'"],
   sdk: ['SDK orders.list() (50 orders): per call', 'ky alone'],
-  autopilot: ['autopilot: '],
+  autopilot: ['autopilot: ', 'autopilot with notify.telegram and sales', "of which grammY's floor", 'our code over that floor'],
   webhooks: ['webhook pay → 2xx at receiver: median', 'webhook pay → 2xx at receiver: p99', 'webhook deliveries sustained'],
   market: ['GET /catalog/demand, ', 'GET /me p99 of 20 sellers while one key hammers demand'],
   inspector: ['change stream: pay → its order event, median', 'change stream: pay → its order event, p99'],
