@@ -112,6 +112,15 @@ describe('seller in Russian', () => {
     expect(lowercase).toEqual([]);
   });
 
+  it("seller autopilot --help tells of the phone: notify, telegram's chats and where its token goes, in both languages", async () => {
+    for (const [lang, words] of [['en', /notify: where events go: the seller's phone/], ['ru', /notify: куда идут события: телефон продавца/]] as const) {
+      const { out } = await run(['--lang', lang, 'autopilot', '--help'], bufferIO({ env: env({}) }));
+      expect(out).toMatch(words);
+      expect(out).toContain('SERVICE_TELEGRAM_TOKEN');
+      expect(out).toMatch(/webhooks: /);
+    }
+  });
+
   it('keeps the English help under LANG=C and with --lang en over a Russian locale', async () => {
     for (const [argv, vars] of [[['--help'], { LANG: 'C' }], [['--lang', 'en', '--help'], { LC_ALL: 'ru_RU.UTF-8' }]] as const) {
       const { out } = await run([...argv], bufferIO({ env: env(vars) }));
