@@ -9,9 +9,10 @@
  * order makes a line, its delivery, to the sandbox's Telegram, in its own process; the burst is paid
  * before the start, so its payments are a first run's catch-up, not news to say) against the same without
  * `notify`, each on its own seller, in 21 rounds: the row is the median of the rounds' ratios (best-of-two
- * swung ±4%, docs/benchmarks.md, session 10): a message never slows a delivery (target >= 0.95x). Each round also runs grammY's floor (`notify.telegram`
- * without sales: grammY loaded, its bot polling, no message), the three in a turning order; two more
- * rows split the phone's cost into the chosen package's by itself and our code's over it (session 12).
+ * swung ±4%, docs/benchmarks.md, session 10): a message never slows a delivery (target >= 0.95x). Each
+ * round also runs grammY's floor (`notify.telegram` without sales: grammY loaded, its bot polling, no
+ * message), the three in a turning order; two more rows split the phone's cost into the chosen
+ * package's by itself and our code's over it (session 12).
  *
  * Within the key's budget (issue "Never silent", item 9): the same with the server's real rate limit
  * (600 a minute, burst 100) and 200 orders: the API calls the server received (429 answers
