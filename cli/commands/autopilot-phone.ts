@@ -121,6 +121,10 @@ export async function pressed(data: string, chat: number, pending: Pending, ctx:
   return { text: t(dated ? 'autopilot.phone.askDeliverDate' : 'autopilot.phone.askDeliver', { id: order }) };
 }
 
+/** Whether `order` waits for a delivery that needs its next charge day (a subscription, an account). */
+const needsDay = <T extends { status: string; productType: string }>(order: T | undefined): order is T =>
+  order !== undefined && order.status === 'awaiting_delivery' && (NEEDS_NEXT_CHARGE as readonly string[]).includes(order.productType);
+
 /**
  * The text a button asked for: the act done with it. An answer to Deliver that lacks the next charge
  * day the order needs leaves the question open (the act put back in `again.pending` for its chat):
@@ -129,7 +133,7 @@ export async function pressed(data: string, chat: number, pending: Pending, ctx:
 export async function completed(act: { act: 'deliver' | 'reply'; order: string }, text: string, ctx: PhoneContext, again: { chat: number; pending: Pending }): Promise<PhoneAnswer> {
   if (act.act === 'reply') return reply(ctx, act.order, text.trim());
   const read = parseDeliverArgs(`${act.order} ${text}`)!;
-  if (read.day === undefined && (await dayMissing(ctx, act.order))) {
+  if (read.day === undefined && needsDay(await ctx.client.orders.get(act.order).catch(() => undefined))) {
     again.pending.set(again.chat, act);
     const first = text.trim().split(/\s+/)[0] ?? '';
     const problem = /^[\d.-]+$/.test(first) ? readDay(first) : undefined;
@@ -137,12 +141,6 @@ export async function completed(act: { act: 'deliver' | 'reply'; order: string }
     return { text: html(`${why}${t('autopilot.phone.askDateFirst', { id: act.order })}`) };
   }
   return deliver(ctx, read);
-}
-
-/** Whether order `id` waits for a delivery that needs its next charge day (a subscription, an account). */
-async function dayMissing(ctx: PhoneContext, id: string): Promise<boolean> {
-  const order = await ctx.client.orders.get(id).catch(() => undefined);
-  return order !== undefined && order.status === 'awaiting_delivery' && (NEEDS_NEXT_CHARGE as readonly string[]).includes(order.productType);
 }
 
 async function statusText(ctx: PhoneContext): Promise<string> {
@@ -181,7 +179,7 @@ async function deliver(ctx: PhoneContext, read: { order: string; day?: string | 
   if (refused !== '') return { text: refused };
   const order = await ctx.client.orders.get(read.order).catch(() => undefined);
   const waiting = order !== undefined && order.status === 'awaiting_delivery';
-  if (waiting && read.day === undefined && (NEEDS_NEXT_CHARGE as readonly string[]).includes(order.productType)) {
+  if (read.day === undefined && needsDay(order)) {
     return { text: html(t('autopilot.phone.needsDate', { id: order.id, productType: word('productType', order.productType) })) };
   }
   const { runOrdersDeliver, VAULT_METHODS } = await import('./orders.ts');

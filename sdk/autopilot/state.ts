@@ -16,7 +16,7 @@
  * concurrent deliveries share writes without any of them going on before its step is on disk.
  * `saveOutbox()` puts only the outbox on disk (an append to its file): a message decided or sent
  * does not rewrite the state document, whose journal holds every order of the last two days; a
- * state write carries the messages decided since the outbox's last append (stateText).
+ * state write carries the messages decided since the outbox's last append (stateChunks).
  */
 import type { Watermark } from '../watch.ts';
 import { keptOutbox, entryJson, OutboxLog, readOutboxLog, type OutboxEntry } from './outbox-log.ts';
@@ -129,7 +129,7 @@ export function reviveState(value: unknown, source: string): AutopilotState {
  * is most of a state write's work (its journal holds every order of the last two days), and a
  * string made of it and the tail would copy it whole at every write (docs/benchmarks.md, session 12).
  */
-export function stateText(state: AutopilotState, fileLastSeq: number): string[] {
+export function stateChunks(state: AutopilotState, fileLastSeq: number): string[] {
   const { outbox, ...rest } = state;
   let from = outbox.length;
   while (from > 0 && outbox[from - 1]!.seq > fileLastSeq) from--;
@@ -203,7 +203,7 @@ export function fileAutopilotStore(path: string): AutopilotStore {
   });
   /** Writes the state as it is now, with the messages not yet in the outbox's file (`outboxTail`). */
   const writeState = coalesced(() => {
-    const chunks = stateText(latest, log.lastSeq);
+    const chunks = stateChunks(latest, log.lastSeq);
     return inDirectory(() => replace(path, chunks));
   });
   return {
